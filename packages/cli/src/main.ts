@@ -1,0 +1,40 @@
+import { check, CHECK_HELP } from './commands/check.js';
+import { start, START_HELP } from './commands/start.js';
+import { EXIT, type Io } from './io.js';
+
+const HELP = `Ninefold reads a nine-section product spec and runs the product it describes.
+
+Usage: ninefold <command> [options]
+
+Commands:
+  check <file|folder>…   compile specs and report diagnostics and unspecified facets
+  start [spec…]          run the product (for now: check the specs and print the report)
+  help [command]         show help
+
+Run \`ninefold help <command>\` for a command's options.
+`;
+
+const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => number; help: string }> = {
+  check: { run: check, help: CHECK_HELP },
+  start: { run: start, help: START_HELP },
+};
+
+/** The `ninefold` command line; returns the exit status. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    const topic = command === 'help' ? args[0] : undefined;
+    io.stdout.write(topic !== undefined && COMMANDS[topic] ? COMMANDS[topic].help : HELP);
+    return EXIT.ok;
+  }
+  const entry = COMMANDS[command];
+  if (entry === undefined) {
+    io.stderr.write(`Unknown command \`${command}\`.\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(entry.help);
+    return EXIT.ok;
+  }
+  return entry.run(args, { ...io, env: io.env ?? process.env });
+}

@@ -1,0 +1,74 @@
+/**
+ * How model values appear inside CEL expressions. Shared by the compiler (type-checking) and the
+ * engine (evaluation), so that both see the same variables with the same types.
+ */
+import { type Entity, type Field, type StateMachine } from './model.js';
+
+/**
+ * CEL type of a field. decimal and money are `double` in expressions: bounded to 15 significant
+ * digits (MAX_PRECISION), every such decimal converts to a double that compares exactly.
+ * Storage and the wire stay exact; only arithmetic inside an expression is binary.
+ */
+export function celTypeOf(field: Pick<Field, 'type' | 'many'>): string {
+  if (field.many) return 'list<string>';
+  switch (field.type) {
+    case 'integer':
+      return 'int';
+    case 'decimal':
+    case 'money':
+      return 'double';
+    case 'boolean':
+      return 'bool';
+    case 'datetime':
+      return 'google.protobuf.Timestamp';
+    case 'json':
+      return 'dyn';
+    default:
+      return 'string';
+  }
+}
+
+/** The system fields of a record and their CEL types; `state` only with a state machine. */
+export function systemFieldTypes(machine: StateMachine | undefined | boolean): Record<string, string> {
+  return {
+    id: 'string',
+    createdAt: 'google.protobuf.Timestamp',
+    updatedAt: 'google.protobuf.Timestamp',
+    createdBy: 'string',
+    version: 'int',
+    ...(machine ? { state: 'string' } : {}),
+  };
+}
+
+/** The names of a record's variables (its fields and system fields) with their CEL types. */
+export function recordSchema(
+  entity: Entity,
+  machine: StateMachine | undefined | boolean,
+): Record<string, string> {
+  const schema: Record<string, string> = systemFieldTypes(machine);
+  for (const field of Object.values(entity.fields)) schema[field.name] = celTypeOf(field);
+  return schema;
+}
+
+/** The `user` variable: who is asking. Extra fields declared on User are included. */
+export function userSchema(user: Entity | undefined): Record<string, string> {
+  const schema: Record<string, string> = {
+    id: 'string',
+    email: 'string',
+    name: 'string',
+    roles: 'list<string>',
+  };
+  for (const field of Object.values(user?.fields ?? {})) {
+    if (!(field.name in schema) && field.name !== 'disabled') schema[field.name] = celTypeOf(field);
+  }
+  return schema;
+}
+
+/** CEL type of a constant's value. */
+export function celTypeOfConstant(value: number | string | boolean): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double';
+  return typeof value === 'string' ? 'string' : 'bool';
+}
+
+/** Names every expression may use besides fields and constants. */
+export const CONTEXT_NAMES = ['user', 'now', 'today', 'self', 'own', 'old'] as const;

@@ -1,0 +1,75 @@
+/**
+ * The catalogue of compiler diagnostics: every code the compiler can produce, its severity and
+ * the line of documentation that `docs/diagnostics.md` carries for it. Codes are stable: a code is
+ * never reused for another problem.
+ */
+export type Severity = 'error' | 'warning';
+
+interface CodeInfo {
+  readonly severity: Severity;
+  readonly title: string;
+}
+
+export const DIAGNOSTIC_CODES = {
+  // Documents
+  NF001: { severity: 'error', title: 'The file is not text: it contains NUL bytes or is not valid UTF-8.' },
+  NF002: { severity: 'error', title: 'The file is larger than the compiler accepts.' },
+  NF003: { severity: 'error', title: 'The document is empty.' },
+  NF004: { severity: 'warning', title: 'A Markdown spec has no `## N.` section headings.' },
+  NF005: { severity: 'error', title: 'A section heading has a number outside 1–9.' },
+  NF006: { severity: 'error', title: 'A section appears twice.' },
+  NF007: { severity: 'warning', title: 'Sections are not in the order 1–9.' },
+  NF008: { severity: 'error', title: 'A fenced code block is never closed.' },
+  NF009: { severity: 'error', title: 'A `yaml` block stands outside any numbered section.' },
+  NF010: { severity: 'warning', title: 'A key is written in a section other than its own.' },
+  NF011: { severity: 'error', title: 'A top-level key is not part of the notation.' },
+  NF012: { severity: 'error', title: 'The same name is declared twice across blocks.' },
+  // YAML
+  NF101: { severity: 'error', title: 'The YAML does not parse.' },
+  NF102: { severity: 'error', title: 'A mapping has the same key twice.' },
+  NF103: { severity: 'error', title: 'Aliases expand beyond the allowed budget (an alias bomb).' },
+  NF104: { severity: 'error', title: 'The document is nested deeper than allowed.' },
+  NF105: { severity: 'error', title: 'A tab is used for indentation.' },
+  // Notation
+  NF201: { severity: 'error', title: 'A key is not known at this place.' },
+  NF202: { severity: 'error', title: 'A value has the wrong type.' },
+  NF203: { severity: 'error', title: 'A required key is missing.' },
+  NF204: { severity: 'error', title: 'A name does not follow the naming convention of its kind.' },
+  NF205: { severity: 'error', title: 'A field type is unknown.' },
+  NF206: { severity: 'error', title: 'A constraint does not apply to the field’s type.' },
+  NF207: { severity: 'error', title: 'A constraint has an invalid value.' },
+  NF208: { severity: 'error', title: 'A default value does not fit its field.' },
+  NF209: { severity: 'error', title: 'A name is reserved by the system.' },
+  NF210: { severity: 'error', title: 'A list holds the same value twice.' },
+  NF211: { severity: 'error', title: 'A value is not one of the allowed values.' },
+  // References
+  NF301: { severity: 'error', title: 'An entity is not declared.' },
+  NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
+  NF303: { severity: 'error', title: 'A state is not declared in its machine.' },
+  NF304: { severity: 'error', title: 'A role is not declared.' },
+  NF305: { severity: 'error', title: 'An error code is not in the catalogue.' },
+  NF306: { severity: 'error', title: 'A constant is not declared.' },
+  NF307: { severity: 'error', title: 'A transition is not declared.' },
+  NF308: { severity: 'error', title: 'Roles inherit from each other in a cycle.' },
+  NF309: { severity: 'error', title: 'An owner field is not a single ref to User.' },
+  NF310: { severity: 'error', title: 'A screen is not declared.' },
+  NF311: { severity: 'error', title: 'Two screens have the same path.' },
+  NF312: { severity: 'warning', title: 'A state cannot be reached from the initial state.' },
+  NF313: { severity: 'error', title: 'A field cannot be used here because of its type or flags.' },
+  // Expressions
+  NF401: { severity: 'error', title: 'An expression does not parse.' },
+  NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },
+  NF403: { severity: 'error', title: 'An expression does not type-check.' },
+  NF404: { severity: 'error', title: 'A condition does not evaluate to a boolean.' },
+  NF405: { severity: 'error', title: 'An expression that must run as SQL cannot be translated.' },
+  NF406: { severity: 'error', title: 'An expression is longer or deeper than allowed.' },
+  // Error catalogue
+  NF501: { severity: 'error', title: 'An ICU message does not parse.' },
+  NF502: { severity: 'error', title: 'A message uses an argument that is never supplied.' },
+  NF503: { severity: 'error', title: 'An error status is not an HTTP error status (400–599).' },
+  NF504: { severity: 'error', title: 'An error code does not look like `E_UPPER_SNAKE`.' },
+  // Constants and limits
+  NF601: { severity: 'error', title: 'A limit has a value outside its range.' },
+} as const satisfies Record<string, CodeInfo>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

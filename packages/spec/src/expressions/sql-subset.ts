@@ -1,0 +1,87 @@
+import { type ASTNode } from '@marcbachmann/cel-js';
+
+/**
+ * The part of CEL that becomes SQL: what read permissions and list filters may use, because they
+ * run inside the database's WHERE clause. Returns null when the whole expression translates, or
+ * the node that does not and why.
+ *
+ * Record fields, `self.field`, literals, constants, `user.*`, `now`, `today` and `own`; comparisons,
+ * `&&`, `||`, `!`, `?:`, arithmetic on numbers, `in` over a list literal or `user.roles`,
+ * `has(self.f)`, `size(text)` and `startsWith`, `endsWith`, `contains` on text.
+ */
+export function sqlObstacle(
+  node: ASTNode,
+  isListField: (name: string) => boolean,
+): { node: ASTNode; reason: string } | null {
+  const deny = (n: ASTNode, reason: string) => ({ node: n, reason });
+  const visit = (n: ASTNode): { node: ASTNode; reason: string } | null => {
+    switch (n.op) {
+      case 'value':
+        return typeof n.args === 'object' && n.args !== null
+          ? deny(n, 'bytes and unsigned literals have no SQL form')
+          : null;
+      case 'id':
+        if (n.args === 'old')
+          return deny(n, '`old` exists only while a record is being changed, not in a query');
+        if (isListField(n.args))
+          return deny(n, `\`${n.args}\` is a list, and lists are not compared inside SQL queries`);
+        return null;
+      case '.': {
+        const [target, name] = n.args;
+        if (target.op === 'id' && (target.args === 'user' || target.args === 'self')) {
+          return target.args === 'self' && isListField(name)
+            ? deny(n, `\`${name}\` is a list, and lists are not compared inside SQL queries`)
+            : null;
+        }
+        return deny(n, 'only `self.field` and `user.field` can be selected in a query');
+      }
+      case '==':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '&&':
+      case '||':
+        return visit(n.args[0]) ?? visit(n.args[1]);
+      case '%':
+        return deny(n, 'the remainder operator `%` is not translated to SQL');
+      case '!_':
+      case '-_':
+        return visit(n.args);
+      case '?:':
+        return visit(n.args[0]) ?? visit(n.args[1]) ?? visit(n.args[2]);
+      case 'in': {
+        const [item, list] = n.args;
+        const isRoles = list.op === '.' && list.args[0].op === 'id' && list.args[0].args === 'user';
+        if (list.op !== 'list' && !isRoles) {
+          return deny(n, "`in` needs a list written out, like `state in ['a', 'b']`, or `user.roles`");
+        }
+        return (
+          visit(item) ?? (list.op === 'list' ? (list.args.map(visit).find((x) => x !== null) ?? null) : null)
+        );
+      }
+      case 'list':
+        return n.args.map(visit).find((x) => x !== null) ?? null;
+      case 'call': {
+        const [fn, args] = n.args;
+        if (fn === 'has' || fn === 'size') return args.map(visit).find((x) => x !== null) ?? null;
+        return deny(n, `the function \`${fn}\` has no SQL translation`);
+      }
+      case 'rcall': {
+        const [fn, target, args] = n.args;
+        if (fn === 'startsWith' || fn === 'endsWith' || fn === 'contains') {
+          return visit(target) ?? args.map(visit).find((x) => x !== null) ?? null;
+        }
+        return deny(n, `the method \`${fn}\` has no SQL translation`);
+      }
+      default:
+        return deny(n, `\`${n.op}\` has no SQL translation`);
+    }
+  };
+  return visit(node);
+}

@@ -9,12 +9,19 @@ type Palette = ReturnType<typeof palette>;
  */
 export function formatDiagnostic(d: Diagnostic, source: string, c: Palette): string {
   const severity = d.severity === 'error' ? c.red('error') : c.yellow('warning');
-  const lines = [`${c.cyan(d.file)}:${c.yellow(String(d.line))}:${c.yellow(String(d.column))}  ${severity}  ${c.dim(d.code)}  ${d.message}`];
+  const lines = [
+    `${c.cyan(d.file)}:${c.yellow(String(d.line))}:${c.yellow(String(d.column))}  ${severity}  ${c.dim(d.code)}  ${d.message}`,
+  ];
   const text = source.split('\n')[d.line - 1];
   if (text !== undefined && text.length <= 400) {
     const gutter = String(d.line);
-    const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, text.length - d.column + 1);
-    lines.push('', `  ${c.dim(gutter)}  ${text.replace(/\t/g, ' ')}`, `  ${' '.repeat(gutter.length)}  ${' '.repeat(d.column - 1)}${(d.severity === 'error' ? c.red : c.yellow)('~'.repeat(Math.min(width, 80)))}`);
+    const width =
+      d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, text.length - d.column + 1);
+    lines.push(
+      '',
+      `  ${c.dim(gutter)}  ${text.replace(/\t/g, ' ')}`,
+      `  ${' '.repeat(gutter.length)}  ${' '.repeat(d.column - 1)}${(d.severity === 'error' ? c.red : c.yellow)('~'.repeat(Math.min(width, 80)))}`,
+    );
   }
   if (d.hint !== null) lines.push(`  ${c.bold('hint:')} ${d.hint}`);
   return `${lines.join('\n')}\n`;
@@ -39,10 +46,14 @@ export function formatSummary(file: string, result: CompileResult, c: Palette): 
     count(s.constants, 'constant'),
   ];
   const warnings = result.diagnostics.length;
-  const out = [`${c.green('✓')} ${c.bold(file)}  ${parts.join(' · ')}${warnings > 0 ? c.yellow(`  (${count(warnings, 'warning')})`) : ''}`];
+  const out = [
+    `${c.green('✓')} ${c.bold(file)}  ${parts.join(' · ')}${warnings > 0 ? c.yellow(`  (${count(warnings, 'warning')})`) : ''}`,
+  ];
   if (s.unspecified.length === 0) out.push(`  all nine facets specified`);
   else {
-    out.push(`  ${s.unspecified.length === 9 ? 'all nine facets' : count(s.unspecified.length, 'facet')} unspecified; defaults apply:`);
+    out.push(
+      `  ${s.unspecified.length === 9 ? 'all nine facets' : count(s.unspecified.length, 'facet')} unspecified; defaults apply:`,
+    );
     for (const facet of s.unspecified) out.push(facetLine(facet, result.model, c));
   }
   return `${out.join('\n')}\n`;

@@ -13,5 +13,12 @@ export const EXIT = { ok: 0, errors: 1, usage: 2 } as const;
 export function palette(stream: Io['stdout'], env: Io['env'] = {}) {
   const on = stream.isTTY === true && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
   const style = (code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-  return { red: style(31), yellow: style(33), green: style(32), cyan: style(36), dim: style(2), bold: style(1) };
+  return {
+    red: style(31),
+    yellow: style(33),
+    green: style(32),
+    cyan: style(36),
+    dim: style(2),
+    bold: style(1),
+  };
 }

@@ -31,7 +31,9 @@ export function check(args: readonly string[], io: Io): number {
   const unknown = args.find((a) => a.startsWith('-') && a !== '--json');
   const targets = args.filter((a) => !a.startsWith('-'));
   if (unknown !== undefined || targets.length === 0) {
-    io.stderr.write(`${unknown !== undefined ? `Unknown option ${unknown}.\n\n` : 'No spec given.\n\n'}${CHECK_HELP}`);
+    io.stderr.write(
+      `${unknown !== undefined ? `Unknown option ${unknown}.\n\n` : 'No spec given.\n\n'}${CHECK_HELP}`,
+    );
     return EXIT.usage;
   }
   const checked = expand(targets, io).map((file) => checkFile(file, io));
@@ -54,9 +56,14 @@ export function check(args: readonly string[], io: Io): number {
       for (const d of item.result!.diagnostics) io.stdout.write(`${formatDiagnostic(d, item.source, c)}\n`);
       io.stdout.write(formatSummary(item.file, item.result!, c));
     }
-    const errors = checked.reduce((n, x) => n + (x.result?.diagnostics.filter((d) => d.severity === 'error').length ?? 0), 0);
+    const errors = checked.reduce(
+      (n, x) => n + (x.result?.diagnostics.filter((d) => d.severity === 'error').length ?? 0),
+      0,
+    );
     const failed = checked.filter((x) => x.result?.ok !== true).length;
-    io.stdout.write(`\n${checked.length} ${checked.length === 1 ? 'spec' : 'specs'} checked${failed > 0 ? `, ${failed} with problems (${errors} ${errors === 1 ? 'error' : 'errors'})` : ', all valid'}.\n`);
+    io.stdout.write(
+      `\n${checked.length} ${checked.length === 1 ? 'spec' : 'specs'} checked${failed > 0 ? `, ${failed} with problems (${errors} ${errors === 1 ? 'error' : 'errors'})` : ', all valid'}.\n`,
+    );
   }
   if (checked.some((x) => x.readError !== null)) return EXIT.usage;
   return checked.every((x) => x.result?.ok === true) ? EXIT.ok : EXIT.errors;
@@ -75,7 +82,8 @@ function expand(targets: readonly string[], io: Io): string[] {
     if (!isDir) files.push(target);
     else {
       for (const name of readdirSync(path).sort()) {
-        if (SPEC_FILE.test(name) && statSync(join(path, name)).isFile()) files.push(relative(io.cwd, join(path, name)) || name);
+        if (SPEC_FILE.test(name) && statSync(join(path, name)).isFile())
+          files.push(relative(io.cwd, join(path, name)) || name);
       }
     }
   }
@@ -95,9 +103,21 @@ function checkFile(file: string, io: Io): Checked {
     bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : code === 'EACCES' ? 'permission denied' : 'cannot be read';
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : 'cannot be read';
     return { file, source: '', result: null, readError: `cannot read ${file}: ${reason}` };
   }
   const result = compile(bytes, { file });
-  return { file, source: result.ok || !result.diagnostics.some((d) => d.code === 'NF001') ? bytes.toString('utf8') : '', result, readError: null };
+  return {
+    file,
+    source: result.ok || !result.diagnostics.some((d) => d.code === 'NF001') ? bytes.toString('utf8') : '',
+    result,
+    readError: null,
+  };
 }

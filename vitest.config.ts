@@ -13,6 +13,7 @@ export default defineConfig({
       },
       { find: /^@ninefold\/spec$/, replacement: src('spec') },
       { find: /^@ninefold\/engine$/, replacement: src('engine') },
+      { find: /^@ninefold\/server$/, replacement: src('server') },
       { find: /^@ninefold\/cli$/, replacement: src('cli') },
     ],
   },

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +119,15 @@ describe('ninefold check', () => {
     const { code, stdout } = await run(['check', join(dir, 'binary.md')]);
     expect(code).toBe(1);
     expect(stdout).toContain('NF001');
+  });
+
+  it('refuses a file over the size limit without reading it whole', async () => {
+    const huge = join(dir, 'huge.md');
+    writeFileSync(huge, '# Huge\n');
+    truncateSync(huge, 40 * 1024 * 1024); // sparse: 40 MiB on paper, nothing on disk
+    const { code, stdout } = await run(['check', huge]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('NF002  The file is larger than 32.0 MiB');
   });
 
   it('exits 2 on bad usage', async () => {

@@ -1,1 +1,52 @@
-export {};
+/**
+ * @ninefold/engine — the rules of a Ninefold model, decided identically in the browser, on the
+ * server and, for reads, in SQL. Framework-free: it sees only the compiled model.
+ *
+ * @example
+ * import { can, validateRecord, toSqlFilter } from '@ninefold/engine';
+ * if (can(model, user, 'create', 'Claim', input, { now })) validateRecord(model, 'Claim', input, { operation: 'create', user, now });
+ */
+export { type Clock, type UserContext, type WireRecord, isAbsent, lookup, utcDate } from './record.js';
+export {
+  type EvalContext,
+  type Outcome,
+  activation,
+  environment,
+  evaluate,
+  holds,
+  violated,
+} from './expressions.js';
+export { fromCel, toCel } from './cel-values.js';
+export { type Checked, type FieldError } from './field-error.js';
+export { type FieldCheck, checkFieldValue, isEmptyValue } from './field-value.js';
+export { type Operation, type ValidateOptions, rulesFor, validateRecord } from './validate.js';
+export { type DefaultsOptions, applyDefaults } from './defaults.js';
+export { type WriteCheckOptions, checkWrite } from './write-check.js';
+export {
+  type Action,
+  type CanOptions,
+  accessFor,
+  accessHolds,
+  can,
+  maskRecord,
+  readableFields,
+  writableFields,
+} from './permissions.js';
+export { applyTransition, availableTransitions, mayFire } from './transitions.js';
+export { formatMessage } from './messages.js';
+export {
+  DIALECTS,
+  type Dialect,
+  type StoredField,
+  columnType,
+  decodeValue,
+  encodeValue,
+  systemField,
+} from './storage.js';
+export {
+  type SqlFilter,
+  type SqlOptions,
+  SqlTranslationError,
+  numberedPlaceholders,
+  toSqlFilter,
+} from './sql.js';

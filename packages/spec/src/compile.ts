@@ -1,4 +1,5 @@
 import { DiagnosticBag, type Diagnostic, type Span } from './diagnostics/diagnostic.js';
+import { own } from './own.js';
 import { suggestion } from './diagnostics/suggest.js';
 import { celTypeOf } from './cel-types.js';
 import { Environments, checkExpression } from './expressions/check.js';
@@ -99,13 +100,13 @@ const DEFAULT_BEHAVIOUR: Record<FacetKey, string> = {
 export function compile(input: string | Uint8Array, options: CompileOptions = {}): CompileResult {
   const file = options.file ?? 'spec.md';
   const maxBytes = options.maxBytes ?? LIMITS.maxBytes;
-  const size = typeof input === 'string' ? input.length : input.byteLength;
+  const size = typeof input === 'string' ? utf8Length(input, maxBytes) : input.byteLength;
   if (size > maxBytes) {
     return failure(
       file,
       '',
       'NF002',
-      `The file is ${formatBytes(size)}; the compiler reads at most ${formatBytes(maxBytes)}.`,
+      `The file is larger than ${formatBytes(maxBytes)}, the most the compiler reads.`,
       'split the spec or remove what it does not need',
     );
   }
@@ -158,6 +159,23 @@ function failure(
   const bag = new DiagnosticBag(file, new LineIndex(text));
   bag.report(code, { start: 0, end: Math.min(1, text.length) }, message, hint);
   return { ok: false, diagnostics: bag.items };
+}
+
+/** The UTF-8 size of a text, as the file holding it would have, counted only when it matters. */
+function utf8Length(text: string, cap: number): number {
+  // every UTF-16 unit is at least one byte and at most three: outside that band the length decides
+  if (text.length > cap || text.length * 3 <= cap) return text.length;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4; // a surrogate pair is one four-byte character
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 function formatBytes(n: number): string {
@@ -344,7 +362,7 @@ function collect(block: YamlBlock, bag: DiagnosticBag, out: Collected, names: Ma
     return;
   }
   for (const entry of root.entries) {
-    const info = TOP_LEVEL_KEYS[entry.key as TopKey];
+    const info = own(TOP_LEVEL_KEYS, entry.key);
     if (info === undefined) {
       bag.report(
         'NF011',

@@ -12,3 +12,4 @@ export { nearest, suggestion } from './diagnostics/suggest.js';
 export { LIMITS } from './source/limits.js';
 export { BUILTIN_ERRORS } from './facets/builtin-errors.js';
 export * from './model.js';
+export { notationSchema } from './notation-schema.js';

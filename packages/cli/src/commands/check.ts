@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { compile, LIMITS, type CompileResult } from '@ninefold/spec';
 import { formatDiagnostic, formatSummary } from '../format.js';
@@ -95,12 +95,8 @@ function checkFile(file: string, io: Io): Checked {
   try {
     const path = resolve(io.cwd, file);
     const size = statSync(path).size;
-    if (size > LIMITS.maxBytes) {
-      // still compile: the compiler's own size check gives the diagnostic, without reading it all
-      const result = compile(new Uint8Array(size), { file });
-      return { file, source: '', result, readError: null };
-    }
-    bytes = readFileSync(path);
+    // never read more than the compiler accepts: one byte over is enough for its size diagnostic
+    bytes = size > LIMITS.maxBytes ? readPrefix(path, LIMITS.maxBytes + 1) : readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
@@ -120,4 +116,15 @@ function checkFile(file: string, io: Io): Checked {
     result,
     readError: null,
   };
+}
+
+function readPrefix(path: string, length: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, 0);
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -66,7 +66,15 @@ export class Environments {
     const entity = scope.entity;
     if (entity === null) return env;
     const schema = recordSchema(entity, this.ctx.states[entity.name]);
-    for (const [name, type] of Object.entries(schema)) env.registerVariable(name, type);
+    for (const [name, type] of Object.entries(schema)) {
+      // a field named like something CEL already defines is reported (NF209); never crash on it
+      if (env.hasVariable(name)) continue;
+      try {
+        env.registerVariable(name, type);
+      } catch {
+        continue; // still reachable as `self.name`
+      }
+    }
     env.registerVariable({ name: 'self', schema });
     if (entity.owner !== null) env.registerVariable('own', 'bool');
     if (scope.old) env.registerVariable({ name: 'old', schema });
@@ -180,7 +188,11 @@ export function checkExpression(ctx: CompileContext, envs: Environments, req: Ex
       code,
       at(0, req.source.length),
       `${cap(req.what)} must be ${describeType(req.expect)}, but it is ${describeType(type)}.`,
-      req.expect === 'bool' ? 'compare it, for example `amount > 0`' : null,
+      req.expect === 'bool'
+        ? 'compare it, for example `amount > 0`'
+        : type === 'google.protobuf.Timestamp' && req.expect === 'string'
+          ? '`now` is an instant; a date field takes `today`'
+          : null,
     );
     return null;
   }

@@ -1,4 +1,5 @@
 import { type Span } from '../diagnostics/diagnostic.js';
+import { own } from '../own.js';
 import { suggestion } from '../diagnostics/suggest.js';
 import {
   FIELD_TYPES,
@@ -24,6 +25,7 @@ import {
   isUrl,
   toDecimalString,
 } from '../values.js';
+import { CONTEXT_NAMES } from '../cel-types.js';
 import { type CompileContext } from './context.js';
 import { capital, checkName, humanize, mapOf, pluralize } from './reader.js';
 
@@ -128,6 +130,30 @@ export function builtinUser(roleNames: readonly string[]): Entity {
 }
 
 export const USER_BUILTIN_FIELDS = ['email', 'name', 'roles', 'disabled'] as const;
+/**
+ * Names a field cannot take because every expression has them already: the context variables,
+ * CEL's keywords and reserved words, and its type names (a field `int` would hide `int(x)`).
+ */
+export const EXPRESSION_NAMES = [
+  ...CONTEXT_NAMES,
+  ...['in', 'null', 'true', 'false', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if'],
+  ...['import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while'],
+  ...[
+    'int',
+    'uint',
+    'double',
+    'bool',
+    'string',
+    'bytes',
+    'list',
+    'map',
+    'type',
+    'null_type',
+    'dyn',
+    'google',
+  ],
+  'optional',
+] as const;
 
 function blankField(name: string, type: FieldType): Field {
   return {
@@ -182,6 +208,15 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
           f.keySpan,
           `\`${f.key}\` is a system field that every record already has.`,
           `remove it, or choose another name; system fields are ${SYSTEM_FIELDS.join(', ')}`,
+        );
+        continue;
+      }
+      if ((EXPRESSION_NAMES as readonly string[]).includes(f.key)) {
+        bag.report(
+          'NF209',
+          f.keySpan,
+          `\`${f.key}\` is a name that expressions already use, so no field can be called that.`,
+          `choose another name; expressions reserve ${EXPRESSION_NAMES.slice(0, 6).join(', ')} and CEL's keywords and type names`,
         );
         continue;
       }
@@ -257,11 +292,11 @@ function readField(
       'NF205',
       typeEntry.value.span,
       `\`${typeName}\` is not a field type.`,
-      suggestion(
-        typeName,
-        [...FIELD_TYPES, ...Object.keys(TYPE_ALIASES)].filter((t) => t !== typeName),
-        'type',
-      ).replace(/`(\w+)`/, (_, t: string) => `\`${TYPE_ALIASES[t] ?? t}\``),
+      // an alias from another language (`int`, `bool`) is suggested as the type it means
+      suggestion(typeName, [...FIELD_TYPES, ...Object.keys(TYPE_ALIASES)], 'type').replace(
+        /`(\w+)`/,
+        (_, t: string) => `\`${TYPE_ALIASES[t] ?? t}\``,
+      ),
     );
     return null;
   }
@@ -275,7 +310,7 @@ function readField(
       bag.report(
         'NF206',
         e.keySpan,
-        `\`${key}\` does not apply to a ${many ? `list of ${type}` : type} field.`,
+        `\`${key}\` does not apply to ${many ? `a list of ${type}` : article(type)} field.`,
         hintFor(key as Constraint),
       );
     }
@@ -684,7 +719,7 @@ export function finishEntities(ctx: CompileContext): void {
     const fieldRef = (e: YEntry, what: string): string | null => {
       const f = reader.string(e.value, `the ${what} of \`${name}\``);
       if (f === null) return null;
-      if (entity.fields[f] === undefined && !['id', 'createdAt', 'updatedAt'].includes(f)) {
+      if (own(entity.fields, f) === undefined && !['id', 'createdAt', 'updatedAt'].includes(f)) {
         bag.report(
           'NF302',
           e.value.span,
@@ -700,7 +735,7 @@ export function finishEntities(ctx: CompileContext): void {
     const ownerEntry = m?.get('owner');
     if (ownerEntry) {
       owner = fieldRef(ownerEntry, 'owner');
-      const f = owner === null ? undefined : entity.fields[owner];
+      const f = owner === null ? undefined : own(entity.fields, owner);
       if (owner !== null && (f === undefined || f.type !== 'ref' || f.to !== 'User' || f.many)) {
         bag.report(
           'NF309',
@@ -724,7 +759,7 @@ export function finishEntities(ctx: CompileContext): void {
     if (searchEntry) {
       search = [];
       for (const { name: f, span } of reader.names(searchEntry.value, `the search fields of \`${name}\``)) {
-        const field = entity.fields[f];
+        const field = own(entity.fields, f);
         if (field === undefined) {
           bag.report(
             'NF302',
@@ -736,7 +771,7 @@ export function finishEntities(ctx: CompileContext): void {
           bag.report(
             'NF313',
             span,
-            `\`${name}.${f}\` is a ${field.type} field; only text fields can be searched.`,
+            `\`${name}.${f}\` is ${article(field.type)} field; only text fields can be searched.`,
             `search fields of type ${SEARCHABLE.join(', ')}`,
           );
         } else search.push(f);
@@ -744,4 +779,9 @@ export function finishEntities(ctx: CompileContext): void {
     }
     ctx.entities[name] = { ...entity, owner, display, search };
   }
+}
+
+/** `integer` → `an integer`, `string` → `a string`. */
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
 }

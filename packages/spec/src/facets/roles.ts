@@ -1,4 +1,5 @@
 import { suggestion } from '../diagnostics/suggest.js';
+import { own } from '../own.js';
 import { checkExpression } from '../expressions/check.js';
 import { type Access, type Entity, type EntityAccess, type Role } from '../model.js';
 import { type YEntry, type YNode } from '../source/yaml.js';
@@ -37,7 +38,7 @@ export function roleNames(ctx: CompileContext, entries: readonly YEntry[]): stri
 export function readRoles(ctx: CompileContext, entries: readonly YEntry[]): Record<string, Role> {
   const { reader, bag } = ctx;
   if (entries.length === 0) return defaultRoles(ctx);
-  const own: Record<string, { role: Role; parents: { name: string; span: YEntry['keySpan'] }[] }> = {};
+  const declared: Record<string, { role: Role; parents: { name: string; span: YEntry['keySpan'] }[] }> = {};
 
   for (const entry of entries) {
     if (!checkName(bag, 'role', entry)) continue;
@@ -61,8 +62,8 @@ export function readRoles(ctx: CompileContext, entries: readonly YEntry[]): Reco
             .names(e.value, `\`inherits\` of role \`${entry.key}\``)
             .map((p) => ({ name: p.name, span: p.span })),
         );
-      else if (ctx.entities[key] !== undefined)
-        entities[key] = readAccess(ctx, entry.key, ctx.entities[key], e.value);
+      else if (own(ctx.entities, key) !== undefined)
+        entities[key] = readAccess(ctx, entry.key, own(ctx.entities, key)!, e.value);
       else {
         const isEntityLike = /^[A-Z]/.test(key);
         bag.report(
@@ -93,18 +94,23 @@ export function readRoles(ctx: CompileContext, entries: readonly YEntry[]): Reco
         );
       }
     }
-    own[entry.key] = { role: { name: entry.key, label, description, inherits: [], entities }, parents };
+    declared[entry.key] = { role: { name: entry.key, label, description, inherits: [], entities }, parents };
     ctx.spans.set(`role:${entry.key}`, entry.keySpan);
   }
 
   // resolve inheritance: each role's ancestors, with cycles reported once at the role that closes them
   const resolved: Record<string, Role> = {};
+  // memoised: without it, roles that share ancestors (a diamond chain) take exponential time
+  const memo = new Map<string, string[]>();
+  const ownRole = (name: string) => own(declared, name);
   const ancestors = (name: string, path: string[]): string[] => {
-    const node = own[name];
+    const node = ownRole(name);
     if (node === undefined) return [];
+    const known = memo.get(name);
+    if (known !== undefined) return known;
     const out: string[] = [];
     for (const p of node.parents) {
-      if (own[p.name] === undefined) continue;
+      if (ownRole(p.name) === undefined) continue;
       if (path.includes(p.name)) {
         bag.report(
           'NF308',
@@ -116,12 +122,14 @@ export function readRoles(ctx: CompileContext, entries: readonly YEntry[]): Reco
       }
       out.push(p.name, ...ancestors(p.name, [...path, p.name]));
     }
-    return [...new Set(out)];
+    const unique = [...new Set(out)];
+    memo.set(name, unique);
+    return unique;
   };
-  for (const [name, { role }] of Object.entries(own)) {
+  for (const [name, { role }] of Object.entries(declared)) {
     const inherits = ancestors(name, [name]);
     let entities = { ...role.entities };
-    for (const parent of inherits) entities = unionAll(entities, own[parent]!.role.entities);
+    for (const parent of inherits) entities = unionAll(entities, declared[parent]!.role.entities);
     resolved[name] = { ...role, inherits, entities };
   }
   return resolved;
@@ -150,7 +158,7 @@ function readAccess(ctx: CompileContext, role: string, entity: Entity, node: YNo
       if (e === undefined) return null;
       const out: string[] = [];
       for (const { name, span } of reader.names(e.value, `the ${key} fields of ${where}`)) {
-        if (entity.fields[name] === undefined)
+        if (own(entity.fields, name) === undefined)
           bag.report(
             'NF302',
             span,

@@ -1,4 +1,5 @@
 import { suggestion } from '../diagnostics/suggest.js';
+import { own } from '../own.js';
 import { checkExpression } from '../expressions/check.js';
 import { type Rule, type RuleTrigger } from '../model.js';
 import { type YNode } from '../source/yaml.js';
@@ -48,7 +49,7 @@ export function readRules(ctx: CompileContext, items: readonly YNode[]): Rule[] 
       continue;
     }
     const entityName = reader.string(entityEntry.value, `the entity of ${where}`);
-    const entity = entityName === null ? undefined : ctx.entities[entityName];
+    const entity = entityName === null ? undefined : own(ctx.entities, entityName);
     if (entity === undefined) {
       if (entityName !== null)
         bag.report(
@@ -72,7 +73,7 @@ export function readRules(ctx: CompileContext, items: readonly YNode[]): Rule[] 
     } else {
       for (const { name, span } of reader.names(onEntry.value, `\`on\` of ${where}`)) {
         if (name === 'create' || name === 'update') on.push(name);
-        else if (machine?.transitions[name] !== undefined) on.push({ transition: name });
+        else if (machine && own(machine.transitions, name) !== undefined) on.push({ transition: name });
         else {
           const candidates = ['create', 'update', ...Object.keys(machine?.transitions ?? {})];
           bag.report(
@@ -112,12 +113,13 @@ export function readRules(ctx: CompileContext, items: readonly YNode[]): Rule[] 
     const errorEntry = m.get('error');
     if (errorEntry) {
       const code = reader.string(errorEntry.value, `the error of ${where}`);
-      if (code !== null && ctx.errors[code] === undefined) {
+      if (code !== null && own(ctx.errors, code) === undefined) {
+        const near = suggestion(code, Object.keys(ctx.errors), 'error code');
         bag.report(
           'NF305',
           errorEntry.value.span,
           `\`${code}\` is not in the error catalogue.`,
-          `${suggestion(code, Object.keys(ctx.errors), 'error code')}; or declare it under \`errors:\` in section 8`,
+          `${near.endsWith('?') ? `${near} Or` : `${near}; or`} declare it under \`errors:\` in section 8`,
         );
       } else if (code !== null) error = code;
     }
@@ -126,7 +128,7 @@ export function readRules(ctx: CompileContext, items: readonly YNode[]): Rule[] 
     for (const { name, span } of fieldsEntry
       ? reader.names(fieldsEntry.value, `the fields of ${where}`)
       : []) {
-      if (entity.fields[name] === undefined)
+      if (own(entity.fields, name) === undefined)
         bag.report(
           'NF302',
           span,

@@ -1,4 +1,5 @@
 import { type Span } from '../diagnostics/diagnostic.js';
+import { own } from '../own.js';
 import { suggestion } from '../diagnostics/suggest.js';
 import { checkExpression } from '../expressions/check.js';
 import { SCREEN_KINDS, type Entity, type NavItem, type Screen, type ScreenKind } from '../model.js';
@@ -75,7 +76,7 @@ export function readScreens(
     const entityEntry = m.get('entity');
     const entityName = str('entity');
     if (entityName !== null) {
-      entity = ctx.entities[entityName] ?? null;
+      entity = own(ctx.entities, entityName) ?? null;
       if (entity === null)
         bag.report(
           'NF301',

@@ -1,4 +1,5 @@
 import { suggestion } from '../diagnostics/suggest.js';
+import { own } from '../own.js';
 import { celTypeOf } from '../cel-types.js';
 import { checkExpression } from '../expressions/check.js';
 import { type Expr, type State, type StateMachine, type Transition } from '../model.js';
@@ -20,7 +21,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
   const { reader, bag } = ctx;
   const rolesToCheck = new Map<string, YEntry>();
   for (const entry of entries) {
-    const entity = ctx.entities[entry.key];
+    const entity = own(ctx.entities, entry.key);
     if (entity === undefined || entity.builtin) {
       bag.report(
         'NF301',
@@ -76,7 +77,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
     }
     const declaredStates = statesEntry !== undefined;
     const stateRef = (name: string, span: YEntry['keySpan'], where: string): boolean => {
-      if (states[name] !== undefined) return true;
+      if (own(states, name) !== undefined) return true;
       if (!declaredStates && /^[a-z][a-zA-Z0-9_]*$/.test(name)) {
         states[name] = { name, label: humanize(name), terminal: false, color: null };
         stateSpans.set(name, span);
@@ -147,7 +148,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
       for (const { name, span } of requireEntry
         ? reader.names(requireEntry.value, `\`require\` of ${where}`)
         : []) {
-        if (entity.fields[name] === undefined) {
+        if (own(entity.fields, name) === undefined) {
           bag.report(
             'NF302',
             span,
@@ -195,7 +196,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
           transitions[t.key] = { ...transitions[t.key]!, when: expr };
         }
         for (const s of setEntry ? reader.dict(setEntry.value, `\`set\` of ${where}`) : []) {
-          const field = entity.fields[s.key];
+          const field = own(entity.fields, s.key);
           if (field === undefined) {
             bag.report(
               'NF302',

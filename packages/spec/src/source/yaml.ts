@@ -47,9 +47,10 @@ function truncate(text: string): string {
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
-const YAML_CODES: Readonly<Record<string, 'NF102' | 'NF103' | 'NF105'>> = {
+const YAML_CODES: Readonly<Record<string, 'NF102' | 'NF104' | 'NF105'>> = {
   DUPLICATE_KEY: 'NF102',
-  RESOURCE_EXHAUSTION: 'NF103',
+  // the parser reports its own stack overflow this way: block nesting too deep to compose
+  RESOURCE_EXHAUSTION: 'NF104',
   TAB_AS_INDENT: 'NF105',
 };
 
@@ -85,8 +86,12 @@ export function loadYaml(text: string, offset: number, bag: DiagnosticBag): YNod
         ? 'indent with spaces: YAML does not allow tabs there'
         : code === 'NF102'
           ? 'remove or rename one of the two keys'
-          : null;
-    bag.report(code, span, `YAML: ${firstLine(error.message)}`, hint);
+          : code === 'NF104'
+            ? 'flatten the structure: no spec needs this depth'
+            : null;
+    const message =
+      code === 'NF104' ? 'This YAML nests too deeply to parse.' : `YAML: ${firstLine(error.message)}`;
+    bag.report(code, span, message, hint);
   }
   if (doc.errors.length > 0) return null;
   if (doc.contents === null) return null;
@@ -94,6 +99,15 @@ export function loadYaml(text: string, offset: number, bag: DiagnosticBag): YNod
   try {
     return convert(doc.contents, ctx, 0);
   } catch (error) {
+    if (error instanceof UnknownAlias) {
+      bag.report(
+        'NF101',
+        { start: offset + error.at, end: offset + error.at + 1 },
+        `YAML: the alias \`*${error.alias}\` refers to no anchor \`&${error.alias}\` before it.`,
+        `define the anchor first, as in \`base: &${error.alias} { … }\``,
+      );
+      return null;
+    }
     if (error instanceof AliasBudgetExceeded) {
       bag.report(
         'NF103',
@@ -122,6 +136,15 @@ class AliasBudgetExceeded extends Error {
   }
 }
 
+class UnknownAlias extends Error {
+  constructor(
+    readonly at: number,
+    readonly alias: string,
+  ) {
+    super('unknown alias');
+  }
+}
+
 function convert(node: unknown, ctx: Context, depth: number): YNode {
   const { offset, bag } = ctx;
   const range = (node as { range?: [number, number, number] | null }).range ?? [0, 0, 0];
@@ -132,7 +155,7 @@ function convert(node: unknown, ctx: Context, depth: number): YNode {
   }
   if (isAlias(node)) {
     const target = node.resolve(ctx.doc);
-    if (target === undefined) throw new AliasBudgetExceeded(range[0]);
+    if (target === undefined) throw new UnknownAlias(range[0], node.source);
     // every use of an alias is expanded afresh, so the budget counts what expansion really costs
     ctx.aliasBudget -= countNodes(target, ctx.aliasBudget + 1);
     if (ctx.aliasBudget < 0) throw new AliasBudgetExceeded(range[0]);

@@ -1,0 +1,227 @@
+/**
+ * Evaluating the model's CEL expressions: one environment per model and entity, declared exactly
+ * as the compiler declared it (packages/spec/src/expressions/check.ts), and one compiled evaluator
+ * per expression source.
+ *
+ * An evaluation yields `true`, `false` or an error; absent values are unbound variables, so reading
+ * one is an error. What an error means is decided by the caller (decision 0003): a rule's `assert`
+ * that errors is not violated; a `when`, a guard or a permission that errors does not hold.
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import {
+  type Entity,
+  type Expr,
+  type Model,
+  celTypeOfConstant,
+  recordSchema,
+  userSchema,
+} from '@ninefold/spec/model';
+import { toCel } from './cel-values.js';
+import { type Clock, type UserContext, type WireRecord, lookup, utcDate } from './record.js';
+
+const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 48 };
+/** Evaluators kept per model; a model's own expressions are far fewer, the rest are ad-hoc filters. */
+const MAX_COMPILED = 5000;
+
+type Evaluator = ReturnType<Environment['parse']>;
+
+interface ModelCel {
+  base: Environment | null;
+  readonly byEntity: Map<string, Environment>;
+  readonly compiled: Map<string, Evaluator | Error>;
+}
+
+const cache = new WeakMap<Model, ModelCel>();
+
+function modelCel(model: Model): ModelCel {
+  let entry = cache.get(model);
+  if (entry === undefined) {
+    entry = { base: null, byEntity: new Map(), compiled: new Map() };
+    cache.set(model, entry);
+  }
+  return entry;
+}
+
+function baseEnvironment(model: Model, cel: ModelCel): Environment {
+  if (cel.base !== null) return cel.base;
+  const env = new Environment({ limits: CEL_LIMITS });
+  env.registerVariable({ name: 'user', schema: userSchema(model.entities['User']) });
+  env.registerVariable('now', 'google.protobuf.Timestamp');
+  env.registerVariable('today', 'string');
+  for (const [name, value] of Object.entries(model.constants)) {
+    const type = celTypeOfConstant(value);
+    env.registerConstant(name, type, type === 'int' ? BigInt(value as number) : value);
+  }
+  cel.base = env;
+  return env;
+}
+
+/**
+ * The CEL environment of an entity's expressions (or of expressions about no record when `entity`
+ * is null, like defaults). `old` is always declared: the compiler only lets the expressions that
+ * may use it do so.
+ *
+ * @example environment(model, 'Claim').evaluate('amount > 0', activation(model, 'Claim', claim, ctx))
+ */
+export function environment(model: Model, entity: string | null): Environment {
+  const cel = modelCel(model);
+  const base = baseEnvironment(model, cel);
+  if (entity === null) return base;
+  let env = cel.byEntity.get(entity);
+  if (env !== undefined) return env;
+  const def = lookup(model.entities, entity);
+  if (def === undefined) throw new Error(`the model has no entity ${entity}`);
+  env = base.clone();
+  const schema = recordSchema(def, lookup(model.states, entity));
+  for (const [name, type] of Object.entries(schema)) {
+    // as the compiler does: a field named like something CEL defines is reachable as `self.name` only
+    if (env.hasVariable(name)) continue;
+    try {
+      env.registerVariable(name, type);
+    } catch {
+      continue;
+    }
+  }
+  env.registerVariable({ name: 'self', schema });
+  if (def.owner !== null) env.registerVariable('own', 'bool');
+  env.registerVariable({ name: 'old', schema });
+  cel.byEntity.set(entity, env);
+  return env;
+}
+
+/** The compiled evaluator of a source in an entity's environment, or the error that parsing raised. */
+function compiled(model: Model, entity: string | null, source: string): Evaluator | Error {
+  const cel = modelCel(model);
+  const key = `${entity ?? ''}\u0000${source}`;
+  let evaluator = cel.compiled.get(key);
+  if (evaluator === undefined) {
+    try {
+      evaluator = environment(model, entity).parse(source);
+    } catch (error) {
+      evaluator = error instanceof Error ? error : new Error(String(error));
+    }
+    if (cel.compiled.size >= MAX_COMPILED) cel.compiled.clear();
+    cel.compiled.set(key, evaluator);
+  }
+  return evaluator;
+}
+
+/** What is known while an expression runs, besides the record. */
+export interface EvalContext extends Clock {
+  /** Null for a guest: every `user.*` then errors, so conditions about the user do not hold. */
+  readonly user: UserContext | null;
+  /** The record before the change, for update rules. */
+  readonly old?: WireRecord | null;
+}
+
+/**
+ * The variables of an expression about `record`: each present field by name and under `self`,
+ * `own`, `old`, `user`, `now` and `today`. Absent and null fields are not bound.
+ *
+ * @example activation(model, 'Claim', { amount: '12.50' }, { user, now }) // { amount: 12.5, self: { amount: 12.5 }, own: false, … }
+ */
+export function activation(
+  model: Model,
+  entity: string | null,
+  record: WireRecord | null,
+  ctx: EvalContext,
+): Record<string, unknown> {
+  const vars: Record<string, unknown> = {
+    now: ctx.now,
+    today: ctx.today ?? utcDate(ctx.now),
+  };
+  if (ctx.user !== null) vars['user'] = celUser(model, ctx.user);
+  if (entity === null) return vars;
+  const def = lookup(model.entities, entity);
+  if (def === undefined) return vars;
+  const schema = recordSchema(def, lookup(model.states, entity));
+  const self = celRecord(schema, record ?? {});
+  Object.assign(vars, self);
+  vars['self'] = self;
+  if (def.owner !== null) {
+    const owner = record?.[def.owner];
+    vars['own'] = ctx.user !== null && typeof owner === 'string' && owner === ctx.user.id;
+  }
+  if (ctx.old !== undefined && ctx.old !== null) vars['old'] = celRecord(schema, ctx.old);
+  return vars;
+}
+
+function celRecord(schema: Readonly<Record<string, string>>, record: WireRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(schema)) {
+    const value = toCel(type, record[name]);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function celUser(model: Model, user: UserContext): Record<string, unknown> {
+  return celRecord(userSchema(model.entities['User']), user);
+}
+
+/** The outcome of an evaluation: a value, or the error that stopped it. */
+export type Outcome =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+
+/**
+ * Evaluates an expression. Never throws: CEL errors (unbound variables, division by zero,
+ * overflow) and any other exception (a RangeError from deep recursion, say) become `{ ok: false }`.
+ *
+ * @example evaluate(model, 'Claim', 'amount > 10', vars) // { ok: true, value: true }
+ */
+export function evaluate(
+  model: Model,
+  entity: string | null,
+  expr: Expr | string,
+  vars: Record<string, unknown>,
+): Outcome {
+  const evaluator = compiled(model, entity, typeof expr === 'string' ? expr : expr.source);
+  if (evaluator instanceof Error) return { ok: false, error: evaluator.message };
+  try {
+    const value: unknown = evaluator(vars);
+    // an async function registered by someone else would return a promise: not a value here
+    if (value instanceof Promise) return { ok: false, error: 'asynchronous result' };
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Whether a condition holds: true only when it evaluates to `true`. An error does not hold
+ * (deny by default), as a NULL comparison excludes a row in SQL.
+ *
+ * @example holds(model, 'Claim', "state == 'draft'", vars) // false when state is absent
+ */
+export function holds(
+  model: Model,
+  entity: string | null,
+  expr: Expr | string,
+  vars: Record<string, unknown>,
+): boolean {
+  const outcome = evaluate(model, entity, expr, vars);
+  return outcome.ok && outcome.value === true;
+}
+
+/**
+ * Whether an assertion is violated: only when it evaluates to `false`. An assertion that errors,
+ * because a value it reads is absent, is not violated: requiredness is the field's business.
+ *
+ * @example violated(model, 'Claim', 'fee <= MAX_FEE', vars) // false when fee is absent
+ */
+export function violated(
+  model: Model,
+  entity: string | null,
+  expr: Expr | string,
+  vars: Record<string, unknown>,
+): boolean {
+  const outcome = evaluate(model, entity, expr, vars);
+  return outcome.ok && outcome.value === false;
+}
+
+/** The entity definition, or an error naming the missing entity. */
+export function entityOf(model: Model, entity: string): Entity {
+  const def = lookup(model.entities, entity);
+  if (def === undefined) throw new Error(`the model has no entity ${entity}`);
+  return def;
+}

@@ -1,0 +1,194 @@
+/**
+ * One field's value: its JSON type, its format, its constraints, and its normal form.
+ */
+import {
+  type Bound,
+  type Field,
+  type Value,
+  compareDecimal,
+  decimalScale,
+  fromMinorUnits,
+  isDate,
+  isDateTime,
+  isEmail,
+  isPhone,
+  isTime,
+  isUrl,
+  parseDecimal,
+  toDecimalString,
+  toMinorUnits,
+} from '@ninefold/spec/model';
+import { type FieldError } from './field-error.js';
+
+/** The checked and normalised value, or the first error that makes it invalid. */
+export type FieldCheck =
+  { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: FieldError };
+
+const TEXTUAL = new Set(['string', 'text', 'email', 'url', 'phone']);
+
+/**
+ * Whether a wire value means "no value" for a field: null, undefined, an empty string, or an empty
+ * list (forms send "" for a cleared input; storage never holds one).
+ *
+ * @example isEmptyValue(titleField, '') // true
+ */
+export function isEmptyValue(field: Pick<Field, 'many'>, value: Value | undefined): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  return field.many && Array.isArray(value) && value.length === 0;
+}
+
+/**
+ * Checks a present value against its field's type and constraints and returns it in normal form:
+ * datetimes as UTC ISO with milliseconds, decimals with exactly the field's scale.
+ * JSON types are strict: `"12"` is not an integer, `1` is not a boolean.
+ *
+ * @example checkFieldValue(amountField, '12.5') // { ok: true, value: '12.50' }
+ * @example checkFieldValue(countField, '12') // { ok: false, error: { code: 'E_TYPE', … } }
+ */
+export function checkFieldValue(field: Field, value: Value): FieldCheck {
+  const fail = (code: string, params: Record<string, Value> = {}): FieldCheck => ({
+    ok: false,
+    error: { code, field: field.name, params: { field: field.label, value, ...params } },
+  });
+  if (field.many) return checkList(field, value, fail);
+  if (field.type === 'json') return { ok: true, value };
+
+  if (TEXTUAL.has(field.type)) {
+    if (typeof value !== 'string') return fail('E_TYPE', { expected: 'text' });
+    if (field.type === 'email' && !isEmail(value))
+      return fail('E_FORMAT', { expected: 'an email address like name@example.com' });
+    if (field.type === 'url' && !isUrl(value))
+      return fail('E_FORMAT', { expected: 'a web address starting with https://' });
+    if (field.type === 'phone' && !isPhone(value))
+      return fail('E_FORMAT', { expected: 'a phone number like +44 20 7946 0958' });
+    const length = [...value].length; // code points, as CEL's size() and SQL's LENGTH count them
+    if (field.minLength !== null && length < Number(field.minLength.value))
+      return fail('E_TOO_SHORT', { min: Number(field.minLength.value) });
+    if (field.maxLength !== null && length > Number(field.maxLength.value))
+      return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
+    if (field.pattern !== null && !wholeMatch(field.pattern, value)) return fail('E_PATTERN');
+    return { ok: true, value };
+  }
+
+  switch (field.type) {
+    case 'integer': {
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        return fail('E_TYPE', { expected: 'a whole number' });
+      if (!Number.isSafeInteger(value))
+        return fail(
+          value < 0 ? 'E_TOO_SMALL' : 'E_TOO_LARGE',
+          value < 0 ? { min: Number.MIN_SAFE_INTEGER } : { max: Number.MAX_SAFE_INTEGER },
+        );
+      if (field.min !== null && value < Number(field.min.value))
+        return fail('E_TOO_SMALL', { min: bound(field.min) });
+      if (field.max !== null && value > Number(field.max.value))
+        return fail('E_TOO_LARGE', { max: bound(field.max) });
+      return { ok: true, value };
+    }
+    case 'decimal':
+    case 'money':
+      return checkDecimal(field, value, fail);
+    case 'boolean':
+      return typeof value === 'boolean' ? { ok: true, value } : fail('E_TYPE', { expected: 'true or false' });
+    case 'date':
+      if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a date like 2026-01-31' });
+      if (!isDate(value)) return fail('E_FORMAT', { expected: 'a date like 2026-01-31' });
+      return checkOrdered(field, value, value, (b) => String(b), fail);
+    case 'time':
+      if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a time like 09:30' });
+      if (!isTime(value)) return fail('E_FORMAT', { expected: 'a time like 09:30' });
+      return checkOrdered(field, value, timeKey(value), (b) => timeKey(String(b)), fail);
+    case 'datetime': {
+      const expected = 'an instant like 2026-01-31T09:30:00Z';
+      if (typeof value !== 'string') return fail('E_TYPE', { expected });
+      if (!isDateTime(value)) return fail('E_FORMAT', { expected });
+      const normal = new Date(value).toISOString();
+      return checkOrdered(field, normal, normal, (b) => new Date(String(b)).toISOString(), fail);
+    }
+    case 'enum':
+      if (typeof value !== 'string') return fail('E_TYPE', { expected: 'text' });
+      return (field.values ?? []).includes(value)
+        ? { ok: true, value }
+        : fail('E_NOT_ONE_OF', { values: (field.values ?? []).join(', ') });
+    case 'ref':
+      return typeof value === 'string'
+        ? { ok: true, value }
+        : fail('E_TYPE', { expected: `the id of a ${field.to ?? 'record'}` });
+    default:
+      return { ok: true, value };
+  }
+}
+
+type Fail = (code: string, params?: Record<string, Value>) => FieldCheck;
+
+function bound(b: Bound): number | string {
+  return b.value;
+}
+
+function wholeMatch(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(`^(?:${pattern})$`, 'u').test(value);
+  } catch {
+    return false; // the compiler checked the pattern; a model edited by hand fails closed
+  }
+}
+
+/** HH:MM:SS.sss, so that 09:30 and 09:30:00 compare equal and order correctly. */
+function timeKey(value: string): string {
+  const [hm = '', sec = '00'] = [value.slice(0, 5), value.slice(6)];
+  const [s = '00', ms = ''] = sec.split('.');
+  return `${hm}:${s.padStart(2, '0')}.${ms.padEnd(3, '0')}`;
+}
+
+function checkOrdered(
+  field: Field,
+  normal: string,
+  key: string,
+  keyOf: (b: number | string) => string,
+  fail: Fail,
+): FieldCheck {
+  if (field.min !== null && key < keyOf(field.min.value))
+    return fail('E_TOO_SMALL', { min: bound(field.min) });
+  if (field.max !== null && key > keyOf(field.max.value))
+    return fail('E_TOO_LARGE', { max: bound(field.max) });
+  return { ok: true, value: normal };
+}
+
+function checkDecimal(field: Field, value: Value, fail: Fail): FieldCheck {
+  const expected = 'a number like 12.50';
+  let text: string | null;
+  if (typeof value === 'number') text = toDecimalString(value);
+  else if (typeof value === 'string') text = parseDecimal(value) === null ? null : value;
+  else return fail('E_TYPE', { expected });
+  if (text === null) return fail('E_FORMAT', { expected });
+  const scale = field.scale ?? 2;
+  if (decimalScale(text) > scale) return fail('E_PRECISION', { scale });
+  const units = toMinorUnits(text, scale)!;
+  const normal = fromMinorUnits(units, scale);
+  if (field.precision !== null) {
+    const largest = fromMinorUnits(10n ** BigInt(field.precision) - 1n, scale);
+    if (compareDecimal(normal, largest) > 0) return fail('E_TOO_LARGE', { max: largest });
+    if (compareDecimal(normal, `-${largest}`) < 0) return fail('E_TOO_SMALL', { min: `-${largest}` });
+  }
+  if (field.min !== null && compareDecimal(normal, String(field.min.value)) < 0)
+    return fail('E_TOO_SMALL', { min: bound(field.min) });
+  if (field.max !== null && compareDecimal(normal, String(field.max.value)) > 0)
+    return fail('E_TOO_LARGE', { max: bound(field.max) });
+  return { ok: true, value: normal };
+}
+
+function checkList(field: Field, value: Value, fail: Fail): FieldCheck {
+  if (!Array.isArray(value)) return fail('E_TYPE', { expected: 'a list' });
+  const items = value as readonly Value[];
+  for (const item of items) {
+    if (typeof item !== 'string') return fail('E_TYPE', { expected: 'a list of text values' });
+    if (field.type === 'enum' && !(field.values ?? []).includes(item))
+      return fail('E_NOT_ONE_OF', { values: (field.values ?? []).join(', ') });
+  }
+  const unique = [...new Set(items as readonly string[])];
+  if (field.minLength !== null && unique.length < Number(field.minLength.value))
+    return fail('E_TOO_SHORT', { min: Number(field.minLength.value) });
+  if (field.maxLength !== null && unique.length > Number(field.maxLength.value))
+    return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
+  return { ok: true, value: unique };
+}

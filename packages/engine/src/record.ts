@@ -1,0 +1,40 @@
+/**
+ * The shapes the engine works on: records and users as they travel in JSON.
+ */
+import { type Value } from '@ninefold/spec/model';
+
+/** A record as it travels in JSON: field name → wire value; absent, `undefined` and `null` mean "no value". */
+export type WireRecord = Readonly<Record<string, Value | undefined>>;
+
+/** Who is asking: the signed-in user, with the names of their roles. */
+export interface UserContext {
+  readonly id: string;
+  readonly roles: readonly string[];
+  readonly [field: string]: Value | undefined;
+}
+
+/** The moment a request is decided at; `today` defaults to the UTC date of `now`. */
+export interface Clock {
+  readonly now: Date;
+  readonly today?: string;
+}
+
+/** Whether a wire value counts as "no value". */
+export function isAbsent(value: Value | undefined): value is null | undefined {
+  return value === null || value === undefined;
+}
+
+/** The date of an instant in UTC, `YYYY-MM-DD`. */
+export function utcDate(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * `record[key]` only when the record itself holds the key: names reach the engine from URLs and
+ * sessions, and a plain lookup of `constructor` would find the object's prototype instead.
+ *
+ * @example lookup(model.entities, 'toString') // undefined
+ */
+export function lookup<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}

@@ -1,0 +1,129 @@
+/**
+ * How field values are stored in SQLite and PostgreSQL (decision 0004). The server writes and reads
+ * columns with these functions, and the SQL filters of sql.ts compare against exactly this encoding.
+ *
+ * | field type                      | SQLite            | PostgreSQL        | value                          |
+ * | ------------------------------- | ----------------- | ----------------- | ------------------------------ |
+ * | integer                         | INTEGER           | BIGINT            | the number                     |
+ * | decimal, money                  | INTEGER           | BIGINT            | minor units of the field scale |
+ * | boolean                         | INTEGER (0/1)     | BOOLEAN           |                                |
+ * | datetime                        | TEXT              | TEXT              | UTC ISO 8601 with milliseconds |
+ * | date, time, string-like, enum, ref | TEXT           | TEXT              | as on the wire                 |
+ * | many refs / enums, json         | TEXT              | TEXT              | JSON text (not filterable)     |
+ */
+import {
+  type Field,
+  type SystemField,
+  type Value,
+  fromMinorUnits,
+  isDateTime,
+  parseDecimal,
+  toDecimalString,
+  toMinorUnits,
+} from '@ninefold/spec/model';
+
+export type Dialect = 'sqlite' | 'postgres';
+export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+
+/** What storage needs to know about a field. */
+export type StoredField = Pick<Field, 'type' | 'many' | 'scale'>;
+
+/** The field-like description of a system column. */
+export function systemField(name: SystemField): StoredField {
+  switch (name) {
+    case 'createdAt':
+    case 'updatedAt':
+      return { type: 'datetime', many: false, scale: null };
+    case 'version':
+      return { type: 'integer', many: false, scale: null };
+    default:
+      return { type: 'string', many: false, scale: null };
+  }
+}
+
+/**
+ * The column type of a field.
+ *
+ * @example columnType({ type: 'money', many: false, scale: 2 }, 'postgres') // 'BIGINT'
+ */
+export function columnType(field: StoredField, dialect: Dialect): 'INTEGER' | 'BIGINT' | 'BOOLEAN' | 'TEXT' {
+  if (field.many) return 'TEXT';
+  switch (field.type) {
+    case 'integer':
+    case 'decimal':
+    case 'money':
+      return dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
+    case 'boolean':
+      return dialect === 'sqlite' ? 'INTEGER' : 'BOOLEAN';
+    default:
+      return 'TEXT';
+  }
+}
+
+/**
+ * A wire value (already validated) as the column value to bind. Absent → null.
+ *
+ * @example encodeValue({ type: 'money', many: false, scale: 2 }, '12.5', 'sqlite') // 1250
+ * @example encodeValue({ type: 'boolean', many: false, scale: null }, true, 'sqlite') // 1
+ */
+export function encodeValue(
+  field: StoredField,
+  value: Value | undefined,
+  dialect: Dialect,
+): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (field.many || field.type === 'json') return JSON.stringify(value);
+  switch (field.type) {
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value))
+        throw new TypeError(`not an integer: ${String(value)}`);
+      return value;
+    case 'decimal':
+    case 'money': {
+      const text =
+        typeof value === 'number' ? toDecimalString(value) : typeof value === 'string' ? value : null;
+      const units = text === null ? null : toMinorUnits(text, field.scale ?? 2);
+      if (units === null) throw new TypeError(`not a decimal of scale ${field.scale ?? 2}: ${String(value)}`);
+      // precision ≤ 15 keeps minor units within Number's exact integers
+      return Number(units);
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new TypeError(`not a boolean: ${String(value)}`);
+      return dialect === 'sqlite' ? (value ? 1 : 0) : value;
+    case 'datetime':
+      if (typeof value !== 'string' || !isDateTime(value))
+        throw new TypeError(`not an instant: ${String(value)}`);
+      return new Date(value).toISOString();
+    default:
+      if (typeof value !== 'string') throw new TypeError(`not text: ${String(value)}`);
+      return value;
+  }
+}
+
+/**
+ * A column value read from the database as the wire value. NULL → null.
+ *
+ * @example decodeValue({ type: 'money', many: false, scale: 2 }, '1250', 'postgres') // '12.50'
+ */
+export function decodeValue(field: StoredField, raw: unknown, _dialect: Dialect): Value {
+  if (raw === null || raw === undefined) return null;
+  if (field.many || field.type === 'json') return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Value;
+  switch (field.type) {
+    case 'integer':
+      return Number(raw as number | bigint | string);
+    case 'decimal':
+    case 'money': {
+      const scale = field.scale ?? 2;
+      const text = String(raw as number | bigint | string);
+      const p = parseDecimal(text);
+      if (p === null || p.fraction !== '') throw new TypeError(`not minor units: ${text}`);
+      return fromMinorUnits(BigInt(text), scale);
+    }
+    case 'boolean':
+      return raw === true || raw === 1 || raw === 1n || raw === 't' || raw === 'true';
+    case 'datetime':
+      return raw instanceof Date ? raw.toISOString() : String(raw as string);
+    default:
+      return String(raw as string);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * State machines: which transitions a user may fire on a record now, and what firing one does.
+ * A transition is the only way a record's state changes.
+ */
+import { type Model, type Transition, type Value } from '@ninefold/spec/model';
+import { fromCel } from './cel-values.js';
+import { activation, entityOf, evaluate, holds } from './expressions.js';
+import { type Checked, type FieldError } from './field-error.js';
+import { isEmptyValue } from './field-value.js';
+import { can } from './permissions.js';
+import { type Clock, type UserContext, type WireRecord, lookup } from './record.js';
+import { validateRecord } from './validate.js';
+import { checkWrite } from './write-check.js';
+
+/**
+ * Whether the user's roles may fire a transition: one of their roles, or a role it inherits from,
+ * is listed; with no list, whoever may update the record.
+ */
+export function mayFire(
+  model: Model,
+  user: UserContext | null,
+  entity: string,
+  transition: Transition,
+  record: WireRecord,
+  clock: Clock,
+): boolean {
+  if (user === null) return false;
+  if (transition.roles === null) return can(model, user, 'update', entity, record, clock);
+  const listed = transition.roles;
+  return user.roles.some((name) => {
+    const role = lookup(model.roles, name);
+    return (
+      role !== undefined && (listed.includes(name) || role.inherits.some((parent) => listed.includes(parent)))
+    );
+  });
+}
+
+/**
+ * The transitions the user may fire on the record now: they leave its state, the user's role may
+ * fire them, and their guard holds (a guard that errors does not).
+ *
+ * @example availableTransitions(model, manager, 'Claim', claim, { now }).map((t) => t.name) // ['approve', 'reject']
+ */
+export function availableTransitions(
+  model: Model,
+  user: UserContext | null,
+  entity: string,
+  record: WireRecord,
+  clock: Clock,
+): Transition[] {
+  entityOf(model, entity);
+  const machine = lookup(model.states, entity);
+  if (machine === undefined) return [];
+  const state = record['state'];
+  const vars = activation(model, entity, record, { user, ...clock });
+  return Object.values(machine.transitions).filter(
+    (t) =>
+      typeof state === 'string' &&
+      t.from.includes(state) &&
+      mayFire(model, user, entity, t, record, clock) &&
+      (t.when === null || holds(model, entity, t.when, vars)),
+  );
+}
+
+/**
+ * Fires a transition: checks it is available (E_TRANSITION_NOT_ALLOWED for the wrong state or a
+ * guard that does not hold, E_FORBIDDEN for the wrong role), applies the input (only the fields it
+ * requires or the user may write), checks its required fields, evaluates its `set` expressions over
+ * the record with the input applied, moves the record to the target state, and validates the result
+ * with the rules that apply to this transition.
+ *
+ * @example applyTransition(model, manager, 'Claim', claim, 'reject', { rejectionReason: 'No receipt' }, { now })
+ * // { ok: true, record: { …claim, rejectionReason: 'No receipt', state: 'rejected' } }
+ */
+export function applyTransition(
+  model: Model,
+  user: UserContext | null,
+  entity: string,
+  record: WireRecord,
+  name: string,
+  input: WireRecord,
+  clock: Clock,
+): Checked<Record<string, Value>> {
+  const def = entityOf(model, entity);
+  const machine = lookup(model.states, entity);
+  const transition = machine === undefined ? undefined : lookup(machine.transitions, name);
+  const state = typeof record['state'] === 'string' ? record['state'] : '';
+  const notAllowed = (): Checked<Record<string, Value>> => ({
+    ok: false,
+    errors: [
+      {
+        code: 'E_TRANSITION_NOT_ALLOWED',
+        field: null,
+        params: {
+          transition: transition?.label ?? name,
+          state: (machine === undefined ? undefined : lookup(machine.states, state))?.label ?? state,
+          entity: def.label,
+        },
+      },
+    ],
+  });
+  if (machine === undefined || transition === undefined || !transition.from.includes(state))
+    return notAllowed();
+  if (!mayFire(model, user, entity, transition, record, clock)) {
+    return {
+      ok: false,
+      errors: [{ code: 'E_FORBIDDEN', field: null, params: { transition: transition.label } }],
+    };
+  }
+  const before = activation(model, entity, record, { user, ...clock });
+  if (transition.when !== null && !holds(model, entity, transition.when, before)) return notAllowed();
+
+  const writeErrors = checkWrite(model, user, entity, input, {
+    operation: { transition: name },
+    record,
+    ...clock,
+  });
+  if (writeErrors.length > 0) return { ok: false, errors: writeErrors };
+
+  const next: Record<string, Value | undefined> = { ...record, ...input };
+  const missing: FieldError[] = [];
+  for (const field of transition.require) {
+    const f = def.fields[field];
+    if (f !== undefined && isEmptyValue(f, next[field])) {
+      missing.push({ code: 'E_REQUIRED', field, params: { field: f.label } });
+    }
+  }
+  if (missing.length > 0) return { ok: false, errors: missing };
+
+  const vars = activation(model, entity, next, { user, ...clock });
+  const effects: Record<string, Value> = {};
+  for (const [field, expr] of Object.entries(transition.set)) {
+    const f = def.fields[field];
+    if (f === undefined) continue;
+    const outcome = evaluate(model, entity, expr, vars);
+    // a `set` that errors (it reads an absent value) leaves the field without a value
+    effects[field] = outcome.ok ? (fromCel(f, outcome.value) ?? null) : null;
+  }
+  const result: Record<string, Value | undefined> = { ...next, ...effects, state: transition.to };
+  const patch: Record<string, Value | undefined> = { ...input, ...effects, state: transition.to };
+  const checked = validateRecord(model, entity, patch, {
+    operation: { transition: name },
+    old: record,
+    user,
+    ...clock,
+  });
+  if (!checked.ok) return checked;
+  return { ok: true, record: { ...stripUndefined(result), ...checked.record } };
+}
+
+function stripUndefined(record: Record<string, Value | undefined>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = v;
+  return out;
+}

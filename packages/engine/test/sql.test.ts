@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SqlTranslationError,
+  decodeValue,
+  encodeValue,
+  numberedPlaceholders,
+  toSqlFilter,
+} from '../src/index.js';
+import { CLAIMS, NOW, alice, model } from './fixtures.js';
+
+const m = model(CLAIMS);
+const sqlite = { user: alice, now: NOW, today: '2026-11-23', dialect: 'sqlite' as const };
+const postgres = { ...sqlite, dialect: 'postgres' as const };
+const f = (source: string, options: typeof sqlite | typeof postgres = sqlite) =>
+  toSqlFilter(m, 'Claim', source, options);
+
+describe('toSqlFilter', () => {
+  it('translates accesses', () => {
+    expect(toSqlFilter(m, 'Claim', true, sqlite)).toEqual({ sql: '1=1', params: [] });
+    expect(toSqlFilter(m, 'Claim', false, sqlite)).toEqual({ sql: '1=0', params: [] });
+    const access = m.roles['employee']!.entities['Claim']!.read;
+    expect(toSqlFilter(m, 'Claim', access, sqlite)).toEqual({
+      sql: 'COALESCE("submittedBy" = ?, FALSE)',
+      params: [alice.id],
+    });
+  });
+
+  it('fields, self, constants, user, now and today', () => {
+    expect(f("self.title == 'x' && spentOn < today")).toEqual({
+      sql: '(("title" = ?) AND ("spentOn" < ?))',
+      params: ['x', '2026-11-23'],
+    });
+    expect(f('decidedAt < now', postgres)).toEqual({
+      sql: '("decidedAt" COLLATE "C" < CAST(? AS TEXT))',
+      params: [NOW.toISOString()],
+    });
+    expect(f('nights > MAX_CLAIM - 4990')).toEqual({ sql: '("nights" > 10)', params: [] });
+  });
+
+  it('folds what only involves request-time values', () => {
+    expect(f("'employee' in user.roles")).toEqual({ sql: '1=1', params: [] });
+    expect(f("'admin' in user.roles || nights > 1")).toEqual({
+      sql: '(FALSE OR ("nights" > 1))',
+      params: [],
+    });
+  });
+
+  it('compares amounts in exact minor units', () => {
+    expect(f('amount > RECEIPT_THRESHOLD')).toEqual({ sql: '("amount" >= 2501)', params: [] });
+    expect(f('amount <= 0.015')).toEqual({ sql: '("amount" < 2)', params: [] });
+    expect(f('fee == 0.015').sql).toBe('("fee" <> "fee")');
+  });
+
+  it('has, in, size, ternaries and string matching', () => {
+    expect(f('has(self.receipt)').sql).toBe('("receipt" IS NOT NULL)');
+    expect(f("category in ['meals', 'travel']")).toEqual({
+      sql: '("category" IN (?, ?))',
+      params: ['meals', 'travel'],
+    });
+    expect(f('size(title) > 3').sql).toBe('(LENGTH("title") > 3)');
+    expect(f('urgent ? nights > 1 : true').sql).toBe(
+      '(CASE WHEN "urgent" THEN ("nights" > 1) WHEN NOT "urgent" THEN TRUE END)',
+    );
+    expect(f("title.startsWith('50%_*')")).toEqual({ sql: '("title" GLOB ?)', params: ['50%_[*]*'] });
+    expect(f("title.contains('50%_*')", postgres)).toEqual({
+      sql: '("title" LIKE CAST(? AS TEXT))',
+      params: ['%50\\%\\_*%'],
+    });
+  });
+
+  it('refuses what is outside the SQL subset', () => {
+    expect(() => f("tags.exists(t, t == 'a')")).toThrow(SqlTranslationError);
+    expect(() => f('nights % 2 == 0')).toThrow(SqlTranslationError);
+  });
+
+  it('numbers placeholders for PostgreSQL', () => {
+    expect(numberedPlaceholders('"a" = ? AND "b" IN (?, ?)')).toBe('"a" = $1 AND "b" IN ($2, $3)');
+  });
+});
+
+describe('storage encoding', () => {
+  const money = { type: 'money', many: false, scale: 2 } as const;
+  it.each([
+    [money, '12.5', 'sqlite', 1250, '12.50'],
+    [money, '-0.01', 'postgres', -1, '-0.01'],
+    [{ type: 'boolean', many: false, scale: null } as const, true, 'sqlite', 1, true],
+    [{ type: 'boolean', many: false, scale: null } as const, false, 'postgres', false, false],
+    [
+      { type: 'datetime', many: false, scale: null } as const,
+      '2026-11-23T10:30:00+01:00',
+      'sqlite',
+      '2026-11-23T09:30:00.000Z',
+      '2026-11-23T09:30:00.000Z',
+    ],
+    [{ type: 'enum', many: true, scale: null } as const, ['a', 'b'], 'postgres', '["a","b"]', ['a', 'b']],
+    [{ type: 'integer', many: false, scale: null } as const, 7, 'postgres', 7, 7],
+  ] as const)('%j %j on %s', (field, value, dialect, stored, back) => {
+    expect(encodeValue(field, value, dialect)).toEqual(stored);
+    expect(
+      decodeValue(
+        field,
+        typeof stored === 'number' && dialect === 'postgres' ? String(stored) : stored,
+        dialect,
+      ),
+    ).toEqual(back);
+  });
+  it('stores absence as NULL', () => {
+    expect(encodeValue(money, null, 'sqlite')).toBeNull();
+    expect(decodeValue(money, null, 'sqlite')).toBeNull();
+  });
+});

@@ -344,3 +344,4 @@ export interface Limits {
 
 export * from './values.js';
 export * from './cel-types.js';
+export { expandHas } from './expressions/shorthand.js';

@@ -254,7 +254,7 @@ function unknownNameHint(name: string, req: ExprRequest, envs: Environments): st
       : `\`own\` needs \`${req.scope.entity.name}\` to name its owner field, as in \`owner: submittedBy\``;
   }
   if (name === 'old')
-    return '`old` exists only where a record is being changed: update rules and transition guards';
+    return '`old` exists only in rules that run on a change to an existing record (`on: [update]` or a transition)';
   if (name === 'self' && req.scope.entity === null) return 'there is no record here';
   return suggestion(name, envs.names(req.scope));
 }

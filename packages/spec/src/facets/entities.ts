@@ -614,7 +614,8 @@ type DefaultResult = FieldDefault | { pending: string; span: Span } | null;
  * `default: user.id`, `default: now`. `default: { expr: "…" }` is always an expression.
  */
 function readDefault(ctx: CompileContext, node: YNode, field: Field, where: string): DefaultResult {
-  if (node.kind === 'map') {
+  const isExprForm = node.kind === 'map' && node.entries.length === 1 && node.entries[0]!.key === 'expr';
+  if (node.kind === 'map' && (field.type !== 'json' || isExprForm)) {
     const m = ctx.reader.map(node, `the default of ${where}`, ['expr']);
     const e = m?.get('expr');
     if (e === undefined) return null;

@@ -27,7 +27,7 @@ export function readProduct(
     const e = m.get(key);
     return e ? reader.string(e.value, `\`product.${key}\``) : null;
   };
-  const firstParagraph = prose.split(/\n\s*\n/)[0]?.trim() ?? '';
+  const firstParagraph = (prose.split(/\n\s*\n/)[0] ?? '').trim().replace(/\s*\n\s*/g, ' ');
   let locale = str('locale') ?? 'en';
   if (!isLocale(locale)) {
     bag.report(

@@ -219,6 +219,10 @@ function unionFields(a: readonly string[] | null, b: readonly string[] | null): 
   return [...new Set([...a, ...b])];
 }
 
+function writes(access: EntityAccess): boolean {
+  return access.create !== false || access.update !== false;
+}
+
 function unionAll(
   a: Record<string, EntityAccess>,
   b: Readonly<Record<string, EntityAccess>>,
@@ -240,7 +244,12 @@ function unionAll(
                 : access.read === false
                   ? mine.readFields
                   : unionFields(mine.readFields, access.readFields),
-            writeFields: unionFields(mine.writeFields, access.writeFields),
+            // a role that may neither create nor update writes nothing, so its list (null) widens nothing
+            writeFields: !writes(mine)
+              ? access.writeFields
+              : !writes(access)
+                ? mine.writeFields
+                : unionFields(mine.writeFields, access.writeFields),
           };
   }
   return out;

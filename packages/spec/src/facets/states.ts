@@ -101,6 +101,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
       if (name !== null && stateRef(name, initialEntry.value.span, 'the initial state')) initial = name;
     }
 
+    const wildcards = new Set<string>();
     const transitions: Record<string, Transition> = {};
     const pendingExprs: (() => void)[] = [];
     const transitionsEntry = m.get('transitions');
@@ -125,8 +126,18 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
       if (fromEntry === undefined) reader.missing(t.keySpan, 'from', where, 'from: draft');
       else {
         for (const { name, span } of reader.names(fromEntry.value, `\`from\` of ${where}`)) {
-          if (name === '*') from.push(...Object.keys(states));
-          else if (stateRef(name, span, where)) from.push(name);
+          if (name === '*') wildcards.add(t.key);
+          else if (stateRef(name, span, where)) {
+            if (states[name]!.terminal) {
+              bag.report(
+                'NF314',
+                span,
+                `State \`${name}\` is marked terminal, but ${where} leaves it.`,
+                `remove \`terminal: true\` from \`${name}\`, or take \`${name}\` out of \`from\``,
+              );
+            }
+            from.push(name);
+          }
         }
       }
       let to = '';
@@ -172,7 +183,14 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
         when: null,
         require,
         set,
-        confirm: confirm ? readConfirm(ctx, confirm, where, t.key) : null,
+        confirm: confirm
+          ? readConfirm(
+              ctx,
+              confirm,
+              where,
+              label ? (reader.scalar(label.value)?.value?.toString() ?? humanize(t.key)) : humanize(t.key),
+            )
+          : null,
       };
       transitions[t.key] = transition;
       // expressions are checked once the machine's `state` field exists in scope
@@ -233,6 +251,14 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
       });
     }
 
+    // `from: '*'` means every state that may be left, known only once all transitions are read
+    for (const name of wildcards) {
+      const t = transitions[name]!;
+      const all = Object.values(states)
+        .filter((s) => !s.terminal && s.name !== t.to)
+        .map((s) => s.name);
+      transitions[name] = { ...t, from: [...new Set([...t.from, ...all])] };
+    }
     const machine: StateMachine = { entity: entry.key, initial, states, transitions };
     ctx.states[entry.key] = machine;
     for (const check of pendingExprs) check();
@@ -242,9 +268,9 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
   return rolesToCheck;
 }
 
-function readConfirm(ctx: CompileContext, entry: YEntry, where: string, name: string): string | null {
+function readConfirm(ctx: CompileContext, entry: YEntry, where: string, label: string): string | null {
   const v = entry.value;
-  if (v.kind === 'scalar' && typeof v.value === 'boolean') return v.value ? `${humanize(name)}?` : null;
+  if (v.kind === 'scalar' && typeof v.value === 'boolean') return v.value ? `${label}?` : null;
   return ctx.reader.string(v, `\`confirm\` of ${where}`);
 }
 

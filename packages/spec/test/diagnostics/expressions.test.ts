@@ -87,7 +87,7 @@ describe('expressions', () => {
         line: 10,
         column: 52,
         message: /uses `old`/,
-        hint: /only where a record is being changed/,
+        hint: /only in rules that run on a change to an existing record/,
       },
     );
   });

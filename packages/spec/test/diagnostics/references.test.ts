@@ -301,6 +301,29 @@ describe('references', () => {
     );
   });
 
+  it('NF314: a transition that leaves a terminal state', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Claim: { fields: { title: string } }
+        states:
+          Claim:
+            initial: draft
+            states: { draft: {}, paid: { terminal: true } }
+            transitions:
+              pay: { from: draft, to: paid }
+              reopen: { from: paid, to: draft }
+      `,
+      {
+        code: 'NF314',
+        line: 9,
+        column: 23,
+        message: /`paid` is marked terminal/,
+        hint: /remove `terminal: true`/,
+      },
+    );
+  });
+
   it('NF313: a detail screen in the navigation', () => {
     expectDiagnostic(
       spec`

@@ -17,6 +17,7 @@ import {
   parseDecimal,
   toDecimalString,
   toMinorUnits,
+  normalizeTime,
 } from '@ninefold/spec/model';
 import { type FieldError } from './field-error.js';
 
@@ -97,7 +98,7 @@ export function checkFieldValue(field: Field, value: Value): FieldCheck {
     case 'time':
       if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a time like 09:30' });
       if (!isTime(value)) return fail('E_FORMAT', { expected: 'a time like 09:30' });
-      return checkOrdered(field, value, timeKey(value), (b) => timeKey(String(b)), fail);
+      return checkOrdered(field, normalizeTime(value), timeKey(value), (b) => timeKey(String(b)), fail);
     case 'datetime': {
       const expected = 'an instant like 2026-01-31T09:30:00Z';
       if (typeof value !== 'string') return fail('E_TYPE', { expected });

@@ -25,6 +25,19 @@ export function isTime(value: string): boolean {
   return TIME.test(value);
 }
 
+/**
+ * The canonical form of a time: `HH:MM:SS`, with milliseconds only when not zero, so that equal
+ * times are equal strings and compare in order inside expressions.
+ *
+ * @example normalizeTime('09:30') // '09:30:00'
+ */
+export function normalizeTime(value: string): string {
+  const m = TIME.exec(value);
+  if (m === null) return value;
+  const ms = (value.split('.')[1] ?? '').padEnd(3, '0');
+  return `${m[1]}:${m[2]}:${m[3] ?? '00'}${/^0*$/.test(ms) ? '' : `.${ms}`}`;
+}
+
 /** An ISO 8601 instant with a zone designator (`Z` or an offset): no floating local times. */
 export function isDateTime(value: string): boolean {
   return DATETIME.test(value) && isDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));

@@ -23,6 +23,7 @@ import {
   isPhone,
   isTime,
   isUrl,
+  normalizeTime,
   toDecimalString,
 } from '../values.js';
 import { CONTEXT_NAMES } from '../cel-types.js';
@@ -571,7 +572,9 @@ function readBound(
         ? { value: raw, constant }
         : fail('a date like 2026-01-31');
     case 'time':
-      return typeof raw === 'string' && isTime(raw) ? { value: raw, constant } : fail('a time like 09:30');
+      return typeof raw === 'string' && isTime(raw)
+        ? { value: normalizeTime(raw), constant }
+        : fail('a time like 09:30');
     case 'datetime':
       return typeof raw === 'string' && isDateTime(raw)
         ? { value: new Date(raw).toISOString(), constant }
@@ -681,7 +684,7 @@ export function literal(node: YNode, field: Field): Value | undefined {
     case 'date':
       return typeof v === 'string' && isDate(v) ? v : undefined;
     case 'time':
-      return typeof v === 'string' && isTime(v) ? v : undefined;
+      return typeof v === 'string' && isTime(v) ? normalizeTime(v) : undefined;
     case 'datetime':
       return typeof v === 'string' && isDateTime(v) ? new Date(v).toISOString() : undefined;
     case 'email':

@@ -1,1 +1,49 @@
-export {};
+/**
+ * @ninefold/server — the API of a Ninefold model: Fastify and Kysely over SQLite or PostgreSQL.
+ *
+ * @example
+ * import { buildApp, migrate, openDatabase } from '@ninefold/server';
+ * const database = await openDatabase({ sqlite: 'data/ninefold.sqlite' });
+ * await migrate(database, model);
+ * const app = buildApp({ model, database });
+ */
+export { buildApp, type AppOptions, type AppState } from './app.js';
+export { startServer, type RunningServer, type StartOptions } from './start.js';
+export { seedDemoAccounts, formatDemoAccounts, DEMO_DOMAIN, type DemoAccount } from './demo.js';
+
+export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
+export { type DialectName } from './db/dialect.js';
+
+export {
+  migrate,
+  isMigrated,
+  listMigrations,
+  DataLossError,
+  type MigrateOptions,
+  type MigrationOutcome,
+} from './schema/migrate.js';
+export { desiredSchema } from './schema/desired.js';
+export { diffSchemas, formatPlan, isLossy, type Plan, type Step } from './schema/plan.js';
+export { schemaHash, type Schema, type Table, type Column, type Index } from './schema/schema.js';
+export { tableName, TABLES } from './schema/names.js';
+
+export {
+  addUser,
+  listUsers,
+  findUser,
+  setRoles,
+  disableUser,
+  resetPassword,
+  normalizeEmail,
+  type NewUser,
+  type UserSummary,
+} from './auth/users.js';
+export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/password.js';
+export { SESSION_COOKIE, requireUser, type RequestAuth } from './auth/request-auth.js';
+export { type SessionUser } from './auth/session-routes.js';
+
+export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type Problem, type FieldIssue } from './http/errors.js';
+export { CSRF_HEADER } from './http/csrf.js';
+export { publicModel } from './http/public-model.js';
+export { requestsPerMinute } from './http/rate-limit.js';
+export { recordHistory, type HistoryEntry } from './audit/history.js';

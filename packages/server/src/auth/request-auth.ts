@@ -1,0 +1,74 @@
+/**
+ * Who is asking: every API request gets `request.auth` from its session cookie before anything
+ * else looks at it (the request rate limit keys on it).
+ */
+import { type Model } from '@ninefold/spec/model';
+import { type CookieSerializeOptions } from '@fastify/cookie';
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type Database } from '../db/open.js';
+import { ApiError } from '../http/errors.js';
+import { lookupSession } from './sessions.js';
+import { type UserSummary } from './users.js';
+
+export const SESSION_COOKIE = 'ninefold_session';
+
+export interface RequestAuth {
+  /** The signed-in user, or null. */
+  readonly user: UserSummary | null;
+  /** The session id from the cookie, if the cookie named a session. */
+  readonly sessionId: string | null;
+  /** True when the cookie named a session that has expired. */
+  readonly expired: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+}
+
+const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false };
+
+/**
+ * Resolves the session of every `/api/` request into `request.auth`.
+ *
+ * @example installRequestAuth(app, { model, database, now: () => new Date() });
+ */
+export function installRequestAuth(
+  app: FastifyInstance,
+  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+): void {
+  app.decorateRequest('auth', null as unknown as RequestAuth);
+  app.addHook('onRequest', async (request) => {
+    request.auth = ANONYMOUS;
+    // health checks stay free of the database
+    if (!request.url.startsWith('/api/')) return;
+    const id = request.cookies[SESSION_COOKIE];
+    if (id === undefined || id === '') return;
+    const found = await lookupSession(context.database, context.model, id, context.now());
+    if (found.status === 'active') request.auth = { user: found.user, sessionId: id, expired: false };
+    else request.auth = { user: null, sessionId: null, expired: found.status === 'expired' };
+  });
+}
+
+/**
+ * The signed-in user, or E_UNAUTHENTICATED (E_SESSION_EXPIRED when the session ran out).
+ *
+ * @example const user = requireUser(request);
+ */
+export function requireUser(request: FastifyRequest): UserSummary {
+  if (request.auth.user !== null) return request.auth.user;
+  throw new ApiError(request.auth.expired ? 'E_SESSION_EXPIRED' : 'E_UNAUTHENTICATED');
+}
+
+/** The session cookie's attributes: Secure when the request came over HTTPS. */
+export function sessionCookieOptions(request: FastifyRequest, model: Model): CookieSerializeOptions {
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    // request.protocol honours X-Forwarded-Proto only when trustProxy is set
+    secure: request.protocol === 'https',
+    maxAge: model.limits.sessionAbsoluteHours * 3600,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * `POST /api/session` (sign in), `GET /api/session` (who am I), `DELETE /api/session` (sign out).
+ */
+import { type Model } from '@ninefold/spec/model';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type Database } from '../db/open.js';
+import { ApiError, type FieldIssue } from '../http/errors.js';
+import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
+import { LoginLimiter } from './login-limiter.js';
+import { dummyHash, verifyPassword } from './password.js';
+import { SESSION_COOKIE, requireUser, sessionCookieOptions } from './request-auth.js';
+import { createSession, endSession } from './sessions.js';
+import { type UserSummary, normalizeEmail, toSummary, usersTable } from './users.js';
+
+/** The user as the session routes show it. */
+export interface SessionUser {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly roles: readonly string[];
+}
+
+const LOGIN_FIELDS = ['email', 'password'] as const;
+
+/**
+ * Registers the session routes.
+ *
+ * @example registerSessionRoutes(app, { model, database, now: () => new Date() });
+ */
+export function registerSessionRoutes(
+  app: FastifyInstance,
+  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+): void {
+  const { model, database, now } = context;
+  const limiter = new LoginLimiter(model.limits.loginAttemptsPerMinute, now);
+  void dummyHash(); // computed ahead, so the first unknown email costs no more than later ones
+
+  app.post('/api/session', async (request, reply) => {
+    const { email, password } = readCredentials(request.body);
+    const decision = limiter.attempt([`account:${normalizeEmail(email)}`, `address:${request.ip}`]);
+    if (!decision.allowed) {
+      throw new ApiError(
+        'E_RATE_LIMITED',
+        { retryAfter: decision.retryAfterSeconds },
+        { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
+      );
+    }
+    const row = await database.db
+      .selectFrom(usersTable(model))
+      .select(['id', 'email', 'name', 'roles', 'disabled', PASSWORD_HASH_COLUMN])
+      .where('email', '=', normalizeEmail(email))
+      .executeTakeFirst();
+    const stored = row?.[PASSWORD_HASH_COLUMN];
+    // an unknown email pays for one hash check too: its answer and its time match a wrong password's
+    const matches = await verifyPassword(typeof stored === 'string' ? stored : await dummyHash(), password);
+    const user = row === undefined ? null : toSummary(row);
+    if (user === null || !matches || user.disabled || typeof stored !== 'string') {
+      throw new ApiError('E_INVALID_CREDENTIALS');
+    }
+    // a new id at every sign-in: a session id planted before it is worth nothing after
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous !== undefined && previous !== '') await endSession(database, previous);
+    const id = await createSession(database, user.id, now());
+    reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
+    return noStore(reply).send({ user: sessionUser(user) });
+  });
+
+  app.get('/api/session', async (request, reply) => {
+    if (request.auth.expired) clearCookie(request, reply, model);
+    const user = requireUser(request);
+    return noStore(reply).send({ user: sessionUser(user) });
+  });
+
+  app.delete('/api/session', async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = request.cookies[SESSION_COOKIE];
+    if (id !== undefined && id !== '') await endSession(database, id);
+    clearCookie(request, reply, model);
+    return reply.code(204).send();
+  });
+}
+
+function sessionUser(user: UserSummary): SessionUser {
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles };
+}
+
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store');
+}
+
+function clearCookie(request: FastifyRequest, reply: FastifyReply, model: Model): void {
+  const { maxAge: _maxAge, ...options } = sessionCookieOptions(request, model);
+  reply.clearCookie(SESSION_COOKIE, options);
+}
+
+/** The login body: `{ email, password }`, both strings, nothing else. */
+function readCredentials(body: unknown): { email: string; password: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('E_BAD_REQUEST', {
+      reason: 'the body must be a JSON object with an email and a password',
+    });
+  }
+  const record = body as Record<string, unknown>;
+  const issues: FieldIssue[] = [];
+  for (const name of Object.keys(record)) {
+    if (!(LOGIN_FIELDS as readonly string[]).includes(name)) {
+      issues.push({ field: name, code: 'E_UNKNOWN_FIELD', params: { field: name, entity: 'a sign-in' } });
+    }
+  }
+  for (const name of LOGIN_FIELDS) {
+    const label = name === 'email' ? 'Email' : 'Password';
+    const value = record[name];
+    if (value === undefined || value === null || value === '') {
+      issues.push({ field: name, code: 'E_REQUIRED', params: { field: label } });
+    } else if (typeof value !== 'string') {
+      issues.push({ field: name, code: 'E_TYPE', params: { field: label, expected: 'text' } });
+    }
+  }
+  if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
+  return { email: record['email'] as string, password: record['password'] as string };
+}

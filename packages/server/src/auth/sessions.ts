@@ -1,0 +1,106 @@
+/**
+ * Sessions in the database, so that any instance serves any request. The client holds a 128-bit
+ * random id; the table holds only its SHA-256, so a copy of the table opens no session.
+ */
+import { type Limits, type Model } from '@ninefold/spec/model';
+import { createHash, randomBytes } from 'node:crypto';
+import { type Database } from '../db/open.js';
+import { TABLES } from '../schema/names.js';
+import { type UserSummary, toSummary, usersTable } from './users.js';
+
+/** How often a session's last use is written: reads stay reads most of the time. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type SessionLookup =
+  | { readonly status: 'active'; readonly user: UserSummary; readonly idHash: string }
+  | { readonly status: 'expired' }
+  | { readonly status: 'none' };
+
+/** The SHA-256 of a session id, as stored. */
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/**
+ * Starts a session for a user and returns its id, for the cookie.
+ *
+ * @example const id = await createSession(database, userId, new Date()); // 'q3V…' (22 characters)
+ */
+export async function createSession(database: Database, userId: string, now: Date): Promise<string> {
+  const id = randomBytes(16).toString('base64url');
+  await database.db
+    .insertInto(TABLES.sessions)
+    .values({
+      id_hash: hashSessionId(id),
+      user_id: userId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * The session of an id: active (with its user, roles as they are now), expired (idle or past its
+ * absolute lifetime; deleted on the way), or none (unknown, ended, or its user disabled).
+ *
+ * @example const found = await lookupSession(database, model, cookieValue, new Date());
+ */
+export async function lookupSession(
+  database: Database,
+  model: Model,
+  id: string,
+  now: Date,
+): Promise<SessionLookup> {
+  // an id that cannot be ours is not worth a query
+  if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return { status: 'none' };
+  const idHash = hashSessionId(id);
+  const users = usersTable(model);
+  const row = await database.db
+    .selectFrom(`${TABLES.sessions} as s`)
+    .innerJoin(`${users} as u`, 'u.id', 's.user_id')
+    .select(['s.created_at', 's.last_seen_at', 'u.id', 'u.email', 'u.name', 'u.roles', 'u.disabled'])
+    .where('s.id_hash', '=', idHash)
+    .executeTakeFirst();
+  if (row === undefined) return { status: 'none' };
+  const user = toSummary(row);
+  if (user.disabled) {
+    await endSession(database, id);
+    return { status: 'none' };
+  }
+  const lastSeen = Date.parse(String(row.last_seen_at));
+  if (isExpired(model.limits, Date.parse(String(row.created_at)), lastSeen, now.getTime())) {
+    await endSession(database, id);
+    return { status: 'expired' };
+  }
+  if (now.getTime() - lastSeen >= TOUCH_INTERVAL_MS) {
+    await database.db
+      .updateTable(TABLES.sessions)
+      .set({ last_seen_at: now.toISOString() })
+      .where('id_hash', '=', idHash)
+      .execute();
+  }
+  return { status: 'active', user, idHash };
+}
+
+/**
+ * Whether a session is past its idle or absolute lifetime.
+ *
+ * @example isExpired({ sessionIdleMinutes: 60, sessionAbsoluteHours: 24 }, created, lastSeen, Date.now())
+ */
+export function isExpired(
+  limits: Pick<Limits, 'sessionIdleMinutes' | 'sessionAbsoluteHours'>,
+  createdAt: number,
+  lastSeenAt: number,
+  now: number,
+): boolean {
+  return (
+    now - lastSeenAt >= limits.sessionIdleMinutes * 60_000 ||
+    now - createdAt >= limits.sessionAbsoluteHours * 3_600_000
+  );
+}
+
+/** Ends a session by its id; ending an unknown one does nothing. */
+export async function endSession(database: Database, id: string): Promise<void> {
+  await database.db.deleteFrom(TABLES.sessions).where('id_hash', '=', hashSessionId(id)).execute();
+}

@@ -1,0 +1,83 @@
+/**
+ * Opening the database: SQLite (embedded default), PostgreSQL (`DATABASE_URL`) or PGlite (tests).
+ */
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
+import { pglitePool } from './pglite-pool.js';
+
+/** An open database: its dialect, a Kysely instance over it, and how to close it. */
+export interface Database {
+  readonly dialect: DialectName;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
+  readonly db: Kysely<any>;
+  close(): Promise<void>;
+}
+
+/**
+ * Where the data lives: a `postgres://` (or `postgresql://`) URL, a `sqlite:<path>` URL, a SQLite
+ * file, or an in-process PGlite (in memory, or in a folder).
+ */
+export type DatabaseTarget = string | { readonly sqlite: string } | { readonly pglite: true | string };
+
+/**
+ * Opens a database and returns it with its dialect.
+ *
+ * @example
+ * const database = await openDatabase({ sqlite: 'data/ninefold.sqlite' });
+ * const database = await openDatabase(process.env.DATABASE_URL!);
+ * const database = await openDatabase({ pglite: true }); // in memory, for tests
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (typeof target === 'string') {
+    if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target);
+    if (target.startsWith('sqlite:')) return openSqlite(target.slice('sqlite:'.length));
+    throw new TypeError(
+      `Unsupported database URL "${redact(target)}". Expected postgres://…, postgresql://… or sqlite:<path>.`,
+    );
+  }
+  if ('sqlite' in target) return openSqlite(target.sqlite);
+  return openPglite(target.pglite === true ? undefined : target.pglite);
+}
+
+function openSqlite(path: string): Database {
+  const sqlite = new SqliteDatabase(path);
+  for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const close = async () => {
+    await db.destroy();
+    // destroy() leaves alone a connection Kysely never used
+    if (sqlite.open) sqlite.close();
+  };
+  return { dialect: 'sqlite', db, close };
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url });
+  // an idle client losing its connection must not crash the process: the next query reports it
+  pool.on('error', () => undefined);
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const close = async () => {
+    await db.destroy();
+    if (!pool.ended) await pool.end();
+  };
+  return { dialect: 'postgres', db, close };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  // a development dependency: loaded only when asked for, so production installs do without it
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+  const close = async () => {
+    await db.destroy();
+    if (!pglite.closed) await pglite.close();
+  };
+  return { dialect: 'postgres', db, close };
+}
+
+/** A URL without its password, for messages. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,46 @@
+/**
+ * Demo accounts: one per role, `<role>@demo.ninefold.local`, with a fresh random password at every
+ * start (decision 0008): the printed credentials always work, and none is ever published.
+ */
+import { type Model } from '@ninefold/spec/model';
+import { randomBytes } from 'node:crypto';
+import { type Database } from './db/open.js';
+import { addUser, findUser, resetPassword, setRoles, disableUser } from './auth/users.js';
+
+export interface DemoAccount {
+  readonly role: string;
+  readonly email: string;
+  readonly password: string;
+}
+
+export const DEMO_DOMAIN = 'demo.ninefold.local';
+
+/**
+ * Creates or refreshes one account per role and returns their credentials.
+ *
+ * @example for (const a of await seedDemoAccounts(database, model)) console.log(a.email, a.password);
+ */
+export async function seedDemoAccounts(database: Database, model: Model): Promise<DemoAccount[]> {
+  const accounts: DemoAccount[] = [];
+  for (const role of Object.values(model.roles)) {
+    const email = `${role.name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-')}@${DEMO_DOMAIN}`;
+    const password = randomBytes(12).toString('base64url');
+    const existing = await findUser(database, model, email);
+    if (existing === null) {
+      await addUser(database, model, { email, name: `Demo ${role.label}`, roles: [role.name], password });
+    } else {
+      await setRoles(database, model, email, [role.name]);
+      if (existing.disabled) await disableUser(database, model, email, { enabled: true });
+      await resetPassword(database, model, email, password);
+    }
+    accounts.push({ role: role.name, email, password });
+  }
+  return accounts;
+}
+
+/** The accounts as a table for the terminal. */
+export function formatDemoAccounts(accounts: readonly DemoAccount[]): string {
+  const width = Math.max(...accounts.map((a) => a.email.length), 5);
+  const lines = accounts.map((a) => `  ${a.email.padEnd(width)}  ${a.password}  (${a.role})`);
+  return ['Demo accounts (passwords change at every start):', ...lines].join('\n');
+}

@@ -1,0 +1,228 @@
+/**
+ * The schema a model asks for: a table per entity with the system columns and a column per field,
+ * the indexes lists need, and the server's own tables.
+ */
+import { type Entity, type Field, type Model, type Value, toMinorUnits } from '@ninefold/spec/model';
+import { type StorageType } from '../db/dialect.js';
+import { PASSWORD_HASH_COLUMN, TABLES, indexName, tableName } from './names.js';
+import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
+
+/** Field types a list filters or sorts on often enough to deserve an index of their own. */
+const INDEXED_TYPES = new Set<Field['type']>([
+  'ref',
+  'enum',
+  'date',
+  'datetime',
+  'money',
+  'decimal',
+  'integer',
+]);
+
+/**
+ * The schema for a model.
+ *
+ * @example desiredSchema(model).tables['claims']?.columns.map((c) => c.name) // ['id', 'createdAt', …]
+ */
+export function desiredSchema(model: Model): Schema {
+  const tables: Record<string, Table> = {};
+  const add = (table: Table, owner: string) => {
+    const taken = tables[table.name];
+    if (taken !== undefined) {
+      throw new Error(
+        `${owner} would be stored in table "${table.name}", which ${taken.entity ?? 'the server'} already uses. Rename its resource.`,
+      );
+    }
+    tables[table.name] = table;
+  };
+  for (const table of builtinTables()) add(table, `Table ${table.name}`);
+  for (const entity of Object.values(model.entities))
+    add(entityTable(model, entity), `Entity ${entity.name}`);
+  return { schemaVersion: SCHEMA_VERSION, tables };
+}
+
+function entityTable(model: Model, entity: Entity): Table {
+  const name = tableName(entity.resource);
+  const machine = model.states[entity.name];
+  const columns: Column[] = [
+    system('id', 'text', 'id', { primaryKey: true }),
+    system('createdAt', 'text', 'datetime'),
+    system('updatedAt', 'text', 'datetime'),
+    system('createdBy', 'text', 'ref:User', { notNull: false }),
+    system('version', 'integer', 'integer'),
+  ];
+  if (machine !== undefined) {
+    const states = Object.keys(machine.states);
+    // nullable so that a machine added later can be backfilled with its initial state
+    columns.push({
+      ...system('state', 'text', 'enum', { notNull: false }),
+      values: states,
+      required: true,
+      backfill: machine.initial,
+    });
+  }
+  for (const field of Object.values(entity.fields)) columns.push(fieldColumn(field));
+  if (entity.builtin && entity.name === 'User') {
+    columns.push(system(PASSWORD_HASH_COLUMN, 'text', 'password-hash', { notNull: false }));
+  }
+
+  const indexed = new Set<string>();
+  const indexes: Index[] = [];
+  const index = (cols: readonly string[], unique = false) => {
+    const key = cols.join(',');
+    if (indexed.has(key)) return;
+    indexed.add(key);
+    const textColumns = cols.filter((c) => columns.find((col) => col.name === c)?.storage === 'text');
+    indexes.push({ name: indexName(name, cols, unique), table: name, columns: cols, textColumns, unique });
+  };
+  // keyset paging in creation and modification order
+  index(['createdAt', 'id']);
+  index(['updatedAt', 'id']);
+  if (machine !== undefined) index(['state']);
+  for (const field of Object.values(entity.fields)) {
+    if (field.unique && !field.many) index([field.name], true);
+  }
+  for (const field of Object.values(entity.fields)) {
+    if (!field.many && INDEXED_TYPES.has(field.type)) index([field.name]);
+  }
+  // what the spec's list screens filter and sort on
+  for (const screen of model.screens) {
+    if (screen.kind !== 'list' || screen.entity !== entity.name) continue;
+    const sortField = screen.sort?.replace(/^-/, '');
+    for (const fieldName of [...screen.filters, ...(sortField === undefined ? [] : [sortField])]) {
+      const field = entity.fields[fieldName];
+      if (field !== undefined && !field.many && field.type !== 'json') index([field.name]);
+    }
+  }
+  return { name, entity: entity.name, columns, indexes };
+}
+
+/** The column of a field. */
+export function fieldColumn(field: Field): Column {
+  return {
+    name: field.name,
+    storage: storageOf(field),
+    meaning: meaningOf(field),
+    values: field.type === 'enum' ? [...(field.values ?? [])] : null,
+    primaryKey: false,
+    notNull: false,
+    required: field.required,
+    backfill:
+      field.default !== null && 'value' in field.default ? storedLiteral(field, field.default.value) : null,
+  };
+}
+
+function storageOf(field: Field): StorageType {
+  if (field.many) return 'text';
+  switch (field.type) {
+    case 'integer':
+    case 'decimal':
+    case 'money':
+      return 'integer';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'text';
+  }
+}
+
+function meaningOf(field: Field): string {
+  const base =
+    field.type === 'decimal' || field.type === 'money'
+      ? `${field.type}/${field.scale ?? 2}`
+      : field.type === 'ref'
+        ? `ref:${field.to ?? '?'}`
+        : field.type;
+  return field.many ? `${base}[]` : base;
+}
+
+/**
+ * A literal default as the value stored for it, in the dialect-neutral form of the schema
+ * (booleans stay booleans; the migration binds them per dialect).
+ * TODO(engine): replace with the engine's `encodeValue` once it is exported.
+ */
+function storedLiteral(field: Field, value: Value): string | number | boolean | null {
+  if (value === null) return null;
+  if (field.many || field.type === 'json') return JSON.stringify(value);
+  switch (field.type) {
+    case 'decimal':
+    case 'money': {
+      const units = toMinorUnits(String(value as string | number), field.scale ?? 2);
+      return units === null ? null : Number(units);
+    }
+    case 'integer':
+    case 'boolean':
+      return value as number | boolean;
+    default:
+      return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+}
+
+function system(
+  name: string,
+  storage: StorageType,
+  meaning: string,
+  options: { primaryKey?: boolean; notNull?: boolean } = {},
+): Column {
+  return {
+    name,
+    storage,
+    meaning,
+    values: null,
+    primaryKey: options.primaryKey ?? false,
+    notNull: options.notNull ?? true,
+    required: options.notNull ?? true,
+    backfill: null,
+  };
+}
+
+function builtinTables(): Table[] {
+  const sessions = TABLES.sessions;
+  const history = TABLES.history;
+  return [
+    {
+      name: sessions,
+      entity: null,
+      columns: [
+        // the SHA-256 of the session id: a leaked table does not leak sessions
+        system('id_hash', 'text', 'sha256', { primaryKey: true }),
+        system('user_id', 'text', 'ref:User'),
+        system('created_at', 'text', 'datetime'),
+        system('last_seen_at', 'text', 'datetime'),
+      ],
+      indexes: [
+        {
+          name: indexName(sessions, ['user_id'], false),
+          table: sessions,
+          columns: ['user_id'],
+          textColumns: ['user_id'],
+          unique: false,
+        },
+      ],
+    },
+    {
+      name: history,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        system('entity', 'text', 'string'),
+        system('record_id', 'text', 'id'),
+        system('at', 'text', 'datetime'),
+        system('by', 'text', 'ref:User', { notNull: false }),
+        system('action', 'text', 'string'),
+        system('transition', 'text', 'string', { notNull: false }),
+        system('from_state', 'text', 'string', { notNull: false }),
+        system('to_state', 'text', 'string', { notNull: false }),
+        system('changes', 'text', 'json', { notNull: false }),
+      ],
+      indexes: [
+        {
+          name: indexName(history, ['entity', 'record_id', 'at'], false),
+          table: history,
+          columns: ['entity', 'record_id', 'at'],
+          textColumns: ['entity', 'record_id', 'at'],
+          unique: false,
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,143 @@
+/**
+ * Migrating the database to the model at start-up: additive changes run by themselves, lossy ones
+ * only when accepted, and every applied migration is recorded with its model, schema and plan.
+ */
+import { type Model } from '@ninefold/spec/model';
+import { type Kysely } from 'kysely';
+import { type DialectName, decodeInteger, withExclusiveTransaction } from '../db/dialect.js';
+import { type Database } from '../db/open.js';
+import { applyPlan } from './apply.js';
+import { desiredSchema } from './desired.js';
+import { TABLES } from './names.js';
+import { type Plan, diffSchemas, formatPlan } from './plan.js';
+import { type Schema, schemaHash } from './schema.js';
+
+export interface MigrateOptions {
+  /** Run a plan that deletes or rewrites data. `ninefold migrate --accept-data-loss`. */
+  readonly acceptDataLoss?: boolean;
+  readonly now?: () => Date;
+}
+
+export interface MigrationOutcome {
+  /** `applied` when this call changed the schema, `up-to-date` when there was nothing to do. */
+  readonly status: 'applied' | 'up-to-date';
+  readonly plan: Plan;
+  /** The printed plan. */
+  readonly planText: string;
+  /** The number of the recorded migration, or null when nothing was applied. */
+  readonly id: number | null;
+}
+
+/** A migration that would lose data, refused; `planText` says what it would do. */
+export class DataLossError extends Error {
+  readonly code = 'E_DATA_LOSS';
+  constructor(
+    readonly plan: Plan,
+    readonly planText: string,
+  ) {
+    super(
+      `The database cannot follow the spec without losing data. The plan (lossy steps marked !):\n${planText}\n` +
+        'Nothing was changed. Restore the spec, or run `ninefold migrate --accept-data-loss` to apply the plan.',
+    );
+    this.name = 'DataLossError';
+  }
+}
+
+/**
+ * Brings the database to the schema of `model`, in one transaction that no other process runs at
+ * the same time. Throws {@link DataLossError} (and changes nothing) when the plan is lossy and
+ * `acceptDataLoss` is not set.
+ *
+ * @example
+ * const outcome = await migrate(database, model);
+ * if (outcome.status === 'applied') console.log(outcome.planText);
+ */
+export async function migrate(
+  database: Database,
+  model: Model,
+  options: MigrateOptions = {},
+): Promise<MigrationOutcome> {
+  const desired = desiredSchema(model);
+  const now = options.now ?? (() => new Date());
+  return withExclusiveTransaction(database.db, database.dialect, async (tx) => {
+    await ensureMigrationsTable(tx, database.dialect);
+    const last = await lastMigration(tx);
+    const plan = diffSchemas(last?.schema ?? null, desired);
+    const planText = formatPlan(plan);
+    if (plan.steps.length === 0) return { status: 'up-to-date', plan, planText, id: null };
+    if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
+    await applyPlan(tx, database.dialect, plan);
+    const id = (last?.id ?? 0) + 1;
+    await tx
+      .insertInto(TABLES.migrations)
+      .values({
+        id,
+        applied_at: now().toISOString(),
+        schema_hash: schemaHash(desired),
+        model: JSON.stringify(model),
+        schema: JSON.stringify(desired),
+        plan: planText,
+      })
+      .execute();
+    return { status: 'applied', plan, planText, id };
+  });
+}
+
+/**
+ * Whether the database holds the schema of `model`: `/ready` asks this.
+ *
+ * @example await isMigrated(database, schemaHash(desiredSchema(model))) // true
+ */
+export async function isMigrated(database: Database, hash: string): Promise<boolean> {
+  const row = await database.db
+    .selectFrom(TABLES.migrations)
+    .select('schema_hash')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+    .catch(() => undefined); // no migrations table yet
+  return row?.schema_hash === hash;
+}
+
+/** The migrations applied so far, newest first, without their model and schema documents. */
+export async function listMigrations(
+  database: Database,
+): Promise<{ id: number; appliedAt: string; schemaHash: string; plan: string }[]> {
+  const rows = await database.db
+    .selectFrom(TABLES.migrations)
+    .select(['id', 'applied_at', 'schema_hash', 'plan'])
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: decodeInteger(r.id),
+    appliedAt: String(r.applied_at),
+    schemaHash: String(r.schema_hash),
+    plan: String(r.plan),
+  }));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function ensureMigrationsTable(tx: Kysely<any>, dialect: DialectName): Promise<void> {
+  await tx.schema
+    .createTable(TABLES.migrations)
+    .ifNotExists()
+    .addColumn('id', dialect === 'sqlite' ? 'integer' : 'bigint', (c) => c.primaryKey())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .addColumn('schema_hash', 'text', (c) => c.notNull())
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('schema', 'text', (c) => c.notNull())
+    .addColumn('plan', 'text', (c) => c.notNull())
+    .execute();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function lastMigration(tx: Kysely<any>): Promise<{ id: number; schema: Schema } | null> {
+  const row = await tx
+    .selectFrom(TABLES.migrations)
+    .select(['id', 'schema'])
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  return { id: decodeInteger(row.id), schema: JSON.parse(String(row.schema)) as Schema };
+}

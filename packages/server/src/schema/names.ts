@@ -1,0 +1,47 @@
+/**
+ * Names in the database: tables from resources, indexes from their table and columns, and the
+ * server's own tables, all prefixed `ninefold_` so that no entity can take their names.
+ */
+import { createHash } from 'node:crypto';
+
+/** The server's own tables. The User entity's table is `users`, from its resource. */
+export const TABLES = {
+  migrations: 'ninefold_migrations',
+  sessions: 'ninefold_sessions',
+  history: 'ninefold_history',
+} as const;
+
+/** The users table's column that holds the argon2id hash; never part of the User entity. */
+export const PASSWORD_HASH_COLUMN = 'password_hash';
+
+/** PostgreSQL truncates identifiers beyond 63 bytes. */
+const MAX_IDENTIFIER = 63;
+
+/**
+ * The table of an entity: its resource in snake case.
+ *
+ * @example tableName('expense-claims') // 'expense_claims'
+ */
+export function tableName(resource: string): string {
+  const snake = resource
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  const safe = /^[a-z]/.test(snake) ? snake : `t_${snake}`;
+  return fit(safe);
+}
+
+/**
+ * The name of an index: unique across the database, as PostgreSQL and SQLite both require.
+ *
+ * @example indexName('claims', ['createdAt', 'id'], false) // 'claims_createdat_id_ix'
+ */
+export function indexName(table: string, columns: readonly string[], unique: boolean): string {
+  return fit(`${table}_${columns.map((c) => c.toLowerCase()).join('_')}_${unique ? 'ux' : 'ix'}`);
+}
+
+function fit(name: string): string {
+  if (name.length <= MAX_IDENTIFIER) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_IDENTIFIER - 9)}_${hash}`;
+}

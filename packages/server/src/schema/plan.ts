@@ -1,0 +1,216 @@
+/**
+ * A migration plan: the steps from the schema last applied to the schema the model asks for, each
+ * marked lossy or not, and its printed form.
+ */
+import { type Column, type Index, type Schema, type Table } from './schema.js';
+
+export type Step =
+  | { readonly kind: 'create-table'; readonly table: Table }
+  | { readonly kind: 'drop-table'; readonly table: Table }
+  | { readonly kind: 'add-column'; readonly table: string; readonly column: Column }
+  | { readonly kind: 'drop-column'; readonly table: string; readonly column: Column }
+  /** Same storage, compatible meaning (text → string, more enum values): nothing to do in SQL. */
+  | { readonly kind: 'relabel-column'; readonly table: string; readonly from: Column; readonly to: Column }
+  /** Incompatible meaning: the old values are deleted and the column starts empty. */
+  | { readonly kind: 'retype-column'; readonly table: string; readonly from: Column; readonly to: Column }
+  | {
+      readonly kind: 'rescale-column';
+      readonly table: string;
+      readonly column: Column;
+      readonly fromScale: number;
+      readonly toScale: number;
+    }
+  | {
+      readonly kind: 'narrow-enum';
+      readonly table: string;
+      readonly column: Column;
+      readonly removed: readonly string[];
+    }
+  | { readonly kind: 'require-column'; readonly table: string; readonly column: Column }
+  | { readonly kind: 'create-index'; readonly index: Index }
+  | { readonly kind: 'drop-index'; readonly index: Index };
+
+export interface Plan {
+  readonly steps: readonly Step[];
+  /** True when some step deletes or rewrites data, or leaves records invalid. */
+  readonly lossy: boolean;
+}
+
+/** Whether a step loses data (or leaves existing records without a required value). */
+export function isLossy(step: Step): boolean {
+  switch (step.kind) {
+    case 'drop-table':
+    case 'drop-column':
+    case 'retype-column':
+    case 'narrow-enum':
+      return true;
+    case 'rescale-column':
+      return step.toScale < step.fromScale;
+    case 'add-column':
+    case 'require-column':
+      return step.column.required && step.column.backfill === null && !step.column.notNull;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The plan from one schema to another; `from` null is an empty database.
+ *
+ * Steps come in the order they run: indexes that go away first, then tables and columns, then new
+ * indexes, so that no column is dropped under an index and no index waits for its column.
+ */
+export function diffSchemas(from: Schema | null, to: Schema): Plan {
+  const before = from?.tables ?? {};
+  const drops: Step[] = [];
+  const changes: Step[] = [];
+  const creates: Step[] = [];
+  const dropIndexes: Step[] = [];
+  const createIndexes: Step[] = [];
+
+  for (const old of Object.values(before)) {
+    if (to.tables[old.name] === undefined) drops.push({ kind: 'drop-table', table: old });
+  }
+  for (const table of Object.values(to.tables)) {
+    const old = before[table.name];
+    if (old === undefined) {
+      creates.push({ kind: 'create-table', table });
+      for (const index of table.indexes) createIndexes.push({ kind: 'create-index', index });
+      continue;
+    }
+    // columns whose indexes must be rebuilt: dropped or recreated under them
+    const touched = new Set<string>();
+    for (const column of old.columns) {
+      if (!table.columns.some((c) => c.name === column.name)) {
+        drops.push({ kind: 'drop-column', table: table.name, column });
+        touched.add(column.name);
+      }
+    }
+    for (const column of table.columns) {
+      const was = old.columns.find((c) => c.name === column.name);
+      if (was === undefined) {
+        changes.push({ kind: 'add-column', table: table.name, column });
+        continue;
+      }
+      const step = columnChange(table.name, was, column);
+      if (step !== null) changes.push(step);
+      if (step?.kind === 'retype-column') touched.add(column.name);
+      else if (!was.required && column.required) {
+        changes.push({ kind: 'require-column', table: table.name, column });
+      }
+    }
+    for (const index of old.indexes) {
+      const now = table.indexes.find((i) => i.name === index.name);
+      const stale = now === undefined || !sameIndex(index, now) || index.columns.some((c) => touched.has(c));
+      if (stale) dropIndexes.push({ kind: 'drop-index', index });
+    }
+    for (const index of table.indexes) {
+      const was = old.indexes.find((i) => i.name === index.name);
+      const fresh = was === undefined || !sameIndex(was, index) || index.columns.some((c) => touched.has(c));
+      if (fresh) createIndexes.push({ kind: 'create-index', index });
+    }
+  }
+  const steps = [...dropIndexes, ...drops, ...changes, ...creates, ...createIndexes];
+  return { steps, lossy: steps.some(isLossy) };
+}
+
+/** How a column changes, or null when it does not. */
+function columnChange(table: string, from: Column, to: Column): Step | null {
+  if (from.storage !== to.storage || from.primaryKey !== to.primaryKey || from.notNull !== to.notNull) {
+    return { kind: 'retype-column', table, from, to };
+  }
+  if (from.meaning !== to.meaning) {
+    const fromScale = scaleOf(from.meaning);
+    const toScale = scaleOf(to.meaning);
+    if (fromScale !== null && toScale !== null) {
+      return fromScale === toScale
+        ? { kind: 'relabel-column', table, from, to } // decimal ↔ money of the same scale
+        : { kind: 'rescale-column', table, column: to, fromScale, toScale };
+    }
+    if (widensToText(from.meaning, to.meaning)) return { kind: 'relabel-column', table, from, to };
+    return { kind: 'retype-column', table, from, to };
+  }
+  if (from.values !== null && to.values !== null) {
+    const removed = from.values.filter((v) => !to.values?.includes(v));
+    if (removed.length > 0) return { kind: 'narrow-enum', table, column: to, removed };
+    if (to.values.length !== from.values.length) return { kind: 'relabel-column', table, from, to };
+  }
+  // becoming required is a step of its own (require-column)
+  if ((from.required && !to.required) || from.backfill !== to.backfill) {
+    return { kind: 'relabel-column', table, from, to };
+  }
+  return null;
+}
+
+/** Integers are minor units of scale 0, so they convert to decimals and money without loss. */
+function scaleOf(meaning: string): number | null {
+  if (meaning === 'integer') return 0;
+  const match = /^(?:decimal|money)\/(\d+)$/.exec(meaning);
+  return match === null ? null : Number(match[1]);
+}
+
+/** Any single text value is a valid string or text. */
+function widensToText(from: string, to: string): boolean {
+  return (to === 'string' || to === 'text') && !from.endsWith('[]') && from !== 'json';
+}
+
+function sameIndex(a: Index, b: Index): boolean {
+  return (
+    a.table === b.table &&
+    a.unique === b.unique &&
+    a.columns.join(',') === b.columns.join(',') &&
+    a.textColumns.join(',') === b.textColumns.join(',')
+  );
+}
+
+/**
+ * The plan as a reader sees it: one line per step, `!` before every lossy one.
+ *
+ * @example
+ * formatPlan(plan)
+ * // ! drop column claims.receipt (its values are deleted)
+ * //   add column claims.note (text)
+ */
+export function formatPlan(plan: Plan): string {
+  if (plan.steps.length === 0) return '  (nothing to do)';
+  return plan.steps.map((step) => `${isLossy(step) ? '!' : ' '} ${describe(step)}`).join('\n');
+}
+
+function describe(step: Step): string {
+  switch (step.kind) {
+    case 'create-table':
+      return `create table ${step.table.name}${step.table.entity === null ? '' : ` for ${step.table.entity}`}`;
+    case 'drop-table':
+      return `drop table ${step.table.name}${step.table.entity === null ? '' : ` of ${step.table.entity}`} (every record in it is deleted)`;
+    case 'add-column': {
+      const base = `add column ${step.table}.${step.column.name} (${step.column.meaning})`;
+      if (step.column.backfill !== null)
+        return `${base}, existing records get ${JSON.stringify(step.column.backfill)}`;
+      return isLossy(step) ? `${base}: required without a default, existing records have no value` : base;
+    }
+    case 'drop-column':
+      return `drop column ${step.table}.${step.column.name} (its values are deleted)`;
+    case 'relabel-column':
+      return `change ${step.table}.${step.to.name} from ${label(step.from)} to ${label(step.to)} (no data changes)`;
+    case 'retype-column':
+      return `change ${step.table}.${step.to.name} from ${label(step.from)} to ${label(step.to)} (its values are deleted)`;
+    case 'rescale-column':
+      return step.toScale > step.fromScale
+        ? `rescale ${step.table}.${step.column.name} from ${step.fromScale} to ${step.toScale} decimal places`
+        : `rescale ${step.table}.${step.column.name} from ${step.fromScale} to ${step.toScale} decimal places (values are rounded)`;
+    case 'narrow-enum':
+      return `remove ${step.removed.join(', ')} from ${step.table}.${step.column.name} (records with them lose the value)`;
+    case 'require-column':
+      return step.column.backfill === null
+        ? `make ${step.table}.${step.column.name} required without a default (existing records may have no value)`
+        : `make ${step.table}.${step.column.name} required, existing empty values get ${JSON.stringify(step.column.backfill)}`;
+    case 'create-index':
+      return `create ${step.index.unique ? 'unique ' : ''}index ${step.index.name} on ${step.index.table} (${step.index.columns.join(', ')})`;
+    case 'drop-index':
+      return `drop index ${step.index.name}`;
+  }
+}
+
+function label(column: Column): string {
+  return column.values === null ? column.meaning : `${column.meaning} (${column.values.join(', ')})`;
+}

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { TABLES, disableUser, listUsers, resetPassword, setRoles } from '../src/index.js';
+import {
+  CSRF,
+  DIALECTS,
+  PASSWORD,
+  givenUser,
+  login,
+  problem,
+  sessionCookie,
+  specModel,
+  testServer,
+} from './helpers.js';
+
+const SPEC = `
+product: { name: Claims }
+entities:
+  Claim:
+    fields:
+      title: { type: string, required: true }
+roles:
+  employee: { Claim: { read: true, create: true } }
+  manager: { inherits: employee }
+limits: { loginAttemptsPerMinute: 3, sessionIdleMinutes: 30, sessionAbsoluteHours: 8 }
+`;
+
+const MINUTE = 60_000;
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: sessions`, () => {
+    it('signs in, says who is signed in, and signs out on the server', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      const ann = await givenUser(server, 'ann@example.com', ['employee']);
+
+      const { response, cookie } = await login(server.app, 'Ann@Example.com ');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        user: { id: ann.id, email: 'ann@example.com', name: 'ann', roles: ['employee'] },
+      });
+      const set = response.cookies.find((c) => c.name === 'ninefold_session');
+      expect(set).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(set?.secure).toBeUndefined();
+      expect(set?.value).toMatch(/^[A-Za-z0-9_-]{22}$/); // 128 random bits
+      // only a hash of the id is stored
+      const stored = await server.database.db.selectFrom(TABLES.sessions).select('id_hash').execute();
+      expect(stored).toHaveLength(1);
+      expect(stored[0]?.id_hash).not.toContain(set?.value);
+
+      const me = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      expect(me.statusCode).toBe(200);
+      expect(me.json().user.email).toBe('ann@example.com');
+
+      const out = await server.app.inject({
+        method: 'DELETE',
+        url: '/api/session',
+        headers: { ...CSRF, cookie: cookie! },
+      });
+      expect(out.statusCode).toBe(204);
+      const after = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      expect(problem(after)).toMatchObject({ status: 401, code: 'E_UNAUTHENTICATED' });
+      expect(await server.database.db.selectFrom(TABLES.sessions).selectAll().execute()).toHaveLength(0);
+    });
+
+    it('answers a wrong password and an unknown email identically', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const wrong = await login(server.app, 'ann@example.com', 'not the password');
+      const unknown = await login(server.app, 'nobody@example.com', 'not the password');
+      for (const r of [wrong.response, unknown.response]) {
+        expect(r.statusCode).toBe(401);
+        expect(r.cookies).toHaveLength(0);
+      }
+      const a = problem(wrong.response);
+      const b = problem(unknown.response);
+      expect({ ...a, correlationId: undefined }).toEqual({ ...b, correlationId: undefined });
+      expect(a).toMatchObject({
+        code: 'E_INVALID_CREDENTIALS',
+        message: 'The email or password is not correct.',
+      });
+    });
+
+    it('takes about as long for an unknown email as for a wrong password', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await givenUser(server, 'ann@example.com', ['employee']);
+      await login(server.app, 'warm-up@example.com', 'x'); // the dummy hash is computed once
+      const time = async (email: string) => {
+        const start = performance.now();
+        await login(server.app, email, 'not the password');
+        return performance.now() - start;
+      };
+      const wrong = await time('ann@example.com');
+      const unknown = await time('bob@example.com');
+      // both pay for one argon2id verification (tens of milliseconds); no short-cut for unknown emails
+      expect(unknown).toBeGreaterThan(wrong / 3);
+    });
+
+    it('refuses a malformed sign-in with per-field errors', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: CSRF,
+        payload: { email: 12, remember: true },
+      });
+      const body = problem(response);
+      expect(body).toMatchObject({ status: 422, code: 'E_VALIDATION' });
+      expect(body.errors).toEqual([
+        { field: 'remember', code: 'E_UNKNOWN_FIELD', message: 'remember is not a field of a sign-in.' },
+        { field: 'email', code: 'E_TYPE', message: 'Email must be text.' },
+        { field: 'password', code: 'E_REQUIRED', message: 'Password is required.' },
+      ]);
+    });
+
+    it('rotates the session id at every sign-in', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const first = await login(server.app, 'ann@example.com');
+      const second = await login(server.app, 'ann@example.com', PASSWORD, first.cookie);
+      expect(second.cookie).toBeDefined();
+      expect(second.cookie).not.toBe(first.cookie);
+      const old = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: first.cookie! },
+      });
+      expect(old.statusCode).toBe(401);
+      const current = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: second.cookie! },
+      });
+      expect(current.statusCode).toBe(200);
+    });
+
+    it('expires a session left idle, and one past its absolute lifetime however busy', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const whoAmI = (cookie: string) =>
+        server.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
+
+      const idle = (await login(server.app, 'ann@example.com')).cookie!;
+      server.clock.advance(29 * MINUTE);
+      expect((await whoAmI(idle)).statusCode).toBe(200); // and counts as use
+      server.clock.advance(29 * MINUTE);
+      expect((await whoAmI(idle)).statusCode).toBe(200);
+      server.clock.advance(31 * MINUTE);
+      const expired = await whoAmI(idle);
+      expect(problem(expired)).toMatchObject({ status: 401, code: 'E_SESSION_EXPIRED' });
+      expect(sessionCookie(expired)).toBe('ninefold_session='); // cleared
+      expect((await whoAmI(idle)).statusCode).toBe(401);
+
+      const busy = (await login(server.app, 'ann@example.com')).cookie!;
+      for (let hour = 0; hour < 8; hour += 1) {
+        server.clock.advance(20 * MINUTE);
+        expect((await whoAmI(busy)).statusCode).toBe(200);
+        server.clock.advance(20 * MINUTE);
+        expect((await whoAmI(busy)).statusCode).toBe(200);
+        server.clock.advance(20 * MINUTE);
+        const response = await whoAmI(busy);
+        expect(response.statusCode).toBe(hour < 7 ? 200 : 401);
+      }
+    });
+
+    it('ends the sessions of a disabled user and refuses their sign-in like a wrong password', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const { cookie } = await login(server.app, 'ann@example.com');
+      await disableUser(server.database, server.model, 'ann@example.com');
+      const me = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      expect(problem(me).code).toBe('E_UNAUTHENTICATED');
+      const again = await login(server.app, 'ann@example.com');
+      expect(problem(again.response).code).toBe('E_INVALID_CREDENTIALS');
+      expect((await listUsers(server.database, server.model))[0]?.disabled).toBe(true);
+    });
+
+    it('limits sign-in attempts per account and per address, with Retry-After', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await givenUser(server, 'ann@example.com', ['employee']);
+      for (let i = 0; i < 3; i += 1) {
+        expect((await login(server.app, 'ann@example.com', 'wrong password')).response.statusCode).toBe(401);
+      }
+      // the right password does not get past the limit either
+      const limited = await login(server.app, 'ann@example.com');
+      expect(problem(limited.response)).toMatchObject({ status: 429, code: 'E_RATE_LIMITED' });
+      expect(limited.response.headers['retry-after']).toBe('60');
+      expect(problem(limited.response).message).toBe('Too many requests. Try again in 60 seconds.');
+
+      // another account from another address is not affected
+      await givenUser(server, 'bob@example.com', ['employee']);
+      const bob = await server.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        remoteAddress: '203.0.113.7',
+        headers: CSRF,
+        payload: { email: 'bob@example.com', password: PASSWORD },
+      });
+      expect(bob.statusCode).toBe(200);
+      // the same account from another address is
+      const elsewhere = await server.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        remoteAddress: '198.51.100.1',
+        headers: CSRF,
+        payload: { email: 'ann@example.com', password: PASSWORD },
+      });
+      expect(elsewhere.statusCode).toBe(429);
+
+      server.clock.advance(61_000);
+      expect((await login(server.app, 'ann@example.com')).response.statusCode).toBe(200);
+    });
+
+    it('administers users: roles checked against the spec, password resets end sessions', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      await expect(givenUser(server, 'ann@example.com', ['pilot'])).rejects.toMatchObject({
+        code: 'E_VALIDATION',
+      });
+      await givenUser(server, 'ann@example.com', ['employee']);
+      await expect(givenUser(server, 'ANN@example.com', ['employee'])).rejects.toMatchObject({
+        code: 'E_UNIQUE',
+      });
+      const promoted = await setRoles(server.database, server.model, 'ann@example.com', ['manager']);
+      expect(promoted.roles).toEqual(['manager']);
+      const { cookie } = await login(server.app, 'ann@example.com');
+      const me = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      expect(me.json().user.roles).toEqual(['manager']);
+
+      await resetPassword(server.database, server.model, 'ann@example.com', 'a brand new password');
+      const ended = await server.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      expect(ended.statusCode).toBe(401);
+      expect((await login(server.app, 'ann@example.com', 'a brand new password')).response.statusCode).toBe(
+        200,
+      );
+      const history = await server.database.db
+        .selectFrom(TABLES.history)
+        .select(['action', 'changes'])
+        .execute();
+      expect(history.map((h) => h.action)).toEqual(['create', 'update', 'update']);
+      expect(JSON.stringify(history)).not.toContain('brand new');
+    });
+  });
+}

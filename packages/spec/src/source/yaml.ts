@@ -78,8 +78,12 @@ export function loadYaml(text: string, offset: number, bag: DiagnosticBag): YNod
     bag.report('NF104', { start: offset, end: offset + 1 }, `This YAML ${message}.`, null);
     return null;
   }
+  let tooDeep = false;
   for (const error of doc.errors) {
     const code = YAML_CODES[error.code] ?? 'NF101';
+    // one document too deep is one problem, however many places the parser gave up at
+    if (code === 'NF104' && tooDeep) continue;
+    tooDeep ||= code === 'NF104';
     const span = { start: offset + error.pos[0], end: offset + Math.max(error.pos[1], error.pos[0] + 1) };
     const hint =
       code === 'NF105'

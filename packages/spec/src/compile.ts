@@ -394,7 +394,9 @@ function collect(block: YamlBlock, bag: DiagnosticBag, out: Collected, names: Ma
         );
         continue;
       }
-      out.lists.set(key, [...(out.lists.get(key) ?? []), ...value.items]);
+      const list = out.lists.get(key);
+      if (list === undefined) out.lists.set(key, [...value.items]);
+      else for (const item of value.items) list.push(item);
       continue;
     }
     if (value.kind !== 'map') {

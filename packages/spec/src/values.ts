@@ -159,11 +159,16 @@ export function isCurrency(code: string): boolean {
 
 /** Minor-unit digits of a currency: EUR 2, JPY 0, BHD 3. */
 export function currencyScale(code: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
-      .maximumFractionDigits ?? 2
-  );
+  let scale = currencyScales.get(code);
+  if (scale === undefined) {
+    // an Intl.NumberFormat is costly to build: once per currency
+    const options = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions();
+    scale = options.maximumFractionDigits ?? 2;
+    currencyScales.set(code, scale);
+  }
+  return scale;
 }
+const currencyScales = new Map<string, number>();
 
 /** Whether a BCP 47 locale tag is well-formed and known to the platform. */
 export function isLocale(tag: string): boolean {

@@ -30,6 +30,10 @@ export interface ExprRequest {
   readonly what: string;
 }
 
+function scopeKey(scope: ExprScope): string {
+  return `${scope.entity?.name ?? ''}|${scope.old}`;
+}
+
 const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 48 };
 
 /** Builds and caches one CEL environment per scope of a compile. */
@@ -39,8 +43,26 @@ export class Environments {
 
   constructor(private readonly ctx: CompileContext) {}
 
+  // the same condition often repeats across entities and roles: check and parse each text once per scope
+  readonly #checked = new Map<string, ReturnType<Environment['check']>>();
+  readonly #asts = new Map<string, ASTNode>();
+
+  check(scope: ExprScope, source: string): ReturnType<Environment['check']> {
+    const key = `${scopeKey(scope)}\u0000${source}`;
+    let result = this.#checked.get(key);
+    if (result === undefined) this.#checked.set(key, (result = this.get(scope).check(source)));
+    return result;
+  }
+
+  ast(scope: ExprScope, source: string): ASTNode {
+    const key = `${scopeKey(scope)}\u0000${source}`;
+    let ast = this.#asts.get(key);
+    if (ast === undefined) this.#asts.set(key, (ast = this.get(scope).parse(source).ast));
+    return ast;
+  }
+
   get(scope: ExprScope): Environment {
-    const key = `${scope.entity?.name ?? ''}|${scope.old}`;
+    const key = scopeKey(scope);
     let env = this.#byScope.get(key);
     if (env === undefined) {
       env = this.#build(scope);
@@ -124,10 +146,9 @@ export function checkExpression(ctx: CompileContext, envs: Environments, req: Ex
     return null;
   }
   const { source, original } = expandHas(req.source);
-  const env = envs.get(req.scope);
   let result: ReturnType<Environment['check']>;
   try {
-    result = env.check(source);
+    result = envs.check(req.scope, source);
   } catch (error) {
     // a pathological expression can exhaust the stack; it is still only a bad expression
     if (!(error instanceof RangeError)) throw error;
@@ -197,7 +218,7 @@ export function checkExpression(ctx: CompileContext, envs: Environments, req: Ex
     return null;
   }
 
-  const ast = env.parse(source).ast;
+  const ast = envs.ast(req.scope, source);
   if (req.sql) {
     const entity = req.scope.entity;
     const isList = (name: string) =>

@@ -377,7 +377,7 @@ function readField(
     if (to === undefined) reader.missing(entry.keySpan, 'to', where, 'to: User');
     else {
       const target = reader.string(to.value, `\`to\` of ${where}`);
-      if (target !== null && target !== 'User' && !entityNames.includes(target)) {
+      if (target !== null && target !== 'User' && !entitySet(entityNames).has(target)) {
         bag.report(
           'NF301',
           to.value.span,
@@ -437,6 +437,14 @@ function readField(
     } else field.default = d;
   }
   return field;
+}
+
+const ENTITY_SETS = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** The declared entity names as a Set, built once per compile. */
+function entitySet(names: readonly string[]): ReadonlySet<string> {
+  let set = ENTITY_SETS.get(names);
+  if (set === undefined) ENTITY_SETS.set(names, (set = new Set(names)));
+  return set;
 }
 
 const TYPE_ALIASES: Readonly<Record<string, string>> = {

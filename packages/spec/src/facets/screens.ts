@@ -191,9 +191,10 @@ export function readScreens(
   }
 
   // defaults for every entity and kind the spec did not declare
+  const declared = new Set(screens.map((s) => `${s.entity}|${s.kind}`));
   for (const entity of Object.values(ctx.entities)) {
     for (const kind of ['list', 'detail', 'create', 'edit'] as const) {
-      if (screens.some((s) => s.entity === entity.name && s.kind === kind)) continue;
+      if (declared.has(`${entity.name}|${kind}`)) continue;
       const path = defaultPath(kind, entity, '');
       if (paths.has(path)) continue;
       paths.set(path, `${entity.resource}-${kind}`);

@@ -71,7 +71,8 @@ export function loadYaml(text: string, offset: number, bag: DiagnosticBag): YNod
   }
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true, version: '1.2' });
+    // duplicate keys are found in convert() with a Set: yaml's own check compares every pair of keys
+    doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, strict: true, version: '1.2' });
   } catch (error) {
     // the parser recurses on nesting; a stack overflow here is still only a deep document
     const message = error instanceof RangeError ? 'nests too deeply to parse' : 'could not be parsed';
@@ -167,6 +168,7 @@ function convert(node: unknown, ctx: Context, depth: number): YNode {
   }
   if (isMap(node)) {
     const entries: YEntry[] = [];
+    const seen = new Set<string>();
     for (const pair of node.items) {
       const keyNode = pair.key as YamlNode | null;
       const keyRange = (keyNode as { range?: [number, number, number] } | null)?.range ?? range;
@@ -176,6 +178,16 @@ function convert(node: unknown, ctx: Context, depth: number): YNode {
         bag.report('NF202', keySpan, 'A key must be plain text, found a list or mapping.', null);
         continue;
       }
+      if (seen.has(key)) {
+        bag.report(
+          'NF102',
+          keySpan,
+          `YAML: Map keys must be unique; \`${key}\` is already a key of this mapping.`,
+          'remove or rename one of the two keys',
+        );
+        continue;
+      }
+      seen.add(key);
       const value: YNode =
         pair.value === null || pair.value === undefined
           ? { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: null, raw: '' }

@@ -1,0 +1,104 @@
+// CPU profile of `compile()` on a generated spec: where the time goes, by function.
+//
+//   npx tsc -b && node bench/compile/profile.js 1000 [runs]
+//
+// Samples with the V8 profiler (node:inspector, as `node --cpu-prof` does) over `runs` compiles after
+// one warm-up, prints the top functions by self time and the compiler's own functions by total time
+// (self plus callees), and writes the .cpuprofile to bench/compile/out/ for Chrome DevTools.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { compile, LIMITS } from '@ninefold/spec';
+import { generateSpec } from './spec-generator.js';
+
+const count = Number(process.argv[2] ?? 1000);
+const runs = Number(process.argv[3] ?? 2);
+const TOP = 20;
+
+const { text } = generateSpec(count);
+const options = {
+  file: `bench-${count}.md`,
+  ...(text.length > LIMITS.maxBytes ? { maxBytes: 2 * text.length } : {}),
+};
+const check = compile(text, options);
+if (!check.ok || check.diagnostics.length > 0) {
+  console.error(
+    `The generated spec of ${count} entities has diagnostics; run bench/compile/run.js to see them.`,
+  );
+  process.exit(1);
+}
+
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 200 }); // µs
+await session.post('Profiler.start');
+const t0 = performance.now();
+for (let i = 0; i < runs; i++) compile(text, options);
+const wall = performance.now() - t0;
+const { profile } = await session.post('Profiler.stop');
+session.disconnect();
+
+const out = new URL('./out/', import.meta.url);
+mkdirSync(out, { recursive: true });
+const file = new URL(`compile-${count}.cpuprofile`, out);
+writeFileSync(file, JSON.stringify(profile));
+
+// self time per sample from timeDeltas; a frame's key is its function, file and line
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const where = (cf) => {
+  const url = cf.url.replace(/^file:\/\//, '');
+  const short = url.includes('/node_modules/')
+    ? url.slice(url.lastIndexOf('/node_modules/') + 14)
+    : url.replace(/^.*\/packages\//, 'packages/');
+  return short === '' ? '' : `${short}:${cf.lineNumber + 1}`;
+};
+const key = (n) => `${n.callFrame.functionName || '(anonymous)'}  ${where(n.callFrame)}`;
+const self = new Map();
+const total = new Map();
+let sampled = 0;
+for (let i = 0; i < profile.samples.length; i++) {
+  const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000; // ms until the next sample
+  let node = byId.get(profile.samples[i]);
+  sampled += dt;
+  self.set(key(node), (self.get(key(node)) ?? 0) + dt);
+  const seen = new Set();
+  for (; node !== undefined; node = byId.get(parent.get(node.id))) {
+    const k = key(node);
+    if (seen.has(k)) continue; // recursion counts once
+    seen.add(k);
+    total.set(k, (total.get(k) ?? 0) + dt);
+  }
+}
+
+const pct = (v) => `${((100 * v) / sampled).toFixed(1).padStart(5)}%`;
+const show = (map, filter) =>
+  [...map]
+    .filter(([k]) => filter(k))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .forEach(([k, v]) => console.log(`  ${pct(v)}  ${(v / runs).toFixed(0).padStart(6)} ms/run  ${k}`));
+
+const mine = (k) => k.includes('packages/spec/');
+const group = (k) => {
+  if (k.includes('yaml/')) return 'yaml';
+  if (k.includes('@marcbachmann/cel-js/')) return '@marcbachmann/cel-js';
+  if (k.includes('@formatjs/')) return '@formatjs';
+  if (mine(k)) return '@ninefold/spec';
+  if (k.startsWith('(garbage collector)')) return '(garbage collector)';
+  return 'other (runtime, idle, program)';
+};
+const groups = new Map();
+for (const [k, v] of self) groups.set(group(k), (groups.get(group(k)) ?? 0) + v);
+
+console.log(
+  `compile() of ${count} entities (${(text.length / 2 ** 20).toFixed(1)} MiB), ${runs} runs, ${(wall / runs).toFixed(0)} ms/run while profiling`,
+);
+console.log('\nself time by package');
+for (const [g, v] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(v)}  ${g}`);
+console.log(`\ntop ${TOP} functions by self time`);
+show(self, () => true);
+console.log(`\ntop ${TOP} compiler functions by total time (self + callees)`);
+show(total, mine);
+console.log(`\nprofile: ${file.pathname} (open in Chrome DevTools › Performance)`);

@@ -17,7 +17,7 @@ import { parseDocument } from 'yaml';
 import { generateSpec } from './spec-generator.js';
 
 /** The options the compiler passes to the same parser (packages/spec/src/source/yaml.ts). */
-const YAML_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true, version: '1.2' };
+const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, version: '1.2' };
 const PLAN = {
   100: { warmups: 3, runs: 5 },
   1000: { warmups: 1, runs: 5 },

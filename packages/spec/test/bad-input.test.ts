@@ -184,3 +184,18 @@ describe('bad input: diagnostics, never a crash or a hang', () => {
     if (r.ok) expect(r.model.roles['r0']!.inherits).toHaveLength(59);
   });
 });
+
+describe('huge names', () => {
+  it('are clipped in messages, so one diagnostic stays one readable line', () => {
+    const name = 'k'.repeat(1_000_000);
+    const result = compileSafely(`entities:\n  Claim:\n    fields: { title: ${name} }\n`, {
+      file: 'spec.yaml',
+    });
+    expect(codes(result)).toEqual(['NF205']);
+    for (const d of result.diagnostics) {
+      expect(d.message.length).toBeLessThanOrEqual(400);
+      expect(d.message.endsWith('…')).toBe(true);
+      expect((d.hint ?? '').length).toBeLessThanOrEqual(400);
+    }
+  });
+});

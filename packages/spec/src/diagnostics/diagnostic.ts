@@ -43,8 +43,8 @@ export class DiagnosticBag {
     this.#items.push({
       code,
       severity: DIAGNOSTIC_CODES[code].severity,
-      message,
-      hint,
+      message: clip(message),
+      hint: hint === null ? null : clip(hint),
       file: this.file,
       line: start.line,
       column: start.column,
@@ -60,4 +60,11 @@ export class DiagnosticBag {
   get hasErrors(): boolean {
     return this.#items.some((d) => d.severity === 'error');
   }
+}
+
+/** Longest message or hint: a name from the spec can be huge, a diagnostic stays one readable line. */
+const MAX_MESSAGE = 400;
+
+function clip(text: string): string {
+  return text.length <= MAX_MESSAGE ? text : `${text.slice(0, MAX_MESSAGE - 1)}…`;
 }

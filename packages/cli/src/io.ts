@@ -4,6 +4,11 @@ export interface Io {
   readonly stderr: { write(text: string): unknown; isTTY?: boolean };
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Called by `ninefold start` once the server listens. Whoever passes it (a test, an embedder)
+   * owns the server's lifetime: `start` then installs no signal handlers.
+   */
+  readonly onStarted?: (server: { readonly url: string; close(): Promise<void> }) => void;
 }
 
 /** Exit codes, as documented in `ninefold help`. */

@@ -1,5 +1,7 @@
 import { check, CHECK_HELP } from './commands/check.js';
+import { migrateCommand, MIGRATE_HELP } from './commands/migrate.js';
 import { start, START_HELP } from './commands/start.js';
+import { users, USERS_HELP } from './commands/users.js';
 import { EXIT, type Io } from './io.js';
 
 const HELP = `Ninefold reads a nine-section product spec and runs the product it describes.
@@ -8,15 +10,21 @@ Usage: ninefold <command> [options]
 
 Commands:
   check <file|folder>…   compile specs and report diagnostics and unspecified facets
-  start [spec…]          run the product (for now: check the specs and print the report)
+  start <spec>           migrate the database and serve the product's API
+  migrate <spec>         bring the database to the spec's schema and print the plan
+  users <action>         add, list, set-roles, disable, reset-password
   help [command]         show help
 
 Run \`ninefold help <command>\` for a command's options.
 `;
 
-const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => number; help: string }> = {
+type Command = (args: readonly string[], io: Io) => number | Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; help: string }> = {
   check: { run: check, help: CHECK_HELP },
   start: { run: start, help: START_HELP },
+  migrate: { run: migrateCommand, help: MIGRATE_HELP },
+  users: { run: users, help: USERS_HELP },
 };
 
 /** The `ninefold` command line; returns the exit status. */

@@ -14,6 +14,8 @@ import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { publicModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { registerOpenApiRoutes } from './openapi/routes.js';
+import { registerResources } from './resources/routes.js';
 
 export interface AppOptions {
   readonly model: Model;
@@ -89,6 +91,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
     api.get('/api/model', async () => publicModel(model));
     registerSessionRoutes(api, context);
+    registerResources(api, context);
+    registerOpenApiRoutes(api, model);
   });
   return app;
 }

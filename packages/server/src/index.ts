@@ -47,3 +47,5 @@ export { CSRF_HEADER } from './http/csrf.js';
 export { publicModel } from './http/public-model.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
+export { openApiDocument } from './openapi/document.js';
+export { registerResources, resourcePath, ACTIONS_KEY } from './resources/routes.js';

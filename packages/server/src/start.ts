@@ -3,7 +3,7 @@
  * accounts, listen, and drain on SIGTERM or SIGINT.
  */
 import { compile } from '@ninefold/spec';
-import { type FastifyInstance } from 'fastify';
+import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
@@ -25,6 +25,8 @@ export interface StartOptions {
   readonly databaseUrl?: string;
   /** Stop on SIGTERM/SIGINT and exit the process (the default). */
   readonly handleSignals?: boolean;
+  /** The request log: Fastify's logger option (default: pino at level info). */
+  readonly logger?: FastifyServerOptions['logger'];
   /** Where start-up messages go; defaults to the console. */
   readonly print?: (line: string) => void;
 }
@@ -73,7 +75,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts = options.demo === true ? await seedDemoAccounts(database, model) : [];
-    const app = buildApp({ model, database, demo: options.demo ?? false, logger: { level: 'info' } });
+    const app = buildApp({
+      model,
+      database,
+      demo: options.demo ?? false,
+      logger: options.logger ?? { level: 'info' },
+    });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
     if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));

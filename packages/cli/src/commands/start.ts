@@ -1,15 +1,81 @@
-import { check } from './check.js';
-import { type Io } from '../io.js';
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { type RunningServer, DataLossError, startServer } from '@ninefold/server';
+import { EXIT, type Io } from '../io.js';
 
-export const START_HELP = `Usage: ninefold start [spec…]
+export const START_HELP = `Usage: ninefold start <spec> [options]
 
-Checks the specs (by default the examples) and prints their report. Serving the product a spec
-describes comes with the server (packages/server); until then \`start\` is the report.
+Compiles the spec, migrates the database to it, and serves the product's API.
+
+Options:
+  --host <address>     where to listen (default 127.0.0.1: this machine only)
+  --port <number>      the port (default 3000; 0 picks a free one)
+  --data <folder>      where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
+  --demo               create one account per role and print their passwords
+  --accept-data-loss   apply a migration that drops or narrows data (see \`ninefold migrate\`)
+  --quiet              no request log
+
+SIGTERM or Ctrl-C drains the requests in flight, then stops.
 `;
 
-/** `ninefold start`: for now, the report of the examples, which is what `npm start` shows. */
-export function start(args: readonly string[], io: Io): number {
-  const specs = args.filter((a) => !a.startsWith('-'));
-  io.stdout.write('Ninefold: checking the specs; the server that runs them is not built yet.\n\n');
-  return check(specs.length > 0 ? specs : ['examples'], io);
+/**
+ * \`ninefold start\`: serves until a signal stops it. An embedder that passes \`io.onStarted\` (a test)
+ * receives the running server and owns its lifetime: no signal handlers are installed.
+ */
+export async function start(args: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        data: { type: 'string' },
+        demo: { type: 'boolean' },
+        'accept-data-loss': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${START_HELP}`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  const [spec, ...extra] = positionals;
+  if (spec === undefined || extra.length > 0) {
+    io.stderr.write(`Give exactly one spec to start.\n\n${START_HELP}`);
+    return EXIT.usage;
+  }
+  const port = values.port === undefined ? 3000 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.stderr.write(`--port must be a whole number from 0 to 65535, not "${values.port ?? ''}".\n`);
+    return EXIT.usage;
+  }
+  const databaseUrl = (io.env ?? {})['DATABASE_URL'];
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      specPath: resolve(io.cwd, spec),
+      dataDir: resolve(io.cwd, values.data ?? 'data'),
+      host: values.host ?? '127.0.0.1',
+      port,
+      demo: values.demo === true,
+      acceptDataLoss: values['accept-data-loss'] === true,
+      ...(databaseUrl === undefined || databaseUrl === '' ? {} : { databaseUrl }),
+      handleSignals: io.onStarted === undefined,
+      logger: values.quiet === true ? false : { level: 'info' },
+      print: (line) => io.stdout.write(`${line}\n`),
+    });
+  } catch (error) {
+    if (error instanceof DataLossError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT.errors;
+    }
+    io.stderr.write(`Could not start: ${(error as Error).message}\n`);
+    return EXIT.errors;
+  }
+  io.stdout.write(`API description: ${server.url}/openapi.json, browsable at ${server.url}/docs\n`);
+  io.onStarted?.(server);
+  return EXIT.ok;
 }

@@ -39,10 +39,11 @@ export function installRequestAuth(
   context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
 ): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
+  const apiPrefix = `${context.model.calls.basePath.replace(/\/+$/, '')}/`;
   app.addHook('onRequest', async (request) => {
     request.auth = ANONYMOUS;
     // health checks stay free of the database
-    if (!request.url.startsWith('/api/')) return;
+    if (!request.url.startsWith('/api/') && !request.url.startsWith(apiPrefix)) return;
     const id = request.cookies[SESSION_COOKIE];
     if (id === undefined || id === '') return;
     const found = await lookupSession(context.database, context.model, id, context.now());

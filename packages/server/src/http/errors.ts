@@ -5,14 +5,14 @@
  */
 import { type Model, type Value } from '@ninefold/spec/model';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { renderMessage } from './messages.js';
+import { formatMessage } from '@ninefold/engine';
 
 export type Params = Readonly<Record<string, Value | undefined>>;
 
 /** A problem with one field, before its message is rendered. */
 export interface FieldIssue {
-  /** The field's name (not its label), as the client's form knows it. */
-  readonly field: string;
+  /** The field's name (not its label), as the client's form knows it; null for the whole record. */
+  readonly field: string | null;
   readonly code: string;
   readonly params?: Params;
 }
@@ -25,7 +25,11 @@ export interface Problem {
   readonly code: string;
   readonly message: string;
   readonly detail?: string;
-  readonly errors?: readonly { readonly field: string; readonly code: string; readonly message: string }[];
+  readonly errors?: readonly {
+    readonly field: string | null;
+    readonly code: string;
+    readonly message: string;
+  }[];
   readonly correlationId?: string;
 }
 
@@ -80,7 +84,7 @@ export function problemOf(
     title: def?.description ?? 'An unexpected failure.',
     status: def?.status ?? 500,
     code: known ? code : 'E_INTERNAL',
-    message: renderMessage(model, known ? code : 'E_INTERNAL', {
+    message: formatMessage(model, known ? code : 'E_INTERNAL', {
       ...params,
       correlationId: extra.correlationId,
     }),
@@ -90,7 +94,7 @@ export function problemOf(
     problem.errors = extra.errors.map((issue) => ({
       field: issue.field,
       code: issue.code,
-      message: renderMessage(model, issue.code, issue.params ?? {}),
+      message: formatMessage(model, issue.code, issue.params ?? {}),
     }));
   }
   if (extra.correlationId !== undefined) problem.correlationId = extra.correlationId;

@@ -2,7 +2,8 @@
  * The schema a model asks for: a table per entity with the system columns and a column per field,
  * the indexes lists need, and the server's own tables.
  */
-import { type Entity, type Field, type Model, type Value, toMinorUnits } from '@ninefold/spec/model';
+import { columnType, encodeValue } from '@ninefold/engine';
+import { type Entity, type Field, type Model, type Value } from '@ninefold/spec/model';
 import { type StorageType } from '../db/dialect.js';
 import { PASSWORD_HASH_COLUMN, TABLES, indexName, tableName } from './names.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
@@ -111,16 +112,15 @@ export function fieldColumn(field: Field): Column {
   };
 }
 
+/** The dialect-neutral storage of a field, from the engine's column type (decision 0004). */
 function storageOf(field: Field): StorageType {
-  if (field.many) return 'text';
-  switch (field.type) {
-    case 'integer':
-    case 'decimal':
-    case 'money':
+  switch (columnType(field, 'postgres')) {
+    case 'BIGINT':
+    case 'INTEGER':
       return 'integer';
-    case 'boolean':
+    case 'BOOLEAN':
       return 'boolean';
-    default:
+    case 'TEXT':
       return 'text';
   }
 }
@@ -136,24 +136,14 @@ function meaningOf(field: Field): string {
 }
 
 /**
- * A literal default as the value stored for it, in the dialect-neutral form of the schema
- * (booleans stay booleans; the migration binds them per dialect).
- * TODO(engine): replace with the engine's `encodeValue` once it is exported.
+ * A literal default as the value stored for it, in the dialect-neutral form of the schema: the
+ * engine's encoding with PostgreSQL's booleans (the migration binds them per dialect).
  */
 function storedLiteral(field: Field, value: Value): string | number | boolean | null {
-  if (value === null) return null;
-  if (field.many || field.type === 'json') return JSON.stringify(value);
-  switch (field.type) {
-    case 'decimal':
-    case 'money': {
-      const units = toMinorUnits(String(value as string | number), field.scale ?? 2);
-      return units === null ? null : Number(units);
-    }
-    case 'integer':
-    case 'boolean':
-      return value as number | boolean;
-    default:
-      return typeof value === 'string' ? value : JSON.stringify(value);
+  try {
+    return encodeValue(field, value, 'postgres');
+  } catch {
+    return null; // the compiler checked the literal against its field: not reached
   }
 }
 

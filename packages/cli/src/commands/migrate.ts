@@ -1,0 +1,87 @@
+import { parseArgs } from 'node:util';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { compile } from '@ninefold/spec';
+import { type Model } from '@ninefold/spec/model';
+import { type Database, DataLossError, migrate, openDatabase } from '@ninefold/server';
+import { EXIT, type Io } from '../io.js';
+
+export const MIGRATE_HELP = `Usage: ninefold migrate <spec> [options]
+
+Brings the database to the schema the spec asks for and prints the plan. A plan that would lose data
+(a dropped field or entity, a narrowed type, a field made required without a default) is refused,
+printed, and exits 1 unless --accept-data-loss is given.
+
+Options:
+  --data <folder>      where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
+  --accept-data-loss   apply a lossy plan
+`;
+
+/** `ninefold migrate`. */
+export async function migrateCommand(args: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { data: { type: 'string' }, 'accept-data-loss': { type: 'boolean' } },
+    });
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${MIGRATE_HELP}`);
+    return EXIT.usage;
+  }
+  const [spec, ...extra] = parsed.positionals;
+  if (spec === undefined || extra.length > 0) {
+    io.stderr.write(`Give exactly one spec to migrate to.\n\n${MIGRATE_HELP}`);
+    return EXIT.usage;
+  }
+  const opened = await openSpecDatabase(spec, parsed.values.data, io);
+  if (opened === null) return EXIT.errors;
+  const { model, database } = opened;
+  try {
+    const outcome = await migrate(database, model, {
+      acceptDataLoss: parsed.values['accept-data-loss'] === true,
+    });
+    if (outcome.status === 'up-to-date') io.stdout.write('The database already follows the spec.\n');
+    else io.stdout.write(`Applied migration ${String(outcome.id)}:\n${outcome.planText}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof DataLossError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT.errors;
+    }
+    io.stderr.write(`Could not migrate: ${(error as Error).message}\n`);
+    return EXIT.errors;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Compiles a spec and opens its database: DATABASE_URL when set, else the SQLite file in the data
+ * folder. Reports a spec with errors and returns null.
+ */
+export async function openSpecDatabase(
+  spec: string,
+  data: string | undefined,
+  io: Io,
+): Promise<{ model: Model; database: Database } | null> {
+  const path = resolve(io.cwd, spec);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    io.stderr.write(`Cannot read the spec ${spec}.\n`);
+    return null;
+  }
+  const compiled = compile(text, { file: spec });
+  if (!compiled.ok) {
+    io.stderr.write(`The spec has errors; run \`ninefold check ${spec}\` for details.\n`);
+    return null;
+  }
+  const url = (io.env ?? {})['DATABASE_URL'];
+  if (url !== undefined && url !== '') return { model: compiled.model, database: await openDatabase(url) };
+  const dir = resolve(io.cwd, data ?? 'data');
+  await mkdir(dir, { recursive: true });
+  return { model: compiled.model, database: await openDatabase({ sqlite: join(dir, 'ninefold.sqlite') }) };
+}

@@ -1,0 +1,132 @@
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import {
+  type UserSummary,
+  ApiError,
+  addUser,
+  disableUser,
+  listUsers,
+  migrate,
+  problemOf,
+  resetPassword,
+  setRoles,
+} from '@ninefold/server';
+import { EXIT, type Io } from '../io.js';
+import { openSpecDatabase } from './migrate.js';
+
+export const USERS_HELP = `Usage: ninefold users <action> --spec <spec> [options]
+
+Actions:
+  add --email <email> --name <name> --roles <a,b> [--password <p>]
+                                 add a user (a random password is generated and printed when none is given)
+  list                           every user, their roles and whether they are disabled
+  set-roles <email> <a,b>        replace a user's roles
+  disable <email> [--enable]     disable a user and end their sessions (or enable them again)
+  reset-password <email> [--password <p>]
+                                 set a new password (generated when none is given) and end their sessions
+
+Options:
+  --spec <spec>    the spec whose roles and User entity apply (required)
+  --data <folder>  where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
+`;
+
+/** `ninefold users …`. */
+export async function users(args: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        spec: { type: 'string' },
+        data: { type: 'string' },
+        email: { type: 'string' },
+        name: { type: 'string' },
+        roles: { type: 'string' },
+        password: { type: 'string' },
+        enable: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${USERS_HELP}`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  const [action, ...rest] = positionals;
+  const usage = (message: string) => {
+    io.stderr.write(`${message}\n\n${USERS_HELP}`);
+    return EXIT.usage;
+  };
+  if (values.spec === undefined) return usage('Give the spec with --spec <file>.');
+  const arity: Record<string, number> = { add: 0, list: 0, 'set-roles': 2, disable: 1, 'reset-password': 1 };
+  if (action === undefined || arity[action] === undefined)
+    return usage(`Unknown action \`${action ?? ''}\`.`);
+  if (rest.length !== arity[action])
+    return usage(`\`users ${action}\` takes ${String(arity[action])} argument(s).`);
+  if (
+    action === 'add' &&
+    (values.email === undefined || values.name === undefined || values.roles === undefined)
+  ) {
+    return usage('`users add` needs --email, --name and --roles.');
+  }
+
+  const opened = await openSpecDatabase(values.spec, values.data, io);
+  if (opened === null) return EXIT.errors;
+  const { model, database } = opened;
+  const roleList = (text: string) =>
+    text
+      .split(',')
+      .map((r) => r.trim())
+      .filter((r) => r !== '');
+  const show = (u: UserSummary) =>
+    `${u.email}  ${u.name}  [${u.roles.join(', ')}]${u.disabled ? '  (disabled)' : ''}\n`;
+  try {
+    await migrate(database, model);
+    const email = rest[0] ?? '';
+    switch (action) {
+      case 'add': {
+        const password = values.password ?? randomBytes(12).toString('base64url');
+        const user = await addUser(database, model, {
+          email: values.email ?? '',
+          name: values.name ?? '',
+          roles: roleList(values.roles ?? ''),
+          password,
+        });
+        io.stdout.write(`Added ${show(user)}`);
+        if (values.password === undefined) io.stdout.write(`Password: ${password}\n`);
+        break;
+      }
+      case 'list':
+        for (const user of await listUsers(database, model)) io.stdout.write(show(user));
+        break;
+      case 'set-roles':
+        io.stdout.write(`Updated ${show(await setRoles(database, model, email, roleList(rest[1] ?? '')))}`);
+        break;
+      case 'disable': {
+        const user = await disableUser(database, model, email, { enabled: values.enable === true });
+        io.stdout.write(`${values.enable === true ? 'Enabled' : 'Disabled'} ${show(user)}`);
+        break;
+      }
+      case 'reset-password': {
+        const password = values.password ?? randomBytes(12).toString('base64url');
+        const user = await resetPassword(database, model, email, password);
+        io.stdout.write(
+          `New password for ${user.email}${values.password === undefined ? `: ${password}` : ''}\n`,
+        );
+        break;
+      }
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const problem = problemOf(model, error.code, error.params, { errors: error.errors });
+      const details = (problem.errors ?? []).map((e) => `  ${e.field ?? ''}: ${e.message}\n`).join('');
+      io.stderr.write(`${problem.message}\n${details}`);
+      return EXIT.errors;
+    }
+    io.stderr.write(`${(error as Error).message}\n`);
+    return EXIT.errors;
+  } finally {
+    await database.close();
+  }
+}

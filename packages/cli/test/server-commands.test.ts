@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/main.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'ninefold-cli-server-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Started = { url: string; close(): Promise<void> };
+
+/** Runs the command line against buffers, on SQLite in a temporary folder. */
+async function run(args: string[], options: { onStarted?: (server: Started) => void } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    cwd: repo,
+    env: {},
+    ...(options.onStarted === undefined ? {} : { onStarted: options.onStarted }),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('ninefold start', () => {
+  it('migrates, serves on a free port with demo accounts, answers /health, and closes', async () => {
+    let server: Started | undefined;
+    const data = join(dir, 'start');
+    const { code, stdout, stderr } = await run(
+      ['start', 'examples/expense-claims.md', '--port', '0', '--data', data, '--demo', '--quiet'],
+      { onStarted: (s) => (server = s) },
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(server).toBeDefined();
+    try {
+      expect(stdout).toMatch(/Expense claims is running at http:\/\/127\.0\.0\.1:\d+/);
+      expect(stdout).toContain('employee@demo.ninefold.local');
+      expect(stdout).toContain('/docs');
+      const health = await fetch(`${server?.url ?? ''}/health`);
+      expect(await health.json()).toEqual({ status: 'ok' });
+    } finally {
+      await server?.close();
+    }
+  });
+
+  it('explains its usage', async () => {
+    expect((await run(['start'])).code).toBe(2);
+    expect((await run(['start', 'x.md', '--port', 'abc'])).code).toBe(2);
+    expect((await run(['help', 'start'])).stdout).toContain('--accept-data-loss');
+  });
+});
+
+describe('ninefold migrate', () => {
+  it('prints the plan, refuses a lossy one with exit 1, and applies it when accepted', async () => {
+    const data = join(dir, 'migrate');
+    const v1 = join(dir, 'v1.yaml');
+    const v2 = join(dir, 'v2.yaml');
+    writeFileSync(
+      v1,
+      'entities:\n  Note:\n    fields:\n      title: { type: string }\n      body: { type: text }\n',
+    );
+    writeFileSync(v2, 'entities:\n  Note:\n    fields:\n      title: { type: string }\n');
+    const first = await run(['migrate', v1, '--data', data]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('Applied migration');
+    expect((await run(['migrate', v1, '--data', data])).stdout).toContain('already follows the spec');
+    const lossy = await run(['migrate', v2, '--data', data]);
+    expect(lossy.code).toBe(1);
+    expect(lossy.stderr).toContain('body');
+    expect(lossy.stderr).toContain('--accept-data-loss');
+    const accepted = await run(['migrate', v2, '--data', data, '--accept-data-loss']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toContain('body');
+  });
+});
+
+describe('ninefold users', () => {
+  it('adds, lists, sets roles, disables and resets passwords', async () => {
+    const common = ['--spec', 'examples/expense-claims.md', '--data', join(dir, 'users')];
+    const added = await run([
+      'users',
+      'add',
+      '--email',
+      'Ann@Example.com',
+      '--name',
+      'Ann',
+      '--roles',
+      'employee',
+      ...common,
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/Password: \S{12,}/);
+    const again = await run([
+      'users',
+      'add',
+      '--email',
+      'ann@example.com',
+      '--name',
+      'Ann',
+      '--roles',
+      'employee',
+      ...common,
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Another record already has this Email.');
+    const badRole = await run([
+      'users',
+      'add',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--roles',
+      'pilot',
+      ...common,
+    ]);
+    expect(badRole.code).toBe(1);
+    expect((await run(['users', 'set-roles', 'ann@example.com', 'manager,finance', ...common])).code).toBe(0);
+    expect((await run(['users', 'disable', 'ann@example.com', ...common])).code).toBe(0);
+    const listed = await run(['users', 'list', ...common]);
+    expect(listed.stdout).toBe('ann@example.com  Ann  [manager, finance]  (disabled)\n');
+    const reset = await run([
+      'users',
+      'reset-password',
+      'ann@example.com',
+      '--password',
+      'a much longer password',
+      ...common,
+    ]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((await run(['users', 'fly', ...common])).code).toBe(2);
+    expect((await run(['users', 'list'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,499 @@
+/**
+ * The OpenAPI 3.1 description of a model's API, generated from the model: every route, a schema
+ * per entity from its field types, the list query parameters, and for every operation the
+ * problem responses with the catalogue codes it can return.
+ */
+import { rulesFor } from '@ninefold/engine';
+import { type Entity, type Field, type Model } from '@ninefold/spec/model';
+import { SESSION_COOKIE } from '../auth/request-auth.js';
+import { CSRF_HEADER } from '../http/csrf.js';
+import { FILTER_OPS } from '../resources/list-query.js';
+import { ACTIONS_KEY, resourcePath } from '../resources/routes.js';
+
+type Json = Record<string, unknown>;
+
+const PROBLEM = 'application/problem+json';
+const DECIMAL_PATTERN = '^-?[0-9]+(\\.[0-9]+)?$';
+
+/** Codes any request may meet. */
+const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST'];
+/** Codes of any request that needs a session. */
+const SIGNED_IN = [...ANY_REQUEST, 'E_UNAUTHENTICATED', 'E_SESSION_EXPIRED'];
+/** Codes of any request that changes data. */
+const CHANGING = [...SIGNED_IN, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE'];
+
+/**
+ * The OpenAPI document of a model.
+ *
+ * @example const doc = openApiDocument(model); doc.paths['/api/claims'].get
+ */
+export function openApiDocument(model: Model): Json & { paths: Record<string, Record<string, Json>> } {
+  const schemas: Record<string, Json> = {
+    Problem: problemSchema(),
+    HistoryPage: historySchema(),
+    SessionUser: {
+      type: 'object',
+      required: ['user'],
+      properties: {
+        user: {
+          type: 'object',
+          required: ['id', 'email', 'name', 'roles'],
+          properties: {
+            id: { type: 'string' },
+            email: { type: 'string' },
+            name: { type: 'string' },
+            roles: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    },
+  };
+  const paths: Record<string, Record<string, Json>> = {};
+  const op = (codes: readonly string[], extra: Json) => operation(model, codes, extra);
+  const json = (schema: Json) => ({ 'application/json': { schema } });
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const csrf = { $ref: '#/components/parameters/Csrf' };
+
+  paths['/health'] = {
+    get: op(['E_INTERNAL'], {
+      operationId: 'health',
+      tags: ['server'],
+      summary: 'The process is alive.',
+      security: [],
+      responses: { '200': { description: 'Alive.', content: json(statusSchema('ok')) } },
+    }),
+  };
+  paths['/ready'] = {
+    get: op(['E_INTERNAL', 'E_UNAVAILABLE'], {
+      operationId: 'ready',
+      tags: ['server'],
+      summary: 'The database answers and holds this spec’s schema.',
+      security: [],
+      responses: { '200': { description: 'Ready.', content: json(statusSchema('ready')) } },
+    }),
+  };
+  paths['/api/model'] = {
+    get: op(ANY_REQUEST, {
+      operationId: 'getModel',
+      tags: ['server'],
+      summary: 'The compiled model the client renders.',
+      security: [],
+      responses: { '200': { description: 'The model.', content: json({ type: 'object' }) } },
+    }),
+  };
+  paths['/api/session'] = {
+    post: op([...ANY_REQUEST, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE', 'E_VALIDATION', 'E_INVALID_CREDENTIALS'], {
+      operationId: 'login',
+      tags: ['session'],
+      summary: 'Sign in; sets the session cookie.',
+      security: [],
+      parameters: [csrf],
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['email', 'password'],
+          additionalProperties: false,
+          properties: { email: { type: 'string' }, password: { type: 'string' } },
+        }),
+      },
+      responses: { '200': { description: 'Signed in.', content: json(ref('SessionUser')) } },
+    }),
+    get: op(SIGNED_IN, {
+      operationId: 'getSession',
+      tags: ['session'],
+      summary: 'Who is signed in.',
+      responses: { '200': { description: 'The signed-in user.', content: json(ref('SessionUser')) } },
+    }),
+    delete: op([...ANY_REQUEST, 'E_CSRF'], {
+      operationId: 'logout',
+      tags: ['session'],
+      summary: 'Sign out; ends the session on the server.',
+      parameters: [csrf],
+      responses: { '204': { description: 'Signed out.' } },
+    }),
+  };
+
+  for (const entity of Object.values(model.entities)) {
+    const name = schemaName(entity);
+    schemas[name] = recordSchema(model, entity);
+    schemas[`${name}Input`] = inputSchema(entity);
+    schemas[`${name}Page`] = {
+      type: 'object',
+      required: ['data', 'nextCursor'],
+      additionalProperties: false,
+      properties: {
+        data: { type: 'array', items: ref(name) },
+        nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page.' },
+        total: { type: 'integer', minimum: 0, description: 'With `total=true`: the rows you may read.' },
+      },
+    };
+    const path = resourcePath(model, entity);
+    const tag = entity.pluralLabel;
+    const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+    const ifMatch = (required: boolean) => ({
+      name: 'If-Match',
+      in: 'header',
+      required,
+      description: 'The version the change is based on, as the ETag gave it: "3".',
+      schema: { type: 'string' },
+    });
+    const record = { description: `The ${entity.label}.`, headers: etagHeader(), content: json(ref(name)) };
+    const createCodes = ruleCodes(model, entity, 'create');
+    const updateCodes = ruleCodes(model, entity, 'update');
+    const writeCodes = ['E_FORBIDDEN', 'E_VALIDATION', 'E_UNIQUE'];
+
+    paths[path] = {
+      get: op([...SIGNED_IN, 'E_FORBIDDEN', 'E_INVALID_QUERY'], {
+        operationId: `list${name}`,
+        tags: [tag],
+        summary: `List the ${entity.pluralLabel} you may read.`,
+        parameters: listParameters(model, entity),
+        responses: { '200': { description: 'A page.', content: json(ref(`${name}Page`)) } },
+      }),
+      post: op([...CHANGING, ...writeCodes, ...createCodes], {
+        operationId: `create${name}`,
+        tags: [tag],
+        summary: `Create a ${entity.label}.`,
+        parameters: [csrf],
+        requestBody: { required: true, content: json(ref(`${name}Input`)) },
+        responses: { '201': record },
+      }),
+    };
+    paths[`${path}/{id}`] = {
+      get: op([...SIGNED_IN, 'E_NOT_FOUND'], {
+        operationId: `get${name}`,
+        tags: [tag],
+        summary: `A ${entity.label}.`,
+        parameters: [idParam],
+        responses: { '200': record },
+      }),
+      patch: op(
+        [...CHANGING, ...writeCodes, 'E_NOT_FOUND', 'E_CONFLICT', 'E_PRECONDITION_REQUIRED', ...updateCodes],
+        {
+          operationId: `update${name}`,
+          tags: [tag],
+          summary: `Change fields of a ${entity.label}.`,
+          parameters: [idParam, ifMatch(true), csrf],
+          requestBody: { required: true, content: json(ref(`${name}Input`)) },
+          responses: { '200': record },
+        },
+      ),
+      delete: op([...CHANGING, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_CONFLICT'], {
+        operationId: `delete${name}`,
+        tags: [tag],
+        summary: `Delete a ${entity.label}.`,
+        parameters: [idParam, ifMatch(false), csrf],
+        responses: { '204': { description: 'Deleted.' } },
+      }),
+    };
+    paths[`${path}/{id}/history`] = {
+      get: op([...SIGNED_IN, 'E_NOT_FOUND'], {
+        operationId: `history${name}`,
+        tags: [tag],
+        summary: `Who changed the ${entity.label}, when, and how.`,
+        parameters: [idParam],
+        responses: { '200': { description: 'Oldest first.', content: json(ref('HistoryPage')) } },
+      }),
+    };
+    const machine = model.states[entity.name];
+    for (const transition of Object.values(machine?.transitions ?? {})) {
+      const codes = ruleCodes(model, entity, { transition: transition.name });
+      paths[`${path}/{id}/transitions/${transition.name}`] = {
+        post: op(
+          [
+            ...CHANGING,
+            ...writeCodes,
+            'E_NOT_FOUND',
+            'E_CONFLICT',
+            'E_PRECONDITION_REQUIRED',
+            'E_TRANSITION_NOT_ALLOWED',
+            ...codes,
+          ],
+          {
+            operationId: `${transition.name}${name}`,
+            tags: [tag],
+            summary: `${transition.label}: ${transition.from.join(', ')} → ${transition.to}.`,
+            parameters: [idParam, ifMatch(true), csrf],
+            requestBody: {
+              required: false,
+              content: json({
+                ...inputSchema(entity),
+                description: `Fields to set with the transition${
+                  transition.require.length > 0 ? `; it requires ${transition.require.join(', ')}` : ''
+                }.`,
+              }),
+            },
+            responses: { '200': record },
+          },
+        ),
+      };
+    }
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: model.product.name,
+      version: '1.0.0',
+      description: model.product.summary,
+    },
+    servers: [{ url: '/' }],
+    security: [{ session: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The session cookie that `POST /api/session` sets.',
+        },
+      },
+      parameters: {
+        Csrf: {
+          name: CSRF_HEADER,
+          in: 'header',
+          required: true,
+          description: 'Every request that changes data carries it (CSRF defence).',
+          schema: { type: 'string', const: '1' },
+        },
+      },
+    },
+  };
+}
+
+/** The schema name of an entity: its name, made safe for a component key. */
+function schemaName(entity: Entity): string {
+  return entity.name.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** An operation with its problem responses, one per status, listing the codes of that status. */
+function operation(model: Model, codes: readonly string[], extra: Json): Json {
+  const byStatus = new Map<number, Set<string>>();
+  for (const code of codes) {
+    const def = model.errors[code];
+    if (def === undefined) continue;
+    let set = byStatus.get(def.status);
+    if (set === undefined) byStatus.set(def.status, (set = new Set()));
+    set.add(code);
+  }
+  const responses: Record<string, Json> = { ...(extra['responses'] as Record<string, Json>) };
+  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const list = [...set].sort();
+    responses[String(status)] = {
+      description: list.map((c) => `${c}: ${model.errors[c]?.description ?? ''}`).join('\n'),
+      content: {
+        [PROBLEM]: {
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/Problem' },
+              { type: 'object', properties: { code: { enum: list }, status: { const: status } } },
+            ],
+          },
+        },
+      },
+    };
+  }
+  return { ...extra, responses };
+}
+
+function ruleCodes(model: Model, entity: Entity, operation: Parameters<typeof rulesFor>[2]): string[] {
+  return rulesFor(model, entity.name, operation).map((r) => r.error);
+}
+
+function etagHeader(): Json {
+  return { ETag: { description: 'The record’s version, for If-Match.', schema: { type: 'string' } } };
+}
+
+function statusSchema(value: string): Json {
+  return {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { const: value } },
+  };
+}
+
+function problemSchema(): Json {
+  return {
+    type: 'object',
+    description: 'An RFC 9457 problem with the catalogue code and its rendered message.',
+    required: ['type', 'title', 'status', 'code', 'message'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      code: { type: 'string' },
+      message: { type: 'string' },
+      detail: { type: 'string' },
+      correlationId: { type: 'string' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['field', 'code', 'message'],
+          additionalProperties: false,
+          properties: {
+            field: { type: ['string', 'null'] },
+            code: { type: 'string' },
+            message: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}
+
+function historySchema(): Json {
+  const nullableText = { type: ['string', 'null'] };
+  return {
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: {
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'at', 'by', 'action', 'transition', 'from', 'to', 'changes'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string' },
+            at: { type: 'string', format: 'date-time' },
+            by: nullableText,
+            action: { enum: ['create', 'update', 'delete', 'transition'] },
+            transition: nullableText,
+            from: nullableText,
+            to: nullableText,
+            changes: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                required: ['from', 'to'],
+                properties: { from: {}, to: {} },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A field's value as JSON Schema; `output` for what the server sends (decimals always strings). */
+function fieldSchema(field: Field, output: boolean): Json {
+  const item = scalarSchema(field, output);
+  const described = (schema: Json) => (field.help === '' ? schema : { ...schema, description: field.help });
+  if (field.many) return described({ type: ['array', 'null'], items: item });
+  if (field.type === 'json') return described({});
+  if ('enum' in item) return described({ enum: [...(item['enum'] as string[]), null] });
+  const type = item['type'];
+  return described({ ...item, type: Array.isArray(type) ? [...(type as string[]), 'null'] : [type, 'null'] });
+}
+
+function scalarSchema(field: Field, output: boolean): Json {
+  switch (field.type) {
+    case 'integer':
+      return { type: 'integer' };
+    case 'decimal':
+    case 'money':
+      return output
+        ? { type: 'string', pattern: DECIMAL_PATTERN, description: 'An exact decimal, as a string.' }
+        : { type: ['string', 'number'] };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'time':
+      return { type: 'string', pattern: '^[0-9]{2}:[0-9]{2}(:[0-9]{2})?$' };
+    case 'enum':
+      return { enum: [...(field.values ?? [])] };
+    case 'email':
+      return { type: 'string', format: 'email' };
+    case 'url':
+      return { type: 'string', format: 'uri' };
+    case 'ref':
+      return { type: 'string', description: `The id of a ${field.to ?? 'record'}.` };
+    default:
+      return { type: 'string' };
+  }
+}
+
+/** A record as the server sends it: masked fields are absent, so only system fields are required. */
+function recordSchema(model: Model, entity: Entity): Json {
+  const machine = model.states[entity.name];
+  const properties: Record<string, Json> = {
+    id: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    createdBy: { type: ['string', 'null'] },
+    version: { type: 'integer', minimum: 1 },
+  };
+  const required = ['id', 'createdAt', 'updatedAt', 'version', ACTIONS_KEY];
+  if (machine !== undefined) {
+    properties['state'] = { enum: Object.keys(machine.states) };
+    required.push('state');
+  }
+  for (const field of Object.values(entity.fields)) properties[field.name] = fieldSchema(field, true);
+  const transitions = Object.keys(machine?.transitions ?? {});
+  properties[ACTIONS_KEY] = {
+    type: 'array',
+    description: 'The transitions you may fire on the record now.',
+    ...(transitions.length === 0 ? { maxItems: 0 } : { items: { enum: transitions } }),
+  };
+  return { type: 'object', required, additionalProperties: false, properties };
+}
+
+/** What a create or update may send: the fields that are not read-only; the roles narrow it further. */
+function inputSchema(entity: Entity): Json {
+  const properties: Record<string, Json> = {};
+  for (const field of Object.values(entity.fields)) {
+    if (!field.readonly) properties[field.name] = fieldSchema(field, false);
+  }
+  return { type: 'object', additionalProperties: false, properties };
+}
+
+function listParameters(model: Model, entity: Entity): Json[] {
+  const params: Json[] = [
+    {
+      name: 'sort',
+      in: 'query',
+      description: 'Comma-separated fields, `-` for descending: `-spentOn,title`.',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'limit',
+      in: 'query',
+      description: `Rows per page (default ${model.limits.pageSize}, at most ${model.limits.maxPageSize}).`,
+      schema: { type: 'integer', minimum: 1 },
+    },
+    {
+      name: 'cursor',
+      in: 'query',
+      description: 'The `nextCursor` of the previous page.',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'q',
+      in: 'query',
+      description: `Text search in ${entity.search.join(', ') || 'no field'}.`,
+      schema: { type: 'string' },
+    },
+    { name: 'total', in: 'query', description: 'Also count the rows.', schema: { type: 'boolean' } },
+  ];
+  const names = ['id', 'createdAt', 'updatedAt', 'createdBy', 'version'];
+  if (model.states[entity.name] !== undefined) names.push('state');
+  for (const field of Object.values(entity.fields)) if (field.type !== 'json') names.push(field.name);
+  params.push({
+    name: 'filter',
+    in: 'query',
+    description: `Filters as \`field=value\` or \`field[op]=value\`, op one of ${FILTER_OPS.join(', ')} (\`in\` takes comma-separated values). Fields: ${names.join(', ')}.`,
+    style: 'form',
+    explode: true,
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+  });
+  return params;
+}

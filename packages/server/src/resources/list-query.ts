@@ -1,0 +1,348 @@
+/**
+ * The list query of a resource: filters (`field[op]=value`), `sort`, `q`, `limit`, `cursor` and
+ * `total`, parsed into SQL over the user's readable fields. Anything that cannot be applied is
+ * E_INVALID_QUERY, never a 5xx and never silently ignored.
+ */
+import { type StoredField, type UserContext, encodeValue } from '@ninefold/engine';
+import { type Model, type Value } from '@ninefold/spec/model';
+import { type RawBuilder, sql } from 'kysely';
+import { type DialectName } from '../db/dialect.js';
+import { ApiError } from '../http/errors.js';
+import { type EntityTable, isSystemField, isTextColumn } from './records.js';
+import { containsExactly, containsPattern, likeInsensitive, orderedColumn } from './sql.js';
+
+export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+/** Query parameters that are not filters. */
+export const RESERVED_PARAMS = ['sort', 'limit', 'cursor', 'q', 'total'] as const;
+
+const TEXT_TYPES = new Set(['string', 'text', 'email', 'url', 'phone']);
+const MAX_IN_ITEMS = 100;
+const MAX_SORT_KEYS = 4;
+
+export interface SortKey {
+  readonly column: string;
+  readonly descending: boolean;
+  /** The column may hold NULL: ordered after every value ascending, before them descending. */
+  readonly nullable: boolean;
+  readonly text: boolean;
+}
+
+export interface ListQuery {
+  /** Conditions from filters and `q` (the read permission is added by the caller). */
+  readonly conditions: RawBuilder<unknown>[];
+  /** The sort keys, ending with `id`. */
+  readonly sort: readonly SortKey[];
+  /** The cursor's keyset condition, when a cursor was given. */
+  readonly after: RawBuilder<unknown> | null;
+  readonly limit: number;
+  readonly total: boolean;
+}
+
+function invalid(reason: string): ApiError {
+  return new ApiError('E_INVALID_QUERY', { reason });
+}
+
+/**
+ * The fields a user may filter, sort and search on: those readable on every record they may read
+ * (the intersection of their roles' read masks), so that a filter never reveals a masked value.
+ * Null means every field.
+ */
+export function queryableFields(model: Model, user: UserContext, entity: string): ReadonlySet<string> | null {
+  let out = null as Set<string> | null;
+  let any = false;
+  for (const name of new Set(user.roles)) {
+    const grant = Object.hasOwn(model.roles, name) ? model.roles[name]?.entities[entity] : undefined;
+    if (grant === undefined || grant.read === false) continue;
+    any = true;
+    if (grant.readFields === null) continue;
+    const fields = new Set(grant.readFields);
+    out = out === null ? fields : new Set([...out].filter((f) => fields.has(f)));
+  }
+  if (!any) return new Set();
+  return out;
+}
+
+/**
+ * Parses a list request's query string.
+ *
+ * @example parseListQuery(model, info, { 'amount[gt]': '100', sort: '-spentOn' }, user, 'sqlite')
+ */
+export function parseListQuery(
+  model: Model,
+  info: EntityTable,
+  query: Readonly<Record<string, unknown>>,
+  user: UserContext,
+  dialect: DialectName,
+): ListQuery {
+  const readable = queryableFields(model, user, info.entity.name);
+  const mayRead = (name: string) => isSystemField(name) || readable === null || readable.has(name);
+  const conditions: RawBuilder<unknown>[] = [];
+
+  for (const [key, raw] of Object.entries(query)) {
+    if ((RESERVED_PARAMS as readonly string[]).includes(key)) continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/.exec(key);
+    const name = match?.[1];
+    const field = name === undefined ? undefined : info.stored.get(name);
+    if (match === null || name === undefined || field === undefined || !mayRead(name)) {
+      throw invalid(`\`${key}\` is not a field you may filter on`);
+    }
+    const op = (match[2] ?? 'eq') as FilterOp;
+    if (!(FILTER_OPS as readonly string[]).includes(op)) {
+      throw invalid(`\`${op}\` is not a filter operator; use one of ${FILTER_OPS.join(', ')}`);
+    }
+    conditions.push(filterCondition(info, name, field, op, single(key, raw), dialect));
+  }
+
+  const q = optional(query, 'q');
+  if (q !== undefined && q !== '') {
+    const fields = info.entity.search.filter(mayRead);
+    const pattern = containsPattern(q);
+    conditions.push(
+      fields.length === 0
+        ? sql`1=0`
+        : sql`(${sql.join(
+            fields.map((f) => likeInsensitive(f, pattern)),
+            sql` or `,
+          )})`,
+    );
+  }
+
+  const sort = parseSort(info, optional(query, 'sort'), mayRead, dialect);
+  const limitText = optional(query, 'limit');
+  let limit = model.limits.pageSize;
+  if (limitText !== undefined) {
+    if (!/^[0-9]{1,9}$/.test(limitText) || Number(limitText) < 1) {
+      throw invalid('`limit` must be a whole number of at least 1');
+    }
+    limit = Math.min(Number(limitText), model.limits.maxPageSize);
+  }
+  const totalText = optional(query, 'total');
+  if (totalText !== undefined && totalText !== 'true' && totalText !== 'false') {
+    throw invalid('`total` must be true or false');
+  }
+  const cursor = optional(query, 'cursor');
+  const after = cursor === undefined ? null : cursorCondition(info, sort, cursor, dialect);
+  return { conditions, sort, after, limit, total: totalText === 'true' };
+}
+
+function single(key: string, raw: unknown): string {
+  if (typeof raw !== 'string') throw invalid(`give \`${key}\` once`);
+  if (raw.includes('\u0000')) throw invalid(`\`${key}\` may not contain the NUL character`);
+  return raw;
+}
+
+function optional(query: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  const raw = query[key];
+  return raw === undefined ? undefined : single(key, raw);
+}
+
+/** A query-string value as the wire value of a field, or E_INVALID_QUERY. */
+function wireValue(name: string, field: StoredField, text: string): Value {
+  switch (field.type) {
+    case 'integer':
+      if (!/^-?[0-9]{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) break;
+      return Number(text);
+    case 'boolean':
+      if (text === 'true') return true;
+      if (text === 'false') return false;
+      break;
+    default:
+      return text;
+  }
+  throw invalid(`\`${text}\` is not a value of ${name} (${field.type})`);
+}
+
+/** A wire value encoded for its column, or E_INVALID_QUERY. */
+function bound(name: string, field: StoredField, value: Value, dialect: DialectName) {
+  let encoded: ReturnType<typeof encodeValue>;
+  try {
+    encoded = encodeValue({ ...field, many: false }, value, dialect);
+  } catch {
+    throw invalid(`\`${String(value)}\` is not a value of ${name} (${field.type})`);
+  }
+  // beyond the exact integers no stored value reaches: refused rather than overflowing BIGINT
+  if (typeof encoded === 'number' && !Number.isSafeInteger(encoded)) {
+    throw invalid(`\`${String(value)}\` is out of range for ${name}`);
+  }
+  return encoded;
+}
+
+function filterCondition(
+  info: EntityTable,
+  name: string,
+  field: StoredField,
+  op: FilterOp,
+  text: string,
+  dialect: DialectName,
+): RawBuilder<unknown> {
+  const column = sql.ref(name);
+  if (op === 'isNull') {
+    if (text !== 'true' && text !== 'false') throw invalid(`\`${name}[isNull]\` must be true or false`);
+    return text === 'true' ? sql`${column} is null` : sql`${column} is not null`;
+  }
+  if (field.many) {
+    if (op !== 'contains') throw invalid(`${name} is a list: filter it with \`${name}[contains]\``);
+    const item = bound(name, field, wireValue(name, field, text), dialect);
+    return containsExactly(name, JSON.stringify(item), dialect);
+  }
+  if (field.type === 'json') throw invalid(`${name} holds JSON and cannot be filtered`);
+  if (op === 'contains') {
+    if (!TEXT_TYPES.has(field.type)) throw invalid(`\`contains\` applies to text, not to ${name}`);
+    return likeInsensitive(name, containsPattern(text));
+  }
+  const ordered = orderedColumn(name, isTextColumn(info, name), dialect);
+  if (op === 'in') {
+    const items = text.split(',');
+    if (items.length > MAX_IN_ITEMS) throw invalid(`\`${name}[in]\` takes at most ${MAX_IN_ITEMS} values`);
+    const values = items.map((item) => sql.val(bound(name, field, wireValue(name, field, item), dialect)));
+    return sql`${column} in (${sql.join(values)})`;
+  }
+  const value = bound(name, field, wireValue(name, field, text), dialect);
+  switch (op) {
+    case 'eq':
+      return sql`${column} = ${value}`;
+    case 'ne':
+      return sql`${column} <> ${value}`;
+    case 'lt':
+      return sql`${ordered} < ${value}`;
+    case 'lte':
+      return sql`${ordered} <= ${value}`;
+    case 'gt':
+      return sql`${ordered} > ${value}`;
+    case 'gte':
+      return sql`${ordered} >= ${value}`;
+  }
+}
+
+function parseSort(
+  info: EntityTable,
+  text: string | undefined,
+  mayRead: (name: string) => boolean,
+  dialect: DialectName,
+): SortKey[] {
+  const keys: SortKey[] = [];
+  const spec = text === undefined || text === '' ? ['createdAt'] : text.split(',');
+  if (spec.length > MAX_SORT_KEYS) throw invalid(`sort by at most ${MAX_SORT_KEYS} fields`);
+  for (const part of spec) {
+    const descending = part.startsWith('-');
+    const name = descending ? part.slice(1) : part;
+    const field = info.stored.get(name);
+    if (field === undefined || !mayRead(name)) throw invalid(`\`${name}\` is not a field you may sort by`);
+    if (field.many || field.type === 'json') throw invalid(`${name} cannot be sorted`);
+    if (keys.some((k) => k.column === name)) throw invalid(`\`${name}\` appears twice in sort`);
+    if (name === 'id') {
+      // ids are unique: any key after one would never be consulted
+      if (part !== spec.at(-1)) throw invalid('`id` can only be the last sort key');
+      continue;
+    }
+    keys.push({
+      column: name,
+      descending,
+      nullable: !isSystemField(name) || name === 'createdBy',
+      text: isTextColumn(info, name) && dialect === 'postgres',
+    });
+  }
+  // id breaks ties, in the direction of the last key, so one index serves `createdAt,id` both ways
+  const idDescending = spec.at(-1) === '-id' || (spec.at(-1) !== 'id' && (keys.at(-1)?.descending ?? false));
+  keys.push({ column: 'id', descending: idDescending, nullable: false, text: dialect === 'postgres' });
+  return keys;
+}
+
+/** ORDER BY for sort keys. */
+export function orderBy(sort: readonly SortKey[]): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [];
+  for (const key of sort) {
+    const dir = sql.raw(key.descending ? 'desc' : 'asc');
+    if (key.nullable) parts.push(sql`(case when ${sql.ref(key.column)} is null then 1 else 0 end) ${dir}`);
+    parts.push(sql`${column(key)} ${dir}`);
+  }
+  return sql.join(parts);
+}
+
+function column(key: SortKey): RawBuilder<unknown> {
+  return key.text ? sql`${sql.ref(key.column)} collate "C"` : sql`${sql.ref(key.column)}`;
+}
+
+/** The cursor of the row after which the next page starts: the row's sort values, opaque. */
+export function encodeCursor(sort: readonly SortKey[], record: Readonly<Record<string, Value>>): string {
+  const payload = { s: signature(sort), v: sort.map((k) => record[k.column] ?? null) };
+  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+function signature(sort: readonly SortKey[]): string {
+  return sort.map((k) => `${k.descending ? '-' : ''}${k.column}`).join(',');
+}
+
+function cursorCondition(
+  info: EntityTable,
+  sort: readonly SortKey[],
+  cursor: string,
+  dialect: DialectName,
+): RawBuilder<unknown> {
+  const bad = () => invalid('the cursor is not one this list gave out; start again without `cursor`');
+  let payload: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]{1,4096}$/.test(cursor)) throw bad();
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (typeof payload !== 'object' || payload === null) throw bad();
+  const { s, v } = payload as { s?: unknown; v?: unknown };
+  if (s !== signature(sort) || !Array.isArray(v) || v.length !== sort.length) throw bad();
+  const values = sort.map((key, i) => {
+    const value = v[i] as Value;
+    if (value === null) {
+      if (!key.nullable) throw bad();
+      return null;
+    }
+    const field = info.stored.get(key.column);
+    if (field === undefined) throw bad();
+    let encoded: ReturnType<typeof encodeValue>;
+    try {
+      encoded = encodeValue(field, value, dialect);
+    } catch {
+      throw bad();
+    }
+    if (typeof encoded === 'number' && !Number.isSafeInteger(encoded)) throw bad();
+    return encoded;
+  });
+
+  // (k1, k2, …) after (v1, v2, …): some key is past its value and all before it are equal
+  const alternatives: RawBuilder<unknown>[] = [];
+  const equalSoFar: RawBuilder<unknown>[] = [];
+  sort.forEach((key, i) => {
+    const value = values[i] ?? null;
+    const col = column(key);
+    const past = key.descending ? sql.raw('<') : sql.raw('>');
+    let beyond: RawBuilder<unknown> | null;
+    let equal: RawBuilder<unknown>;
+    if (value === null) {
+      // NULLs come last ascending, first descending
+      beyond = key.descending ? sql`${sql.ref(key.column)} is not null` : null;
+      equal = sql`${sql.ref(key.column)} is null`;
+    } else {
+      beyond = key.nullable
+        ? key.descending
+          ? sql`${col} < ${value}`
+          : sql`(${col} > ${value} or ${sql.ref(key.column)} is null)`
+        : sql`${col} ${past} ${value}`;
+      equal = sql`${col} = ${value}`;
+    }
+    if (beyond !== null) alternatives.push(sql.join([...equalSoFar, beyond], sql` and `));
+    equalSoFar.push(equal);
+  });
+  if (alternatives.length === 0) return sql`1=0`;
+  const after = sql`(${sql.join(
+    alternatives.map((a) => sql`(${a})`),
+    sql` or `,
+  )})`;
+  // the same condition, led by a plain range on the first key, so an index seeks instead of scanning
+  const first = sort[0];
+  const start = values[0];
+  if (first === undefined || first.nullable || start === null || start === undefined) return after;
+  const bound = first.descending ? sql.raw('<=') : sql.raw('>=');
+  return sql`(${column(first)} ${bound} ${start} and ${after})`;
+}

@@ -1,0 +1,145 @@
+/**
+ * Records between the database and the wire: which columns an entity's table has, how a row
+ * decodes into a record and a record encodes into column values (the engine's storage encoding,
+ * decision 0004), and who is asking, as the engine's user context.
+ */
+import {
+  type StoredField,
+  type UserContext,
+  type WireRecord,
+  decodeValue,
+  encodeValue,
+  systemField,
+} from '@ninefold/engine';
+import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Kysely } from 'kysely';
+import { type DialectName } from '../db/dialect.js';
+import { type UserSummary, usersTable } from '../auth/users.js';
+import { tableName } from '../schema/names.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
+export type Db = Kysely<any>;
+
+/** What the resources need to know about an entity's table. */
+export interface EntityTable {
+  readonly entity: Entity;
+  readonly table: string;
+  readonly hasState: boolean;
+  /** Every column a record is read from: the system columns, then the fields. */
+  readonly columns: readonly string[];
+  /** How each column is stored. */
+  readonly stored: ReadonlyMap<string, StoredField>;
+}
+
+/**
+ * The table of an entity.
+ *
+ * @example entityTable(model, model.entities['Claim']!).columns // ['id', 'createdAt', …, 'title', …]
+ */
+export function entityTable(model: Model, entity: Entity): EntityTable {
+  const hasState = model.states[entity.name] !== undefined;
+  const stored = new Map<string, StoredField>();
+  for (const name of SYSTEM_FIELDS) {
+    if (name === 'state' && !hasState) continue;
+    stored.set(name, systemField(name));
+  }
+  for (const field of Object.values(entity.fields)) stored.set(field.name, field);
+  return { entity, table: tableName(entity.resource), hasState, columns: [...stored.keys()], stored };
+}
+
+/** Whether a column holds text (compared in code-point order). */
+export function isTextColumn(info: EntityTable, column: string): boolean {
+  const field = info.stored.get(column);
+  return (
+    field !== undefined && (field.many || !['integer', 'decimal', 'money', 'boolean'].includes(field.type))
+  );
+}
+
+/** A row as the record on the wire. */
+export function decodeRow(info: EntityTable, row: Readonly<Record<string, unknown>>, dialect: DialectName) {
+  const record: Record<string, Value> = {};
+  for (const [name, field] of info.stored) record[name] = decodeValue(field, row[name], dialect);
+  return record;
+}
+
+/** Column values of the named fields of a (validated) record. */
+export function encodeFields(
+  info: EntityTable,
+  record: WireRecord,
+  names: readonly string[],
+  dialect: DialectName,
+): Record<string, string | number | boolean | null> {
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const name of names) {
+    const field = info.stored.get(name);
+    if (field !== undefined) out[name] = encodeValue(field, record[name], dialect);
+  }
+  return out;
+}
+
+/** The fields (not system columns) whose values differ between two records. */
+export function changedFields(info: EntityTable, before: WireRecord, after: WireRecord): string[] {
+  const system = new Set<string>(SYSTEM_FIELDS);
+  return info.columns.filter(
+    (name) => !system.has(name) && canonical(before[name]) !== canonical(after[name]),
+  );
+}
+
+/** `{ field: { from, to } }` for the history, over the named fields. */
+export function changeSet(
+  names: readonly string[],
+  before: WireRecord | null,
+  after: WireRecord | null,
+): Record<string, { from: Value; to: Value }> {
+  const out: Record<string, { from: Value; to: Value }> = {};
+  for (const name of names) out[name] = { from: before?.[name] ?? null, to: after?.[name] ?? null };
+  return out;
+}
+
+function canonical(value: Value | undefined): string {
+  return JSON.stringify(value ?? null);
+}
+
+/** A system column's name, narrowed. */
+export function isSystemField(name: string): name is SystemField {
+  return (SYSTEM_FIELDS as readonly string[]).includes(name);
+}
+
+const contexts = new WeakMap<UserSummary, Promise<UserContext>>();
+
+/**
+ * The signed-in user as the engine sees them: every field of their User record (`user.department`
+ * in a permission reads it), their id and their roles. Loaded once per request.
+ */
+export function userContext(
+  model: Model,
+  db: Db,
+  dialect: DialectName,
+  user: UserSummary,
+): Promise<UserContext> {
+  let context = contexts.get(user);
+  if (context === undefined) {
+    context = loadUserContext(model, db, dialect, user);
+    contexts.set(user, context);
+  }
+  return context;
+}
+
+async function loadUserContext(
+  model: Model,
+  db: Db,
+  dialect: DialectName,
+  user: UserSummary,
+): Promise<UserContext> {
+  const entity = model.entities['User'];
+  const base = { id: user.id, roles: [...user.roles] };
+  if (entity === undefined) return base;
+  const info = entityTable(model, entity);
+  const row = (await db
+    .selectFrom(usersTable(model))
+    .select([...info.columns])
+    .where('id', '=', user.id)
+    .executeTakeFirst()) as Record<string, unknown> | undefined;
+  if (row === undefined) return base;
+  return { ...decodeRow(info, row, dialect), ...base };
+}

@@ -1,0 +1,525 @@
+/**
+ * The REST resources of a model: for every entity, `/api/<resource>` (list, create),
+ * `/api/<resource>/<id>` (get, update, delete), its transitions and its history (DESIGN.md, "HTTP
+ * API conventions"). Every rule is decided by the engine; reads are filtered in SQL; every write
+ * and its history entry share one transaction.
+ */
+import {
+  type UserContext,
+  type WireRecord,
+  accessFor,
+  applyDefaults,
+  applyTransition,
+  availableTransitions,
+  can,
+  checkWrite,
+  maskRecord,
+  readableFields,
+  toSqlFilter,
+  validateRecord,
+} from '@ninefold/engine';
+import { type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { uuidv7 } from 'uuidv7';
+import { recordHistory } from '../audit/history.js';
+import { requireUser } from '../auth/request-auth.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import { type Database } from '../db/open.js';
+import { ApiError, type FieldIssue } from '../http/errors.js';
+import { TABLES } from '../schema/names.js';
+import { writeProblem } from './issues.js';
+import { encodeCursor, orderBy, parseListQuery } from './list-query.js';
+import {
+  type Db,
+  type EntityTable,
+  changeSet,
+  changedFields,
+  decodeRow,
+  encodeFields,
+  entityTable,
+  userContext,
+} from './records.js';
+import { engineFilter } from './sql.js';
+
+export interface ResourceContext {
+  readonly model: Model;
+  readonly database: Database;
+  readonly now: () => Date;
+}
+
+/** The key under which a record lists the transitions its reader may fire now (decision 0009). */
+export const ACTIONS_KEY = '_actions';
+
+/** The path of an entity's collection: the model's base path and the entity's resource. */
+export function resourcePath(model: Model, entity: Entity): string {
+  return `${model.calls.basePath.replace(/\/+$/, '')}/${entity.resource}`;
+}
+
+/**
+ * Registers the routes of every entity.
+ *
+ * @example registerResources(app, { model, database, now: () => new Date() });
+ */
+export function registerResources(app: FastifyInstance, context: ResourceContext): void {
+  for (const entity of Object.values(context.model.entities)) {
+    const resource = new Resource(context, entityTable(context.model, entity));
+    const path = resourcePath(context.model, entity);
+    app.get(path, (request) => resource.list(request));
+    app.post(path, (request, reply) => resource.create(request, reply));
+    app.get(`${path}/:id`, (request, reply) => resource.get(request, reply));
+    app.patch(`${path}/:id`, (request, reply) => resource.update(request, reply));
+    app.delete(`${path}/:id`, (request, reply) => resource.remove(request, reply));
+    app.get(`${path}/:id/history`, (request) => resource.history(request));
+    const machine = context.model.states[entity.name];
+    for (const name of Object.keys(machine?.transitions ?? {})) {
+      app.post(`${path}/:id/transitions/${name}`, (request, reply) =>
+        resource.transition(request, reply, name),
+      );
+    }
+  }
+}
+
+interface Caller {
+  readonly user: UserContext;
+  readonly now: Date;
+}
+
+class Resource {
+  readonly #model: Model;
+  readonly #database: Database;
+  readonly #entity: string;
+  readonly #path: string;
+
+  constructor(
+    private readonly context: ResourceContext,
+    private readonly info: EntityTable,
+  ) {
+    this.#model = context.model;
+    this.#database = context.database;
+    this.#entity = info.entity.name;
+    this.#path = resourcePath(context.model, info.entity);
+  }
+
+  get #db(): Db {
+    return this.#database.db;
+  }
+
+  async #caller(request: FastifyRequest): Promise<Caller> {
+    const summary = requireUser(request);
+    const user = await userContext(this.#model, this.#db, this.#database.dialect, summary);
+    return { user, now: this.context.now() };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reads
+
+  async list(request: FastifyRequest) {
+    const caller = await this.#caller(request);
+    const access = accessFor(this.#model, caller.user, 'read', this.#entity);
+    if (access === false) throw new ApiError('E_FORBIDDEN');
+    const dialect = this.#database.dialect;
+    const query = parseListQuery(
+      this.#model,
+      this.info,
+      request.query as Record<string, unknown>,
+      caller.user,
+      dialect,
+    );
+    const permitted = engineFilter(
+      toSqlFilter(this.#model, this.#entity, access, { user: caller.user, now: caller.now, dialect }),
+    );
+    const conditions = [sql`(${permitted})`, ...query.conditions];
+    const where = sql.join(conditions, sql` and `);
+    const page = sql.join(query.after === null ? conditions : [...conditions, query.after], sql` and `);
+    const table = sql.table(this.info.table);
+    const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
+    const result = await sql<Record<string, unknown>>`select ${columns} from ${table} where ${page}
+      order by ${orderBy(query.sort)} limit ${query.limit + 1}`.execute(this.#db);
+    const records = result.rows.map((row) => decodeRow(this.info, row, dialect));
+    const more = records.length > query.limit;
+    const shown = more ? records.slice(0, query.limit) : records;
+    const last = shown.at(-1);
+    const body: { data: Record<string, Value>[]; nextCursor: string | null; total?: number } = {
+      data: shown.map((record) => this.#present(record, caller)),
+      nextCursor: more && last !== undefined ? encodeCursor(query.sort, last) : null,
+    };
+    if (query.total) {
+      const counted = await sql<{
+        n: unknown;
+      }>`select count(*) as n from ${table} where ${where}`.execute(this.#db);
+      body.total = Number(counted.rows[0]?.n ?? 0);
+    }
+    return body;
+  }
+
+  async get(request: FastifyRequest, reply: FastifyReply) {
+    const caller = await this.#caller(request);
+    const record = await this.#readable(request, caller);
+    reply.header('etag', etag(record));
+    return this.#present(record, caller);
+  }
+
+  async history(request: FastifyRequest) {
+    const caller = await this.#caller(request);
+    const record = await this.#readable(request, caller);
+    const fields = readableFields(this.#model, caller.user, this.#entity, record, { now: caller.now });
+    const visible = fields === null ? null : new Set<string>([...SYSTEM_FIELDS, ...fields]);
+    const rows = (await this.#db
+      .selectFrom(TABLES.history)
+      .selectAll()
+      .where('entity', '=', this.#entity)
+      .where('record_id', '=', record['id'] as string)
+      .orderBy('at')
+      .orderBy('id')
+      .execute()) as Record<string, unknown>[];
+    const data = rows.map((row) => {
+      const changes =
+        typeof row['changes'] === 'string'
+          ? (JSON.parse(row['changes']) as Record<string, { from: Value; to: Value }>)
+          : {};
+      const masked: Record<string, { from: Value; to: Value }> = {};
+      for (const [name, change] of Object.entries(changes)) {
+        if (visible === null || visible.has(name)) masked[name] = change;
+      }
+      return {
+        id: String(row['id']),
+        at: String(row['at']),
+        by: row['by'] === null ? null : String(row['by']),
+        action: String(row['action']),
+        transition: row['transition'] === null ? null : String(row['transition']),
+        from: row['from_state'] === null ? null : String(row['from_state']),
+        to: row['to_state'] === null ? null : String(row['to_state']),
+        changes: masked,
+      };
+    });
+    return { data };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Writes
+
+  async create(request: FastifyRequest, reply: FastifyReply) {
+    const caller = await this.#caller(request);
+    const { user, now } = caller;
+    const input = bodyObject(request.body);
+    if (accessFor(this.#model, user, 'create', this.#entity) === false) throw new ApiError('E_FORBIDDEN');
+    const writeErrors = checkWrite(this.#model, user, this.#entity, input, { operation: 'create', now });
+    if (writeErrors.length > 0) throw writeProblem(this.#model, writeErrors);
+    const filled = applyDefaults(this.#model, this.#entity, input, { user, now });
+    const checked = validateRecord(this.#model, this.#entity, filled, { operation: 'create', user, now });
+    if (!checked.ok) throw writeProblem(this.#model, checked.errors);
+    const at = now.toISOString();
+    const record: Record<string, Value> = {
+      ...checked.record,
+      id: uuidv7(),
+      createdAt: at,
+      updatedAt: at,
+      createdBy: user.id,
+      version: 1,
+    };
+    if (this.info.hasState) record['state'] = this.#model.states[this.#entity]?.initial ?? null;
+    else delete record['state'];
+    if (!can(this.#model, user, 'create', this.#entity, record, { now })) throw new ApiError('E_FORBIDDEN');
+    await this.#checkRefs(input, caller);
+
+    const fields = this.info.columns.filter((c) => !isSystem(c) && record[c] !== null);
+    await this.#write(async (tx) => {
+      await tx
+        .insertInto(this.info.table)
+        .values(encodeFields(this.info, record, this.info.columns, this.#database.dialect))
+        .execute();
+      await recordHistory(tx, {
+        entity: this.#entity,
+        recordId: record['id'] as string,
+        at: now,
+        by: user.id,
+        action: 'create',
+        ...(this.info.hasState ? { toState: String(record['state']) } : {}),
+        changes: changeSet(fields, null, record),
+      });
+    });
+    reply
+      .code(201)
+      .header('etag', etag(record))
+      .header('location', `${this.#path}/${String(record['id'])}`);
+    return this.#present(record, caller);
+  }
+
+  async update(request: FastifyRequest, reply: FastifyReply) {
+    const caller = await this.#caller(request);
+    const { user, now } = caller;
+    const old = await this.#readable(request, caller);
+    const version = ifMatch(request, true, old);
+    const input = bodyObject(request.body);
+    if (!can(this.#model, user, 'update', this.#entity, old, { now })) throw new ApiError('E_FORBIDDEN');
+    const writeErrors = checkWrite(this.#model, user, this.#entity, input, {
+      operation: 'update',
+      record: old,
+      now,
+    });
+    if (writeErrors.length > 0) throw writeProblem(this.#model, writeErrors);
+    const checked = validateRecord(this.#model, this.#entity, input, {
+      operation: 'update',
+      old,
+      user,
+      now,
+    });
+    if (!checked.ok) throw writeProblem(this.#model, checked.errors);
+    const next: Record<string, Value> = { ...old, ...withoutSystem(checked.record) };
+    if (!can(this.#model, user, 'update', this.#entity, next, { old, now }))
+      throw new ApiError('E_FORBIDDEN');
+    await this.#checkRefs(input, caller);
+
+    const changed = changedFields(this.info, old, next);
+    if (changed.length === 0) {
+      reply.header('etag', etag(old));
+      return this.#present(old, caller);
+    }
+    const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
+    await this.#write(async (tx) => {
+      await this.#updateRow(tx, saved, [...changed, 'updatedAt', 'version'], version);
+      await recordHistory(tx, {
+        entity: this.#entity,
+        recordId: String(old['id']),
+        at: now,
+        by: user.id,
+        action: 'update',
+        changes: changeSet(changed, old, saved),
+      });
+    });
+    reply.header('etag', etag(saved));
+    return this.#present(saved, caller);
+  }
+
+  async remove(request: FastifyRequest, reply: FastifyReply) {
+    const caller = await this.#caller(request);
+    const { user, now } = caller;
+    const old = await this.#readable(request, caller);
+    const version = ifMatch(request, false, old);
+    if (!can(this.#model, user, 'delete', this.#entity, old, { now })) throw new ApiError('E_FORBIDDEN');
+    const fields = this.info.columns.filter((c) => !isSystem(c) && old[c] !== null);
+    await this.#write(async (tx) => {
+      const result = await tx
+        .deleteFrom(this.info.table)
+        .where('id', '=', String(old['id']))
+        .where('version', '=', version)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+      await recordHistory(tx, {
+        entity: this.#entity,
+        recordId: String(old['id']),
+        at: now,
+        by: user.id,
+        action: 'delete',
+        changes: changeSet(fields, old, null),
+      });
+    });
+    return reply.code(204).send();
+  }
+
+  async transition(request: FastifyRequest, reply: FastifyReply, name: string) {
+    const caller = await this.#caller(request);
+    const { user, now } = caller;
+    const old = await this.#readable(request, caller);
+    const version = ifMatch(request, true, old);
+    const input = request.body === undefined ? {} : bodyObject(request.body);
+    const result = applyTransition(this.#model, user, this.#entity, old, name, input, { now });
+    if (!result.ok) throw writeProblem(this.#model, result.errors);
+    await this.#checkRefs(input, caller);
+    const next: Record<string, Value> = { ...old, ...withoutSystem(result.record) };
+    next['state'] = result.record['state'] ?? null;
+    const changed = changedFields(this.info, old, next);
+    const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
+    await this.#write(async (tx) => {
+      await this.#updateRow(tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
+      await recordHistory(tx, {
+        entity: this.#entity,
+        recordId: String(old['id']),
+        at: now,
+        by: user.id,
+        action: 'transition',
+        transition: name,
+        fromState: String(old['state']),
+        toState: String(saved['state']),
+        changes: changeSet(changed, old, saved),
+      });
+    });
+    reply.header('etag', etag(saved));
+    return this.#present(saved, caller);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  /** The record of the `:id` parameter, or E_NOT_FOUND when it is missing or the user may not read it. */
+  async #readable(request: FastifyRequest, caller: Caller): Promise<Record<string, Value>> {
+    const id = (request.params as { id?: unknown }).id;
+    const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
+    if (typeof id !== 'string' || id === '') throw notFound();
+    const row = (await this.#db
+      .selectFrom(this.info.table)
+      .select([...this.info.columns])
+      .where('id', '=', id)
+      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    if (row === undefined) throw notFound();
+    const record = decodeRow(this.info, row, this.#database.dialect);
+    if (!can(this.#model, caller.user, 'read', this.#entity, record, { now: caller.now })) throw notFound();
+    return record;
+  }
+
+  /** The record as its reader may see it, with the transitions they may fire now. */
+  #present(record: Record<string, Value>, caller: Caller): Record<string, Value> {
+    const { user, now } = caller;
+    const masked = maskRecord(this.#model, user, this.#entity, record, { now });
+    const visible = masked ?? pick(record, SYSTEM_FIELDS);
+    // the columns' order, whatever order the record was assembled in
+    const shown: Record<string, Value> = {};
+    for (const column of this.info.columns) {
+      const value = visible[column];
+      if (value !== undefined) shown[column] = value;
+    }
+    const actions =
+      masked === null
+        ? []
+        : availableTransitions(this.#model, user, this.#entity, record, { now }).map((t) => t.name);
+    return { ...shown, [ACTIONS_KEY]: actions };
+  }
+
+  /** Every ref the input sets must point at records that exist and that the user may read. */
+  async #checkRefs(input: WireRecord, caller: Caller): Promise<void> {
+    const issues: FieldIssue[] = [];
+    for (const [name, value] of Object.entries(input)) {
+      const field = this.info.entity.fields[name];
+      if (field === undefined || field.type !== 'ref' || field.to === null) continue;
+      if (value === null || value === undefined) continue;
+      const ids = [...new Set((Array.isArray(value) ? value : [value]).map(String))];
+      if (ids.length === 0) continue;
+      const target = this.#model.entities[field.to];
+      const access = target === undefined ? false : accessFor(this.#model, caller.user, 'read', target.name);
+      let found = 0;
+      if (target !== undefined && access !== false) {
+        const filter = engineFilter(
+          toSqlFilter(this.#model, target.name, access, {
+            user: caller.user,
+            now: caller.now,
+            dialect: this.#database.dialect,
+          }),
+        );
+        const rows = await sql<{ id: string }>`select ${sql.ref('id')} from ${sql.table(
+          entityTable(this.#model, target).table,
+        )} where ${sql.ref('id')} in (${sql.join(ids.map((id) => sql.val(id)))}) and (${filter})`.execute(
+          this.#db,
+        );
+        found = rows.rows.length;
+      }
+      if (found !== ids.length) {
+        issues.push({ field: name, code: 'E_REF_NOT_FOUND', params: { field: field.label } });
+      }
+    }
+    if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
+  }
+
+  async #updateRow(tx: Db, record: WireRecord, columns: readonly string[], version: number) {
+    const result = await tx
+      .updateTable(this.info.table)
+      .set(encodeFields(this.info, record, [...new Set(columns)], this.#database.dialect))
+      .where('id', '=', String(record['id']))
+      .where('version', '=', version)
+      .executeTakeFirst();
+    // someone else wrote the record since it was read: nothing is overwritten
+    if (Number(result.numUpdatedRows) !== 1) throw new ApiError('E_CONFLICT');
+  }
+
+  /** Runs a write in one transaction; a unique index's refusal becomes E_UNIQUE with its field. */
+  async #write(work: (tx: Db) => Promise<void>): Promise<void> {
+    try {
+      await this.#db.transaction().execute(work);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const field = uniqueFieldOf(this.info, error);
+      throw new ApiError(
+        'E_UNIQUE',
+        { field: field?.label ?? 'value' },
+        field === undefined
+          ? {}
+          : { errors: [{ field: field.name, code: 'E_UNIQUE', params: { field: field.label } }] },
+      );
+    }
+  }
+}
+
+/** The unique field a database's violation names (the index in PostgreSQL, the column in SQLite). */
+function uniqueFieldOf(info: EntityTable, error: unknown) {
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  const text = `${typeof constraint === 'string' ? constraint : ''} ${typeof message === 'string' ? message : ''}`;
+  return Object.values(info.entity.fields).find(
+    (f) =>
+      f.unique &&
+      (text.includes(`${info.table}.${f.name}`) || text.includes(`${info.table}_${f.name.toLowerCase()}_ux`)),
+  );
+}
+
+function isSystem(name: string): boolean {
+  return (SYSTEM_FIELDS as readonly string[]).includes(name);
+}
+
+function withoutSystem(record: Readonly<Record<string, Value>>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(record)) if (!isSystem(k)) out[k] = v;
+  return out;
+}
+
+function pick(record: Readonly<Record<string, Value>>, keys: readonly string[]): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const k of keys) if (record[k] !== undefined) out[k] = record[k];
+  return out;
+}
+
+function etag(record: Readonly<Record<string, Value>>): string {
+  return `"${String(record['version'])}"`;
+}
+
+/**
+ * The version an `If-Match` names: E_PRECONDITION_REQUIRED when it is required and missing,
+ * E_CONFLICT when it is not the record's current version. Without one (a delete), the version read.
+ */
+function ifMatch(
+  request: FastifyRequest,
+  required: boolean,
+  record: Readonly<Record<string, Value>>,
+): number {
+  const current = Number(record['version']);
+  const header = request.headers['if-match'];
+  if (header === undefined || header === '') {
+    if (required) throw new ApiError('E_PRECONDITION_REQUIRED');
+    return current;
+  }
+  const match = /^\s*(?:W\/)?"?([0-9]{1,15})"?\s*$/.exec(header);
+  if (match === null) {
+    throw new ApiError('E_BAD_REQUEST', { reason: 'If-Match must be the record’s version, like "3"' });
+  }
+  if (Number(match[1]) !== current) throw new ApiError('E_CONFLICT');
+  return current;
+}
+
+/** The request body as a record, or E_BAD_REQUEST for anything but a JSON object. */
+function bodyObject(body: unknown): WireRecord {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('E_BAD_REQUEST', { reason: 'the body must be a JSON object of field values' });
+  }
+  if (holdsNul(body)) {
+    // PostgreSQL cannot store U+0000 in text; refused on every database alike
+    throw new ApiError('E_BAD_REQUEST', { reason: 'text may not contain the NUL character (U+0000)' });
+  }
+  return body as WireRecord;
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+  }
+  return false;
+}

@@ -1,0 +1,122 @@
+/**
+ * The helpdesk example over HTTP, on every database: organisation-scoped reads, masks, refs to
+ * records of another organisation, transitions with `set` effects and guards.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, problem } from './helpers.js';
+import { type Client, type Json, type World, body, exampleWorld } from './world.js';
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: helpdesk`, () => {
+    let world: World;
+    let cara: Client, carl: Client, dan: Client, agnes: Client, lee: Client;
+    let acme: string, globex: string;
+
+    beforeAll(async () => {
+      world = await exampleWorld(dialect, 'helpdesk.md', {
+        cara: ['customer'],
+        carl: ['customer'],
+        dan: ['customer'],
+        agnes: ['agent'],
+        lee: ['lead'],
+      });
+      ({ cara, carl, dan, agnes, lee } = world.as as Record<
+        'cara' | 'carl' | 'dan' | 'agnes' | 'lee',
+        Client
+      >);
+      const organization = async (name: string, domain: string) => {
+        const response = await lee.post('/api/organizations', { name, domain });
+        expect(response.statusCode, response.body).toBe(201);
+        return String(body(response)['id']);
+      };
+      acme = await organization('ACME', 'acme.example');
+      globex = await organization('Globex', 'globex.example');
+      // customers belong to an organisation: set in the database, as an administrator's tool would
+      const users = world.server.database.db;
+      await users
+        .updateTable('users')
+        .set({ organization: acme })
+        .where('id', 'in', [cara.id, carl.id])
+        .execute();
+      await users.updateTable('users').set({ organization: globex }).where('id', '=', dan.id).execute();
+    }, 60_000);
+
+    async function ticket(by: Client, fields: Json = {}): Promise<Json> {
+      const response = await by.post('/api/tickets', {
+        subject: 'Cannot sign in',
+        description: 'The login page loops.',
+        ...fields,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return body(response);
+    }
+
+    it('customers read their organisation’s tickets, masked; others get 404', async () => {
+      const t = await ticket(cara);
+      expect(t).toMatchObject({
+        state: 'new',
+        requester: cara.id,
+        organization: acme,
+        areas: ['login'],
+        priority: 'normal',
+      });
+      expect(t).not.toHaveProperty('mailHeaders');
+      expect((await carl.get(`/api/tickets/${String(t['id'])}`)).statusCode).toBe(200);
+      expect(problem(await dan.get(`/api/tickets/${String(t['id'])}`)).status).toBe(404);
+      const danList = body(await dan.get('/api/tickets?total=true'));
+      expect(danList['total']).toBe(0);
+      expect(body(await agnes.get(`/api/tickets/${String(t['id'])}`))).toHaveProperty('mailHeaders');
+      const orgs = body(await cara.get('/api/organizations?total=true'));
+      expect((orgs['data'] as Json[]).map((o) => o['id'])).toEqual([acme]);
+      expect(problem(await cara.get('/api/tickets?mailHeaders[isNull]=true')).code).toBe('E_INVALID_QUERY');
+    });
+
+    it('refuses a comment on a ticket the customer may not see', async () => {
+      const theirs = await ticket(dan);
+      const p = problem(
+        await cara.post('/api/comments', { ticket: theirs['id'], organization: acme, body: 'Hello' }),
+      );
+      expect(p.errors?.[0]).toMatchObject({ field: 'ticket', code: 'E_REF_NOT_FOUND' });
+      const mine = await ticket(cara);
+      const ok = await cara.post('/api/comments', {
+        ticket: mine['id'],
+        organization: acme,
+        body: 'Any news?',
+      });
+      expect(ok.statusCode, ok.body).toBe(201);
+    });
+
+    it('take sets the assignee and the due time; answer is guarded by the assignee; resolve requires a resolution', async () => {
+      let t = await ticket(cara, { priority: 'urgent' });
+      const url = `/api/tickets/${String(t['id'])}`;
+      expect(problem(await cara.fire(url, 'take', 1))).toMatchObject({ status: 403, code: 'E_FORBIDDEN' });
+      const taken = await agnes.fire(url, 'take', 1);
+      expect(taken.statusCode, taken.body).toBe(200);
+      t = body(taken);
+      expect(t).toMatchObject({ state: 'open', assignee: agnes.id, dueAt: '2026-03-01T13:00:00.000Z' });
+      expect(problem(await lee.fire(url, 'answer', Number(t['version']))).code).toBe(
+        'E_TRANSITION_NOT_ALLOWED',
+      );
+      const missing = problem(await agnes.fire(url, 'resolve', Number(t['version'])));
+      expect(missing.errors?.[0]).toMatchObject({ field: 'resolution', code: 'E_REQUIRED' });
+      const short = problem(await agnes.fire(url, 'resolve', Number(t['version']), { resolution: 'Fixed.' }));
+      expect(short.code).toBe('E_RESOLUTION_TOO_SHORT');
+      const resolved = await agnes.fire(url, 'resolve', Number(t['version']), {
+        resolution: 'Cleared the stale session cookie on our side.',
+      });
+      expect(body(resolved)).toMatchObject({ state: 'resolved', resolvedAt: '2026-03-01T09:00:00.000Z' });
+      expect(problem(await agnes.fire(url, 'take', Number(body(resolved)['version']))).code).toBe(
+        'E_TRANSITION_NOT_ALLOWED',
+      );
+    });
+
+    it('a customer may not raise the priority of a ticket being worked on', async () => {
+      const t = await ticket(cara);
+      const url = `/api/tickets/${String(t['id'])}`;
+      const taken = body(await agnes.fire(url, 'take', 1));
+      const p = problem(await cara.patch(url, { priority: 'urgent' }, Number(taken['version'])));
+      expect(p).toMatchObject({ code: 'E_PRIORITY_LOCKED' });
+      expect(body(await cara.get(url))['priority']).toBe('normal');
+    });
+  });
+}

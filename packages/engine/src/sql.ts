@@ -61,7 +61,7 @@ interface Frag {
  *
  * @example
  * toSqlFilter(model, 'Claim', "own || state == 'submitted'", { user, now, dialect: 'sqlite' })
- * // { sql: '(COALESCE("submittedBy" = ?, FALSE) OR ("state" = ?))', params: ['u1', 'submitted'] }
+ * // { sql: '("submittedBy" = ? OR "state" = ?)', params: ['u1', 'submitted'] }
  */
 export function toSqlFilter(
   model: Model,
@@ -138,7 +138,7 @@ class Translator {
     } catch (error) {
       throw new SqlTranslationError(`the filter does not parse: ${(error as Error).message.split('\n')[0]}`);
     }
-    const frag = this.#node(ast);
+    const frag = this.#node(ast, true);
     if (frag.folded !== undefined) return { sql: frag.folded.value === true ? '1=1' : '1=0', params: [] };
     if (frag.type !== 'bool' && frag.type !== 'null')
       throw new SqlTranslationError('the filter is not a condition');
@@ -182,11 +182,15 @@ class Translator {
     }
   }
 
-  #node(n: ASTNode): Frag {
+  /**
+   * `positive`: the node is reached from the WHERE clause through AND and OR only, where NULL and
+   * FALSE both exclude the row, so a condition need not tell them apart.
+   */
+  #node(n: ASTNode, positive = false): Frag {
     if (!this.#readsRow(n)) return this.#fold(n);
     switch (n.op) {
       case 'id':
-        return n.args === 'own' ? this.#own() : this.#field(n.args);
+        return n.args === 'own' ? this.#own(positive) : this.#field(n.args);
       case '.': {
         const [target, name] = n.args;
         if (target.op === 'id' && target.args === 'self') return this.#field(name);
@@ -194,8 +198,8 @@ class Translator {
       }
       case '&&':
       case '||': {
-        const a = this.#node(n.args[0]);
-        const b = this.#node(n.args[1]);
+        const a = this.#node(n.args[0], positive);
+        const b = this.#node(n.args[1], positive);
         return join(['(', a, n.op === '&&' ? ' AND ' : ' OR ', b, ')'], 'bool');
       }
       case '!_':
@@ -261,9 +265,11 @@ class Translator {
     return `CAST(${sql} AS ${this.#pg ? 'DOUBLE PRECISION' : 'REAL'})`;
   }
 
-  #own(): Frag {
+  #own(positive: boolean): Frag {
     const owner = this.entity.owner;
     if (owner === null || this.options.user === null) return this.#value(false);
+    // where NULL and FALSE exclude the row alike, the bare comparison lets an index on the owner serve it
+    if (positive) return join([this.#field(owner), ' = ', this.#value(this.options.user.id)], 'bool');
     // own is false, not an error, when the record has no owner: COALESCE keeps `!own` true there
     return join(
       ['COALESCE(', this.#field(owner), ' = ', this.#value(this.options.user.id), ', FALSE)'],

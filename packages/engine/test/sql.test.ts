@@ -19,9 +19,15 @@ describe('toSqlFilter', () => {
     expect(toSqlFilter(m, 'Claim', true, sqlite)).toEqual({ sql: '1=1', params: [] });
     expect(toSqlFilter(m, 'Claim', false, sqlite)).toEqual({ sql: '1=0', params: [] });
     const access = m.roles['employee']!.entities['Claim']!.read;
-    expect(toSqlFilter(m, 'Claim', access, sqlite)).toEqual({
-      sql: 'COALESCE("submittedBy" = ?, FALSE)',
-      params: [alice.id],
+    // at the top of a WHERE clause NULL and FALSE exclude alike: a bare comparison an index can serve
+    expect(toSqlFilter(m, 'Claim', access, sqlite)).toEqual({ sql: '"submittedBy" = ?', params: [alice.id] });
+  });
+
+  it('keeps own false, not NULL, where a negation could turn NULL into a match', () => {
+    expect(f('!own')).toEqual({ sql: '(NOT COALESCE("submittedBy" = ?, FALSE))', params: [alice.id] });
+    expect(f("own || state == 'x'")).toEqual({
+      sql: '("submittedBy" = ? OR ("state" = ?))',
+      params: [alice.id, 'x'],
     });
   });
 

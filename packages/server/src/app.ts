@@ -12,6 +12,7 @@ import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
+import { apiPath } from './http/paths.js';
 import { publicModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
@@ -89,7 +90,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     installRequestAuth(api, context);
     await installRateLimit(api, model);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
-    api.get('/api/model', async () => publicModel(model));
+    api.get(apiPath(model, 'model'), async () => publicModel(model));
     registerSessionRoutes(api, context);
     registerResources(api, context);
     registerOpenApiRoutes(api, model);

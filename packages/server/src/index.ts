@@ -25,7 +25,7 @@ export {
 export { desiredSchema } from './schema/desired.js';
 export { diffSchemas, formatPlan, isLossy, type Plan, type Step } from './schema/plan.js';
 export { schemaHash, type Schema, type Table, type Column, type Index } from './schema/schema.js';
-export { tableName, TABLES } from './schema/names.js';
+export { tableName, TABLES, PASSWORD_HASH_COLUMN } from './schema/names.js';
 
 export {
   addUser,
@@ -45,6 +45,7 @@ export { type SessionUser } from './auth/session-routes.js';
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type Problem, type FieldIssue } from './http/errors.js';
 export { CSRF_HEADER } from './http/csrf.js';
 export { publicModel } from './http/public-model.js';
+export { apiPath } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';

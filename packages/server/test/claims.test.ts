@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkedInject } from './contract.js';
 import { DIALECTS, problem } from './helpers.js';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
@@ -711,6 +712,38 @@ for (const dialect of DIALECTS) {
         expect(await world.historyCount()).toBe(history);
       });
 
+      it('refuses bad updates and transition bodies the same way, leaving the record as it was', async () => {
+        const c = await claim(ann);
+        const url = `/api/claims/${String(c['id'])}`;
+        const history = await world.historyCount();
+        const json = { 'content-type': 'application/json', 'if-match': '"1"' };
+        const bad = [
+          '{"title": ',
+          '[1,2,3]',
+          'null',
+          '{"title": 12}',
+          '{"colour": "red"}',
+          '{"state": "paid"}',
+          '{"title": "Nul\\u0000byte"}',
+          '{"__proto__": {"title": "x"}}',
+        ];
+        for (const payload of bad) {
+          for (const [method, target] of [
+            ['PATCH', url],
+            ['POST', `${url}/transitions/submit`],
+          ] as const) {
+            const response = await ann.request(method, target, payload, json);
+            expect(response.statusCode, `${method} ${payload}`).toBeGreaterThanOrEqual(400);
+            expect(response.statusCode, `${method} ${payload}`).toBeLessThan(500);
+            problem(response);
+          }
+        }
+        const p = problem(await ann.request('PATCH', url, { title: 'x' }, { 'if-match': 'garbage' }));
+        expect(p).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
+        expect(body(await ann.get(url))).toEqual(c);
+        expect(await world.historyCount()).toBe(history);
+      });
+
       it('refuses a body over limits.maxBodyBytes with E_PAYLOAD_TOO_LARGE', async () => {
         const before = await world.count('claims');
         const huge = {
@@ -733,7 +766,10 @@ for (const dialect of DIALECTS) {
       });
 
       it('asks anonymous clients to sign in', async () => {
-        const response = await world.server.app.inject({ method: 'GET', url: '/api/claims' });
+        const response = await checkedInject(world.server.app, world.model, {
+          method: 'GET',
+          url: '/api/claims',
+        });
         expect(problem(response)).toMatchObject({ status: 401, code: 'E_UNAUTHENTICATED' });
       });
     });

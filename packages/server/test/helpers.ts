@@ -13,11 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll } from 'vitest';
+import { checkedInject } from './contract.js';
 import {
   type AppOptions,
   type Database,
   type DatabaseTarget,
   addUser,
+  apiPath,
   buildApp,
   migrate,
   openDatabase,
@@ -144,11 +146,11 @@ export async function givenUser(server: TestServer, email: string, roles: readon
 /** The headers of a state-changing request from the application itself. */
 export const CSRF = { 'x-ninefold-csrf': '1' } as const;
 
-/** Signs in and returns the session cookie as a request header value. */
+/** Signs in (at the model's base path) and returns the session cookie as a request header value. */
 export async function login(app: FastifyInstance, email: string, password = PASSWORD, cookie?: string) {
-  const response = await app.inject({
+  const response = await checkedInject(app, app.ninefold.model, {
     method: 'POST',
-    url: '/api/session',
+    url: apiPath(app.ninefold.model, 'session'),
     headers: { ...CSRF, ...(cookie === undefined ? {} : { cookie }) },
     payload: { email, password },
   });

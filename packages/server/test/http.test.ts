@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkedInject } from './contract.js';
 import {
   CSRF,
   DIALECTS,
@@ -31,8 +32,10 @@ for (const dialect of DIALECTS) {
   describe(`${dialect}: HTTP`, () => {
     it('answers /health without the database, and /ready only when migrated and not draining', async () => {
       const server = await testServer(dialect, specModel(SPEC));
-      expect((await server.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
-      const ready = await server.app.inject({ method: 'GET', url: '/ready' });
+      expect(
+        (await checkedInject(server.app, server.model, { method: 'GET', url: '/health' })).json(),
+      ).toEqual({ status: 'ok' });
+      const ready = await checkedInject(server.app, server.model, { method: 'GET', url: '/ready' });
       expect(ready.statusCode).toBe(200);
 
       // a spec the database has not been migrated to
@@ -47,14 +50,16 @@ for (const dialect of DIALECTS) {
       await stale.close();
 
       server.app.ninefold.draining = true;
-      const draining = await server.app.inject({ method: 'GET', url: '/ready' });
+      const draining = await checkedInject(server.app, server.model, { method: 'GET', url: '/ready' });
       expect(problem(draining)).toMatchObject({ status: 503, code: 'E_UNAVAILABLE' });
-      expect((await server.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      expect(
+        (await checkedInject(server.app, server.model, { method: 'GET', url: '/health' })).statusCode,
+      ).toBe(200);
     });
 
     it('serves the compiled model', async () => {
       const server = await testServer(dialect, specModel(SPEC));
-      const response = await server.app.inject({ method: 'GET', url: '/api/model' });
+      const response = await checkedInject(server.app, server.model, { method: 'GET', url: '/api/model' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual(JSON.parse(JSON.stringify(server.model)));
     });
@@ -63,25 +68,29 @@ for (const dialect of DIALECTS) {
       const server = await testServer(dialect, specModel(SPEC));
       await givenUser(server, 'ann@example.com', ['employee']);
       const body = { email: 'ann@example.com', password: 'correct horse battery' };
-      const bare = await server.app.inject({ method: 'POST', url: '/api/session', payload: body });
+      const bare = await checkedInject(server.app, server.model, {
+        method: 'POST',
+        url: '/api/session',
+        payload: body,
+      });
       expect(problem(bare)).toMatchObject({ status: 403, code: 'E_CSRF' });
       expect(bare.cookies).toHaveLength(0);
 
-      const foreign = await server.app.inject({
+      const foreign = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         headers: { ...CSRF, host: 'app.example.com', origin: 'https://evil.example.net' },
         payload: body,
       });
       expect(problem(foreign)).toMatchObject({ status: 403, code: 'E_CSRF' });
-      const opaque = await server.app.inject({
+      const opaque = await checkedInject(server.app, server.model, {
         method: 'DELETE',
         url: '/api/session',
         headers: { ...CSRF, origin: 'null' },
       });
       expect(problem(opaque).code).toBe('E_CSRF');
 
-      const sameSite = await server.app.inject({
+      const sameSite = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         headers: { ...CSRF, host: 'app.example.com', origin: 'https://app.example.com' },
@@ -92,7 +101,7 @@ for (const dialect of DIALECTS) {
 
     it('answers malformed JSON, an unsupported body and an unknown route with catalogue problems', async () => {
       const server = await testServer(dialect, specModel(SPEC));
-      const malformed = await server.app.inject({
+      const malformed = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         headers: { ...CSRF, 'content-type': 'application/json' },
@@ -107,7 +116,7 @@ for (const dialect of DIALECTS) {
       });
       expect(malformed.headers['content-type']).toBe('application/problem+json; charset=utf-8');
 
-      const text = await server.app.inject({
+      const text = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         headers: { ...CSRF, 'content-type': 'text/plain' },
@@ -115,7 +124,10 @@ for (const dialect of DIALECTS) {
       });
       expect(problem(text)).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
 
-      const unknown = await server.app.inject({ method: 'GET', url: '/api/nothing-here' });
+      const unknown = await checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: '/api/nothing-here',
+      });
       expect(problem(unknown)).toMatchObject({
         status: 404,
         code: 'E_ROUTE_NOT_FOUND',
@@ -125,7 +137,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a body over limits.maxBodyBytes with the limit in the message', async () => {
       const server = await testServer(dialect, specModel(SPEC));
-      const response = await server.app.inject({
+      const response = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         headers: CSRF,
@@ -146,6 +158,7 @@ for (const dialect of DIALECTS) {
       server.app.get('/api/explode', async () => {
         throw new Error('SELECT password_hash FROM users -- at /srv/ninefold/secret.ts:12');
       });
+      // a route made up by the test: the published contract does not know it
       const response = await server.app.inject({ method: 'GET', url: '/api/explode' });
       const body = problem(response);
       expect(body).toMatchObject({ status: 500, code: 'E_INTERNAL' });
@@ -162,7 +175,7 @@ for (const dialect of DIALECTS) {
     it('limits requests per minute by role, with Retry-After', async () => {
       const server = await testServer(dialect, specModel(SPEC));
       const get = (cookie?: string) =>
-        server.app.inject({
+        checkedInject(server.app, server.model, {
           method: 'GET',
           url: '/api/model',
           headers: cookie === undefined ? {} : { cookie },
@@ -173,11 +186,13 @@ for (const dialect of DIALECTS) {
       expect(Number(guest.headers['retry-after'])).toBeGreaterThan(0);
       expect(problem(guest).message).toMatch(/^Too many requests\. Try again in \d+ seconds?\.$/);
       // probes are never limited
-      expect((await server.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      expect(
+        (await checkedInject(server.app, server.model, { method: 'GET', url: '/health' })).statusCode,
+      ).toBe(200);
 
       await givenUser(server, 'fin@example.com', ['employee', 'finance']);
       // signed in from another address: this one has spent its guest allowance
-      const signIn = await server.app.inject({
+      const signIn = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         remoteAddress: '203.0.113.5',
@@ -185,10 +200,26 @@ for (const dialect of DIALECTS) {
         payload: { email: 'fin@example.com', password: PASSWORD },
       });
       const cookie = sessionCookie(signIn);
-      const statuses: number[] = [];
-      for (let i = 0; i < 9; i += 1) statuses.push((await get(cookie)).statusCode);
+      const responses = [];
+      for (let i = 0; i < 9; i += 1) responses.push(await get(cookie));
       // the highest limit among the user's roles: finance's 8, whatever the address
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+      expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+      const limited = responses.at(-1);
+      expect(limited === undefined ? null : problem(limited).code).toBe('E_RATE_LIMITED');
+      expect(Number(limited?.headers['retry-after'])).toBeGreaterThan(0);
+
+      // a role without its own limit gets the default: 6
+      await givenUser(server, 'emp@example.com', ['employee']);
+      const employee = await checkedInject(server.app, server.model, {
+        method: 'POST',
+        url: '/api/session',
+        remoteAddress: '203.0.113.6',
+        headers: CSRF,
+        payload: { email: 'emp@example.com', password: PASSWORD },
+      });
+      const employeeStatuses: number[] = [];
+      for (let i = 0; i < 7; i += 1) employeeStatuses.push((await get(sessionCookie(employee))).statusCode);
+      expect(employeeStatuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
     });
   });
 }

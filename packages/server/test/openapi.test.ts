@@ -49,6 +49,19 @@ describe('OpenAPI', () => {
     expect(claim?.properties['category']).toMatchObject({ enum: expect.arrayContaining(['travel', null]) });
   });
 
+  it('puts the session and the model under calls.basePath, the probes and the docs at the root', () => {
+    const doc = openApiDocument(exampleModel('bookings.yaml'));
+    const paths = Object.keys(doc.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining(['/health', '/ready', '/api/v1/session', '/api/v1/model', '/api/v1/bookings']),
+    );
+    expect(paths.filter((p) => p.startsWith('/api/') && !p.startsWith('/api/v1/'))).toEqual([]);
+    const users = (doc['components'] as { schemas: Record<string, { properties: Record<string, unknown> }> })
+      .schemas;
+    expect(JSON.stringify([users['User'], users['UserInput']])).not.toContain('password');
+  });
+
+  // the document and the page are the same whatever the database: one dialect is enough
   it('serves /openapi.json and a self-contained /docs page', async () => {
     const model = exampleModel('expense-claims.md');
     const server = await testServer('sqlite', model);

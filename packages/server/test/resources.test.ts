@@ -60,7 +60,9 @@ for (const dialect of DIALECTS) {
         total: 1,
       });
       expect(problem(await call(kim, 'GET', '/v1/notes?state=draft')).code).toBe('E_INVALID_QUERY');
-      expect((await server.app.inject({ method: 'GET', url: '/api/notes' })).statusCode).toBe(404);
+      expect(
+        (await checkedInject(server.app, server.model, { method: 'GET', url: '/api/notes' })).statusCode,
+      ).toBe(404);
     });
   });
 }

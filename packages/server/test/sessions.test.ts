@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkedInject } from './contract.js';
 import { TABLES, disableUser, listUsers, resetPassword, setRoles } from '../src/index.js';
 import {
   CSRF,
@@ -46,7 +47,7 @@ for (const dialect of DIALECTS) {
       expect(stored).toHaveLength(1);
       expect(stored[0]?.id_hash).not.toContain(set?.value);
 
-      const me = await server.app.inject({
+      const me = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: cookie! },
@@ -54,19 +55,35 @@ for (const dialect of DIALECTS) {
       expect(me.statusCode).toBe(200);
       expect(me.json().user.email).toBe('ann@example.com');
 
-      const out = await server.app.inject({
+      const out = await checkedInject(server.app, server.model, {
         method: 'DELETE',
         url: '/api/session',
         headers: { ...CSRF, cookie: cookie! },
       });
       expect(out.statusCode).toBe(204);
-      const after = await server.app.inject({
+      const after = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: cookie! },
       });
       expect(problem(after)).toMatchObject({ status: 401, code: 'E_UNAUTHENTICATED' });
       expect(await server.database.db.selectFrom(TABLES.sessions).selectAll().execute()).toHaveLength(0);
+    });
+
+    it('marks the cookie Secure when served over HTTPS (behind a trusted proxy)', async () => {
+      const server = await testServer(dialect, specModel(SPEC), { trustProxy: true });
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const signIn = (proto: string) =>
+        checkedInject(server.app, server.model, {
+          method: 'POST',
+          url: '/api/session',
+          headers: { ...CSRF, 'x-forwarded-proto': proto },
+          payload: { email: 'ann@example.com', password: PASSWORD },
+        });
+      const secure = (await signIn('https')).cookies.find((c) => c.name === 'ninefold_session');
+      expect(secure).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+      const plain = (await signIn('http')).cookies.find((c) => c.name === 'ninefold_session');
+      expect(plain?.secure).toBeUndefined();
     });
 
     it('answers a wrong password and an unknown email identically', async () => {
@@ -104,7 +121,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a malformed sign-in with per-field errors', async () => {
       const server = await testServer(dialect, specModel(SPEC));
-      const response = await server.app.inject({
+      const response = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         headers: CSRF,
@@ -126,13 +143,13 @@ for (const dialect of DIALECTS) {
       const second = await login(server.app, 'ann@example.com', PASSWORD, first.cookie);
       expect(second.cookie).toBeDefined();
       expect(second.cookie).not.toBe(first.cookie);
-      const old = await server.app.inject({
+      const old = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: first.cookie! },
       });
       expect(old.statusCode).toBe(401);
-      const current = await server.app.inject({
+      const current = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: second.cookie! },
@@ -144,7 +161,7 @@ for (const dialect of DIALECTS) {
       const server = await testServer(dialect, specModel(SPEC));
       await givenUser(server, 'ann@example.com', ['employee']);
       const whoAmI = (cookie: string) =>
-        server.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
+        checkedInject(server.app, server.model, { method: 'GET', url: '/api/session', headers: { cookie } });
 
       const idle = (await login(server.app, 'ann@example.com')).cookie!;
       server.clock.advance(29 * MINUTE);
@@ -174,7 +191,7 @@ for (const dialect of DIALECTS) {
       await givenUser(server, 'ann@example.com', ['employee']);
       const { cookie } = await login(server.app, 'ann@example.com');
       await disableUser(server.database, server.model, 'ann@example.com');
-      const me = await server.app.inject({
+      const me = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: cookie! },
@@ -199,7 +216,7 @@ for (const dialect of DIALECTS) {
 
       // another account from another address is not affected
       await givenUser(server, 'bob@example.com', ['employee']);
-      const bob = await server.app.inject({
+      const bob = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         remoteAddress: '203.0.113.7',
@@ -208,7 +225,7 @@ for (const dialect of DIALECTS) {
       });
       expect(bob.statusCode).toBe(200);
       // the same account from another address is
-      const elsewhere = await server.app.inject({
+      const elsewhere = await checkedInject(server.app, server.model, {
         method: 'POST',
         url: '/api/session',
         remoteAddress: '198.51.100.1',
@@ -233,7 +250,7 @@ for (const dialect of DIALECTS) {
       const promoted = await setRoles(server.database, server.model, 'ann@example.com', ['manager']);
       expect(promoted.roles).toEqual(['manager']);
       const { cookie } = await login(server.app, 'ann@example.com');
-      const me = await server.app.inject({
+      const me = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: cookie! },
@@ -241,7 +258,7 @@ for (const dialect of DIALECTS) {
       expect(me.json().user.roles).toEqual(['manager']);
 
       await resetPassword(server.database, server.model, 'ann@example.com', 'a brand new password');
-      const ended = await server.app.inject({
+      const ended = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: '/api/session',
         headers: { cookie: cookie! },

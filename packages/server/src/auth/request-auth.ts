@@ -7,6 +7,7 @@ import { type CookieSerializeOptions } from '@fastify/cookie';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
+import { apiPath } from '../http/paths.js';
 import { lookupSession } from './sessions.js';
 import { type UserSummary } from './users.js';
 
@@ -30,7 +31,7 @@ declare module 'fastify' {
 const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false };
 
 /**
- * Resolves the session of every `/api/` request into `request.auth`.
+ * Resolves the session of every request under `calls.basePath` into `request.auth`.
  *
  * @example installRequestAuth(app, { model, database, now: () => new Date() });
  */
@@ -39,11 +40,11 @@ export function installRequestAuth(
   context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
 ): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
-  const apiPrefix = `${context.model.calls.basePath.replace(/\/+$/, '')}/`;
+  const apiPrefix = apiPath(context.model, '');
   app.addHook('onRequest', async (request) => {
     request.auth = ANONYMOUS;
     // health checks stay free of the database
-    if (!request.url.startsWith('/api/') && !request.url.startsWith(apiPrefix)) return;
+    if (!request.url.startsWith(apiPrefix)) return;
     const id = request.cookies[SESSION_COOKIE];
     if (id === undefined || id === '') return;
     const found = await lookupSession(context.database, context.model, id, context.now());

@@ -1,10 +1,12 @@
 /**
- * `POST /api/session` (sign in), `GET /api/session` (who am I), `DELETE /api/session` (sign out).
+ * `POST <basePath>/session` (sign in), `GET` (who am I), `DELETE` (sign out), under the spec's
+ * `calls.basePath` like the resources.
  */
 import { type Model } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
+import { apiPath } from '../http/paths.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { LoginLimiter } from './login-limiter.js';
 import { dummyHash, verifyPassword } from './password.js';
@@ -33,9 +35,10 @@ export function registerSessionRoutes(
 ): void {
   const { model, database, now } = context;
   const limiter = new LoginLimiter(model.limits.loginAttemptsPerMinute, now);
+  const path = apiPath(model, 'session');
   void dummyHash(); // computed ahead, so the first unknown email costs no more than later ones
 
-  app.post('/api/session', async (request, reply) => {
+  app.post(path, async (request, reply) => {
     const { email, password } = readCredentials(request.body);
     const decision = limiter.attempt([`account:${normalizeEmail(email)}`, `address:${request.ip}`]);
     if (!decision.allowed) {
@@ -65,13 +68,13 @@ export function registerSessionRoutes(
     return noStore(reply).send({ user: sessionUser(user) });
   });
 
-  app.get('/api/session', async (request, reply) => {
+  app.get(path, async (request, reply) => {
     if (request.auth.expired) clearCookie(request, reply, model);
     const user = requireUser(request);
     return noStore(reply).send({ user: sessionUser(user) });
   });
 
-  app.delete('/api/session', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {
     const id = request.cookies[SESSION_COOKIE];
     if (id !== undefined && id !== '') await endSession(database, id);
     clearCookie(request, reply, model);

@@ -7,6 +7,7 @@ import { rulesFor } from '@ninefold/engine';
 import { type Entity, type Field, type Model } from '@ninefold/spec/model';
 import { SESSION_COOKIE } from '../auth/request-auth.js';
 import { CSRF_HEADER } from '../http/csrf.js';
+import { apiPath } from '../http/paths.js';
 import { FILTER_OPS } from '../resources/list-query.js';
 import { ACTIONS_KEY, resourcePath } from '../resources/routes.js';
 
@@ -72,7 +73,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '200': { description: 'Ready.', content: json(statusSchema('ready')) } },
     }),
   };
-  paths['/api/model'] = {
+  paths[apiPath(model, 'model')] = {
     get: op(ANY_REQUEST, {
       operationId: 'getModel',
       tags: ['server'],
@@ -81,7 +82,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '200': { description: 'The model.', content: json({ type: 'object' }) } },
     }),
   };
-  paths['/api/session'] = {
+  paths[apiPath(model, 'session')] = {
     post: op([...ANY_REQUEST, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE', 'E_VALIDATION', 'E_INVALID_CREDENTIALS'], {
       operationId: 'login',
       tags: ['session'],
@@ -248,7 +249,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           type: 'apiKey',
           in: 'cookie',
           name: SESSION_COOKIE,
-          description: 'The session cookie that `POST /api/session` sets.',
+          description: `The session cookie that \`POST ${apiPath(model, 'session')}\` sets.`,
         },
       },
       parameters: {

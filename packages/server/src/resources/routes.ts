@@ -24,9 +24,11 @@ import { sql } from 'kysely';
 import { uuidv7 } from 'uuidv7';
 import { recordHistory } from '../audit/history.js';
 import { requireUser } from '../auth/request-auth.js';
+import { normalizeEmail } from '../auth/users.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
+import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { writeProblem } from './issues.js';
 import { encodeCursor, orderBy, parseListQuery } from './list-query.js';
@@ -53,7 +55,7 @@ export const ACTIONS_KEY = '_actions';
 
 /** The path of an entity's collection: the model's base path and the entity's resource. */
 export function resourcePath(model: Model, entity: Entity): string {
-  return `${model.calls.basePath.replace(/\/+$/, '')}/${entity.resource}`;
+  return apiPath(model, entity.resource);
 }
 
 /**
@@ -202,7 +204,7 @@ class Resource {
   async create(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
     const { user, now } = caller;
-    const input = bodyObject(request.body);
+    const input = this.#normalized(bodyObject(request.body));
     if (accessFor(this.#model, user, 'create', this.#entity) === false) throw new ApiError('E_FORBIDDEN');
     const writeErrors = checkWrite(this.#model, user, this.#entity, input, { operation: 'create', now });
     if (writeErrors.length > 0) throw writeProblem(this.#model, writeErrors);
@@ -251,7 +253,7 @@ class Resource {
     const { user, now } = caller;
     const old = await this.#readable(request, caller);
     const version = ifMatch(request, true, old);
-    const input = bodyObject(request.body);
+    const input = this.#normalized(bodyObject(request.body));
     if (!can(this.#model, user, 'update', this.#entity, old, { now })) throw new ApiError('E_FORBIDDEN');
     const writeErrors = checkWrite(this.#model, user, this.#entity, input, {
       operation: 'update',
@@ -366,6 +368,15 @@ class Resource {
     const record = decodeRow(this.info, row, this.#database.dialect);
     if (!can(this.#model, caller.user, 'read', this.#entity, record, { now: caller.now })) throw notFound();
     return record;
+  }
+
+  /**
+   * A user's email is stored as `ninefold users add` stores it (trimmed, lower case), so that the
+   * unique index and the sign-in see one address however it was typed (decision 0008).
+   */
+  #normalized(input: WireRecord): WireRecord {
+    if (this.#entity !== 'User' || typeof input['email'] !== 'string') return input;
+    return { ...input, email: normalizeEmail(input['email']) };
   }
 
   /** The record as its reader may see it, with the transitions they may fire now. */

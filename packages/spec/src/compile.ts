@@ -237,7 +237,8 @@ function compileText(text: string, file: string): CompileResult {
   ctx.roleNames = declaredRoles.length > 0 ? declaredRoles : [DEFAULT_ROLE];
 
   const entityEntries = dict('entities');
-  const { entities, pendingDefaults } = readEntities(ctx, entityEntries);
+  const { entities, pendingDefaults, spans: entitySpans } = readEntities(ctx, entityEntries);
+  for (const [key, span] of entitySpans) ctx.spans.set(key, span);
   const user = builtinUser(ctx.roleNames);
   const extraUser = entities['User'];
   delete entities['User'];
@@ -247,6 +248,7 @@ function compileText(text: string, file: string): CompileResult {
   };
   if (extraUser) ctx.pendingEntityKeys.delete('User');
   finishEntities(ctx);
+  checkResources(ctx);
 
   const transitionRoles = readStates(ctx, dict('states'));
   for (const pending of pendingDefaults) {
@@ -420,6 +422,26 @@ function collect(block: YamlBlock, bag: DiagnosticBag, out: Collected, names: Ma
       list.push(item);
     }
     out.dicts.set(key, list);
+  }
+}
+
+/** Each entity is served at `/api/<resource>`: two entities may not share one. */
+function checkResources(ctx: CompileContext): void {
+  const byResource = new Map<string, string>();
+  for (const entity of Object.values(ctx.entities)) {
+    const other = byResource.get(entity.resource);
+    if (other === undefined) {
+      byResource.set(entity.resource, entity.name);
+      continue;
+    }
+    const span = ctx.spans.get(entity.name) ?? ctx.spans.get(other);
+    if (span === undefined) continue;
+    ctx.bag.report(
+      'NF315',
+      span,
+      `\`${entity.name}\` would be served at \`/${entity.resource}\`, like \`${other}\`.`,
+      `rename one of the two entities`,
+    );
   }
 }
 

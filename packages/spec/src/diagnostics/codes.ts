@@ -57,6 +57,7 @@ export const DIAGNOSTIC_CODES = {
   NF312: { severity: 'warning', title: 'A state cannot be reached from the initial state.' },
   NF313: { severity: 'error', title: 'A field cannot be used here because of its type or flags.' },
   NF314: { severity: 'error', title: 'A transition leaves a state marked terminal.' },
+  NF315: { severity: 'error', title: 'Two entities would be served at the same resource path.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

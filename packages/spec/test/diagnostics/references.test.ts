@@ -324,6 +324,23 @@ describe('references', () => {
     );
   });
 
+  it('NF315: two entities served at the same resource path', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Box: { fields: { label: string } }
+          Boxe: { fields: { label: string } }
+      `,
+      {
+        code: 'NF315',
+        line: 3,
+        column: 3,
+        message: /`Boxe` would be served at `\/boxes`, like `Box`/,
+        hint: /rename/,
+      },
+    );
+  });
+
   it('NF313: a detail screen in the navigation', () => {
     expectDiagnostic(
       spec`

@@ -60,10 +60,10 @@ export function rawApp(file, userId) {
   const list = (where, order) =>
     sqlite.prepare(`select ${SELECT} from claims where ${where} order by ${order} limit 50`);
   const lists = {
-    // the server's own filter for `read: own` (the engine's toSqlFilter), hence the server's plan:
-    // walk the (createdAt, id) index backwards and keep the owner's rows
-    samePlan: list('coalesce("submittedBy" = ?, false)', '"createdAt" desc, "id" desc'),
-    // what one writes by hand: a plain equality, which SQLite serves from the submittedBy index
+    // the server's own filter for `read: own` (the engine's toSqlFilter emits a bare equality where
+    // no negation is above it), hence the server's plan: the (submittedBy, createdAt, id) index
+    samePlan: list('"submittedBy" = ?', '"createdAt" desc, "id" desc'),
+    // what one writes by hand (now the same text as the server's): a plain equality
     plain: list('"submittedBy" = ?', '"createdAt" desc, "id" desc'),
     // the server's order for a nullable key (NULLs first descending), by hand
     spentOn: list('"submittedBy" = ?', '"spentOn" desc nulls first, "id" desc'),

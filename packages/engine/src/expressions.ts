@@ -29,6 +29,8 @@ interface ModelCel {
   base: Environment | null;
   readonly byEntity: Map<string, Environment>;
   readonly compiled: Map<string, Evaluator | Error>;
+  /** Each entity's record variables and their CEL types, as entries: an activation is built per row. */
+  readonly schemas: Map<string, readonly (readonly [string, string])[]>;
 }
 
 const cache = new WeakMap<Model, ModelCel>();
@@ -36,7 +38,7 @@ const cache = new WeakMap<Model, ModelCel>();
 function modelCel(model: Model): ModelCel {
   let entry = cache.get(model);
   if (entry === undefined) {
-    entry = { base: null, byEntity: new Map(), compiled: new Map() };
+    entry = { base: null, byEntity: new Map(), compiled: new Map(), schemas: new Map() };
     cache.set(model, entry);
   }
   return entry;
@@ -134,7 +136,12 @@ export function activation(
   if (entity === null) return vars;
   const def = lookup(model.entities, entity);
   if (def === undefined) return vars;
-  const schema = recordSchema(def, lookup(model.states, entity));
+  const cel = modelCel(model);
+  let schema = cel.schemas.get(entity);
+  if (schema === undefined) {
+    schema = Object.entries(recordSchema(def, lookup(model.states, entity)));
+    cel.schemas.set(entity, schema);
+  }
   const self = celRecord(schema, record ?? {});
   Object.assign(vars, self);
   vars['self'] = self;
@@ -146,17 +153,27 @@ export function activation(
   return vars;
 }
 
-function celRecord(schema: Readonly<Record<string, string>>, record: WireRecord): Record<string, unknown> {
+function celRecord(
+  schema: readonly (readonly [string, string])[],
+  record: WireRecord,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, type] of Object.entries(schema)) {
+  for (const [name, type] of schema) {
     const value = toCel(type, record[name]);
     if (value !== undefined) out[name] = value;
   }
   return out;
 }
 
+/** The CEL form of each user context: a request's user is the same object for every row it reads. */
+const celUsers = new WeakMap<UserContext, { readonly model: Model; readonly cel: Record<string, unknown> }>();
+
 function celUser(model: Model, user: UserContext): Record<string, unknown> {
-  return celRecord(userSchema(model.entities['User']), user);
+  const cached = celUsers.get(user);
+  if (cached !== undefined && cached.model === model) return cached.cel;
+  const cel = celRecord(Object.entries(userSchema(model.entities['User'])), user);
+  celUsers.set(user, { model, cel });
+  return cel;
 }
 
 /** The outcome of an evaluation: a value, or the error that stopped it. */

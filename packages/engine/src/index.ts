@@ -25,9 +25,11 @@ export { type WriteCheckOptions, checkWrite } from './write-check.js';
 export {
   type Action,
   type CanOptions,
+  type RecordOptions,
   accessFor,
   accessHolds,
   can,
+  grantsOf,
   maskRecord,
   readableFields,
   writableFields,

@@ -15,7 +15,17 @@ import { type Clock, type UserContext, type WireRecord, lookup } from './record.
 
 export type Action = 'read' | 'create' | 'update' | 'delete';
 
-export interface CanOptions extends Partial<Clock> {
+/**
+ * A clock, and optionally the record's activation (`activation(model, entity, record, { user, now })`)
+ * when the caller already built it: a list row is checked by `can`, `maskRecord` and
+ * `availableTransitions`, and converting it to CEL once serves all three.
+ */
+export interface RecordOptions extends Partial<Clock> {
+  /** The activation of the record these options come with, built with the same user and clock. */
+  readonly vars?: Record<string, unknown>;
+}
+
+export interface CanOptions extends RecordOptions {
   /** For `update`: the record before the change. Both it and the new record must be allowed. */
   readonly old?: WireRecord | null;
 }
@@ -57,9 +67,10 @@ export function accessHolds(
   access: Access,
   record: WireRecord,
   ctx: { readonly user: UserContext | null } & Clock,
+  prepared?: Record<string, unknown>,
 ): boolean {
   if (typeof access === 'boolean') return access;
-  const vars = activation(model, entity, record, ctx);
+  const vars = prepared ?? activation(model, entity, record, ctx);
   return access.any.some((expr) => holds(model, entity, expr, vars));
 }
 
@@ -90,7 +101,7 @@ export function can(
   if (action === 'update' && options.old !== undefined && options.old !== null) {
     if (!accessHolds(model, entity, access, options.old, ctx)) return false;
   }
-  return accessHolds(model, entity, access, record, ctx);
+  return accessHolds(model, entity, access, record, ctx, options.vars);
 }
 
 /**
@@ -104,7 +115,7 @@ export function readableFields(
   user: UserContext | null,
   entity: string,
   record?: WireRecord | null,
-  clock: Partial<Clock> = {},
+  clock: RecordOptions = {},
 ): readonly string[] | null {
   return fieldUnion(model, user, entity, 'read', 'readFields', record, clock);
 }
@@ -133,7 +144,7 @@ function fieldUnion(
   action: Action,
   key: 'readFields' | 'writeFields',
   record: WireRecord | null | undefined,
-  clock: Partial<Clock>,
+  clock: RecordOptions,
 ): readonly string[] | null {
   const out = new Set<string>();
   const ctx = {
@@ -144,7 +155,12 @@ function fieldUnion(
   for (const grant of grantsOf(model, user, entity)) {
     const access = grant[action];
     if (access === false) continue;
-    if (record !== undefined && record !== null && !accessHolds(model, entity, access, record, ctx)) continue;
+    if (
+      record !== undefined &&
+      record !== null &&
+      !accessHolds(model, entity, access, record, ctx, clock.vars)
+    )
+      continue;
     const fields = grant[key];
     if (fields === null) return null;
     for (const f of fields) out.add(f);
@@ -163,7 +179,7 @@ export function maskRecord(
   user: UserContext | null,
   entity: string,
   record: WireRecord,
-  clock: Partial<Clock> = {},
+  clock: RecordOptions = {},
 ): Record<string, Value> | null {
   if (!can(model, user, 'read', entity, record, clock)) return null;
   const fields = readableFields(model, user, entity, record, clock);

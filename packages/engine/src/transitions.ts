@@ -46,13 +46,14 @@ export function availableTransitions(
   user: UserContext | null,
   entity: string,
   record: WireRecord,
-  clock: Clock,
+  clock: Clock & { readonly vars?: Record<string, unknown> },
 ): Transition[] {
   entityOf(model, entity);
   const machine = lookup(model.states, entity);
   if (machine === undefined) return [];
   const state = record['state'];
-  const vars = activation(model, entity, record, { user, ...clock });
+  // the caller's activation of this record, when it built one (see `RecordOptions` in permissions.ts)
+  const vars = clock.vars ?? activation(model, entity, record, { user, ...clock });
   return Object.values(machine.transitions).filter(
     (t) =>
       typeof state === 'string' &&

@@ -79,8 +79,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // only JSON bodies: a text/plain POST is a classic cross-site form trick
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, model);
-  app.addHook('onSend', async (_request, reply) => {
+  // a callback hook: an async one costs a promise per request, for one header
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
 
   const context = { model, database, now };

@@ -2,6 +2,7 @@
  * Who is asking: every API request gets `request.auth` from its session cookie before anything
  * else looks at it (the request rate limit keys on it).
  */
+import { type UserContext } from '@ninefold/engine';
 import { type Model } from '@ninefold/spec/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -20,6 +21,8 @@ export interface RequestAuth {
   readonly sessionId: string | null;
   /** True when the cookie named a session that has expired. */
   readonly expired: boolean;
+  /** The signed-in user's record as the engine sees it, read with the session (null: load it). */
+  readonly context?: UserContext | null;
 }
 
 declare module 'fastify' {
@@ -41,15 +44,19 @@ export function installRequestAuth(
 ): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   const apiPrefix = apiPath(context.model, '');
-  app.addHook('onRequest', async (request) => {
+  // a callback hook: most requests without a session (health checks) then cost no promise
+  app.addHook('onRequest', (request, _reply, done) => {
     request.auth = ANONYMOUS;
     // health checks stay free of the database
-    if (!request.url.startsWith(apiPrefix)) return;
+    if (!request.url.startsWith(apiPrefix)) return done();
     const id = request.cookies[SESSION_COOKIE];
-    if (id === undefined || id === '') return;
-    const found = await lookupSession(context.database, context.model, id, context.now());
-    if (found.status === 'active') request.auth = { user: found.user, sessionId: id, expired: false };
-    else request.auth = { user: null, sessionId: null, expired: found.status === 'expired' };
+    if (id === undefined || id === '') return done();
+    lookupSession(context.database, context.model, id, context.now()).then((found) => {
+      if (found.status === 'active')
+        request.auth = { user: found.user, sessionId: id, expired: false, context: found.context };
+      else request.auth = { user: null, sessionId: null, expired: found.status === 'expired' };
+      done();
+    }, done);
   });
 }
 

@@ -2,9 +2,12 @@
  * Sessions in the database, so that any instance serves any request. The client holds a 128-bit
  * random id; the table holds only its SHA-256, so a copy of the table opens no session.
  */
+import { type UserContext } from '@ninefold/engine';
 import { type Limits, type Model } from '@ninefold/spec/model';
+import { CompiledQuery } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { type Database } from '../db/open.js';
+import { decodeRow, entityTable } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
 
@@ -12,7 +15,13 @@ import { type UserSummary, toSummary, usersTable } from './users.js';
 const TOUCH_INTERVAL_MS = 60_000;
 
 export type SessionLookup =
-  | { readonly status: 'active'; readonly user: UserSummary; readonly idHash: string }
+  | {
+      readonly status: 'active';
+      readonly user: UserSummary;
+      readonly idHash: string;
+      /** The user as the engine sees them (every field of their User record), when the model has one. */
+      readonly context: UserContext | null;
+    }
   | { readonly status: 'expired' }
   | { readonly status: 'none' };
 
@@ -55,13 +64,11 @@ export async function lookupSession(
   // an id that cannot be ours is not worth a query
   if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return { status: 'none' };
   const idHash = hashSessionId(id);
-  const users = usersTable(model);
-  const row = await database.db
-    .selectFrom(`${TABLES.sessions} as s`)
-    .innerJoin(`${users} as u`, 'u.id', 's.user_id')
-    .select(['s.created_at', 's.last_seen_at', 'u.id', 'u.email', 'u.name', 'u.roles', 'u.disabled'])
-    .where('s.id_hash', '=', idHash)
-    .executeTakeFirst();
+  const lookup = sessionQuery(database, model);
+  const result = await database.db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(lookup.sql, [idHash]),
+  );
+  const row = result.rows[0];
   if (row === undefined) return { status: 'none' };
   const user = toSummary(row);
   if (user.disabled) {
@@ -80,7 +87,46 @@ export async function lookupSession(
       .where('id_hash', '=', idHash)
       .execute();
   }
-  return { status: 'active', user, idHash };
+  const users = lookup.users;
+  const context =
+    users === null
+      ? null
+      : { ...decodeRow(users, row, database.dialect), id: user.id, roles: [...user.roles] };
+  return { status: 'active', user, idHash, context };
+}
+
+interface SessionQuery {
+  readonly sql: string;
+  readonly users: ReturnType<typeof entityTable> | null;
+}
+
+const sessionQueries = new WeakMap<Database, WeakMap<Model, SessionQuery>>();
+
+/**
+ * The session lookup's SQL, compiled once per database and model: the session and every column of
+ * its user's record, so that who is asking costs one query (its only parameter is the id's hash).
+ */
+function sessionQuery(database: Database, model: Model): SessionQuery {
+  let byModel = sessionQueries.get(database);
+  if (byModel === undefined) {
+    byModel = new WeakMap();
+    sessionQueries.set(database, byModel);
+  }
+  let query = byModel.get(model);
+  if (query === undefined) {
+    const entity = model.entities['User'];
+    const users = entity === undefined ? null : entityTable(model, entity);
+    const columns = new Set(['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])]);
+    const compiled = database.db
+      .selectFrom(`${TABLES.sessions} as s`)
+      .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id')
+      .select(['s.created_at', 's.last_seen_at', ...[...columns].map((c) => `u.${c}`)])
+      .where('s.id_hash', '=', '')
+      .compile();
+    query = { sql: compiled.sql, users };
+    byModel.set(model, query);
+  }
+  return query;
 }
 
 /**

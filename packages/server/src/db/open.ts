@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
+import { cachingStatements } from './statement-cache.js';
 
 /** An open database: its dialect, a Kysely instance over it, and how to close it. */
 export interface Database {
@@ -44,7 +45,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 function openSqlite(path: string): Database {
   const sqlite = new SqliteDatabase(path);
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
-  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   const close = async () => {
     await db.destroy();
     // destroy() leaves alone a connection Kysely never used

@@ -8,19 +8,22 @@ import {
   type UserContext,
   type WireRecord,
   accessFor,
+  activation,
   applyDefaults,
   applyTransition,
   availableTransitions,
   can,
   checkWrite,
+  grantsOf,
   maskRecord,
   readableFields,
   toSqlFilter,
+  utcDate,
   validateRecord,
 } from '@ninefold/engine';
 import { type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { uuidv7 } from 'uuidv7';
 import { recordHistory } from '../audit/history.js';
 import { requireUser } from '../auth/request-auth.js';
@@ -85,6 +88,10 @@ export function registerResources(app: FastifyInstance, context: ResourceContext
 interface Caller {
   readonly user: UserContext;
   readonly now: Date;
+  /** The UTC date of `now`, for the CEL `today` of every record the request shows. */
+  readonly today: string;
+  /** No role of the user that reads the entity hides a field: a readable record is shown whole. */
+  readonly unmasked: boolean;
 }
 
 class Resource {
@@ -92,6 +99,8 @@ class Resource {
   readonly #database: Database;
   readonly #entity: string;
   readonly #path: string;
+  /** The SQL of a read by id, compiled once: only the id changes between requests. */
+  #byIdSql: string | null = null;
 
   constructor(
     private readonly context: ResourceContext,
@@ -109,8 +118,14 @@ class Resource {
 
   async #caller(request: FastifyRequest): Promise<Caller> {
     const summary = requireUser(request);
-    const user = await userContext(this.#model, this.#db, this.#database.dialect, summary);
-    return { user, now: this.context.now() };
+    // the session lookup decoded the User record already; the query is the fallback
+    const user =
+      request.auth.context ?? (await userContext(this.#model, this.#db, this.#database.dialect, summary));
+    const unmasked = grantsOf(this.#model, user, this.#entity).every(
+      (grant) => grant.read === false || grant.readFields === null,
+    );
+    const now = this.context.now();
+    return { user, now, today: utcDate(now), unmasked };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -359,11 +374,15 @@ class Resource {
     const id = (request.params as { id?: unknown }).id;
     const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
     if (typeof id !== 'string' || id === '') throw notFound();
-    const row = (await this.#db
+    this.#byIdSql ??= this.#db
       .selectFrom(this.info.table)
       .select([...this.info.columns])
-      .where('id', '=', id)
-      .executeTakeFirst()) as Record<string, unknown> | undefined;
+      .where('id', '=', '')
+      .compile().sql;
+    const result = await this.#db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(this.#byIdSql, [id]),
+    );
+    const row = result.rows[0];
     if (row === undefined) throw notFound();
     const record = decodeRow(this.info, row, this.#database.dialect);
     if (!can(this.#model, caller.user, 'read', this.#entity, record, { now: caller.now })) throw notFound();
@@ -381,8 +400,14 @@ class Resource {
 
   /** The record as its reader may see it, with the transitions they may fire now. */
   #present(record: Record<string, Value>, caller: Caller): Record<string, Value> {
-    const { user, now } = caller;
-    const masked = maskRecord(this.#model, user, this.#entity, record, { now });
+    const { user, now, today } = caller;
+    // the record in CEL, built once for the read check, the mask and the transitions
+    const vars = activation(this.#model, this.#entity, record, { user, now, today });
+    const masked = caller.unmasked
+      ? can(this.#model, user, 'read', this.#entity, record, { now, vars })
+        ? record
+        : null
+      : maskRecord(this.#model, user, this.#entity, record, { now, vars });
     const visible = masked ?? pick(record, SYSTEM_FIELDS);
     // the columns' order, whatever order the record was assembled in
     const shown: Record<string, Value> = {};
@@ -390,11 +415,13 @@ class Resource {
       const value = visible[column];
       if (value !== undefined) shown[column] = value;
     }
-    const actions =
+    shown[ACTIONS_KEY] =
       masked === null
         ? []
-        : availableTransitions(this.#model, user, this.#entity, record, { now }).map((t) => t.name);
-    return { ...shown, [ACTIONS_KEY]: actions };
+        : availableTransitions(this.#model, user, this.#entity, record, { now, today, vars }).map(
+            (t) => t.name,
+          );
+    return shown;
   }
 
   /** Every ref the input sets must point at records that exist and that the user may read. */

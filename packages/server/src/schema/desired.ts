@@ -78,6 +78,8 @@ function entityTable(model: Model, entity: Entity): Table {
   // keyset paging in creation and modification order
   index(['createdAt', 'id']);
   index(['updatedAt', 'id']);
+  // `read: own` lists, newest first: the owner's rows in order, without a sort
+  if (entity.owner !== null) index([entity.owner, 'createdAt', 'id']);
   if (machine !== undefined) index(['state']);
   for (const field of Object.values(entity.fields)) {
     if (field.unique && !field.many) index([field.name], true);

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { compile, LIMITS } from '@ninefold/spec';
 import { generateSpec } from './spec-generator.js';
+import { aggregateProfile } from '../lib/cpu-profile.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 2);
@@ -43,34 +44,8 @@ mkdirSync(out, { recursive: true });
 const file = new URL(`compile-${count}.cpuprofile`, out);
 writeFileSync(file, JSON.stringify(profile));
 
-// self time per sample from timeDeltas; a frame's key is its function, file and line
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const where = (cf) => {
-  const url = cf.url.replace(/^file:\/\//, '');
-  const short = url.includes('/node_modules/')
-    ? url.slice(url.lastIndexOf('/node_modules/') + 14)
-    : url.replace(/^.*\/packages\//, 'packages/');
-  return short === '' ? '' : `${short}:${cf.lineNumber + 1}`;
-};
-const key = (n) => `${n.callFrame.functionName || '(anonymous)'}  ${where(n.callFrame)}`;
-const self = new Map();
-const total = new Map();
-let sampled = 0;
-for (let i = 0; i < profile.samples.length; i++) {
-  const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000; // ms until the next sample
-  let node = byId.get(profile.samples[i]);
-  sampled += dt;
-  self.set(key(node), (self.get(key(node)) ?? 0) + dt);
-  const seen = new Set();
-  for (; node !== undefined; node = byId.get(parent.get(node.id))) {
-    const k = key(node);
-    if (seen.has(k)) continue; // recursion counts once
-    seen.add(k);
-    total.set(k, (total.get(k) ?? 0) + dt);
-  }
-}
+// self and total time per function, from the samples and their time deltas
+const { self, total, sampled } = aggregateProfile(profile);
 
 const pct = (v) => `${((100 * v) / sampled).toFixed(1).padStart(5)}%`;
 const show = (map, filter) =>

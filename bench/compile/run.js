@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { compile, LIMITS } from '@ninefold/spec';
 import { parseDocument } from 'yaml';
 import { generateSpec } from './spec-generator.js';
+import { argument, median } from '../lib/stats.js';
 
 /** The options the compiler passes to the same parser (packages/spec/src/source/yaml.ts). */
 const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, version: '1.2' };
@@ -28,17 +29,6 @@ const TARGETS = { oneThousandMs: 1000, ratio: 4, growth: 5.5 };
 const sizes = argument('--sizes', '100,1000,5000').split(',').map(Number);
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : null;
 const MiB = 2 ** 20;
-
-function argument(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 const num = (n) => n.toLocaleString('en-US');
 const ms = (n) => `${n >= 100 ? n.toFixed(0) : n.toFixed(1)} ms`;

@@ -4,6 +4,7 @@
 //
 //   node bench/server/profile-summary.js bench/server/out/CPU.….cpuprofile [top]
 import { readFileSync } from 'node:fs';
+import { aggregateProfile, frameKey } from '../lib/cpu-profile.js';
 
 const [file, topText = '25'] = process.argv.slice(2);
 if (file === undefined) {
@@ -13,35 +14,8 @@ if (file === undefined) {
 const TOP = Number(topText);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const where = (cf) => {
-  const url = cf.url.replace(/^file:\/\//, '');
-  const short = url.includes('/node_modules/')
-    ? url.slice(url.lastIndexOf('/node_modules/') + 14)
-    : url.replace(/^.*\/packages\//, 'packages/');
-  return short === '' ? '' : `${short}:${cf.lineNumber + 1}`;
-};
-const key = (n) => `${n.callFrame.functionName || '(anonymous)'}  ${where(n.callFrame)}`;
-const self = new Map();
-const total = new Map();
-let busy = 0;
-for (let i = 0; i < profile.samples.length; i++) {
-  const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-  let node = byId.get(profile.samples[i]);
-  // the idle loop between requests is not the server's work
-  if (node.callFrame.functionName === '(idle)') continue;
-  busy += dt;
-  self.set(key(node), (self.get(key(node)) ?? 0) + dt);
-  const seen = new Set();
-  for (; node !== undefined; node = byId.get(parent.get(node.id))) {
-    const k = key(node);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    total.set(k, (total.get(k) ?? 0) + dt);
-  }
-}
+// the idle loop between requests is not the server's work
+const { self, total, sampled: busy } = aggregateProfile(profile, { skipIdle: true });
 
 const pct = (v) => `${((100 * v) / busy).toFixed(1).padStart(5)}%`;
 const show = (map, filter) =>
@@ -64,7 +38,7 @@ function packageOf(cf) {
 }
 for (const n of profile.nodes) {
   const p = packageOf(n.callFrame);
-  if (p !== null) groupOf.set(key(n), p);
+  if (p !== null) groupOf.set(frameKey(n), p);
 }
 const groups = new Map();
 for (const [k, v] of self) groups.set(group(k), (groups.get(group(k)) ?? 0) + v);

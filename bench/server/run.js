@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD, ROWS, seed } from './seed.js';
 import { CREATE_BODY, benchModel } from './spec.js';
+import { argument, median } from '../lib/stats.js';
 
 const RUNS = Number(argument('--runs', '3'));
 const SECONDS = Number(argument('--seconds', '5'));
@@ -34,17 +35,6 @@ const CSRF = { 'x-ninefold-csrf': '1' };
 const MiB = 2 ** 20;
 const { fetch } = globalThis; // Node's own, global since 18
 const OUT = fileURLToPath(new URL('./out/', import.meta.url));
-
-function argument(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -4,22 +4,44 @@ import { defineConfig } from 'vitest/config';
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 // Tests run against the sources, so `npm test` needs no build step between an edit and a test.
-export default defineConfig({
-  resolve: {
-    alias: [
-      {
-        find: /^@ninefold\/spec\/model$/,
-        replacement: fileURLToPath(new URL('./packages/spec/src/model.ts', import.meta.url)),
-      },
-      { find: /^@ninefold\/spec$/, replacement: src('spec') },
-      { find: /^@ninefold\/engine$/, replacement: src('engine') },
-      { find: /^@ninefold\/server$/, replacement: src('server') },
-      { find: /^@ninefold\/cli$/, replacement: src('cli') },
-    ],
+const alias = [
+  {
+    find: /^@ninefold\/spec\/model$/,
+    replacement: fileURLToPath(new URL('./packages/spec/src/model.ts', import.meta.url)),
   },
+  { find: /^@ninefold\/spec$/, replacement: src('spec') },
+  { find: /^@ninefold\/engine$/, replacement: src('engine') },
+  { find: /^@ninefold\/server$/, replacement: src('server') },
+  { find: /^@ninefold\/cli$/, replacement: src('cli') },
+];
+
+export default defineConfig({
+  resolve: { alias },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    pool: 'threads',
     testTimeout: 30_000,
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'node',
+          include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['packages/client/**', '**/node_modules/**'],
+          pool: 'threads',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // the client's components and hooks, in jsdom, against the real server in-process
+        resolve: { alias },
+        test: {
+          name: 'client',
+          include: ['packages/client/test/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['packages/client/test/setup.ts'],
+          pool: 'threads',
+          testTimeout: 30_000,
+        },
+      },
+    ],
   },
 });

@@ -10,6 +10,7 @@ import { installRequestAuth } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
+import { type NotFoundFallback, registerClient } from './http/client.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { apiPath } from './http/paths.js';
@@ -30,6 +31,8 @@ export interface AppOptions {
   readonly trustProxy?: boolean;
   /** The clock; tests move it instead of sleeping. */
   readonly now?: () => Date;
+  /** Serve the built client from this folder on the same port (`packages/client/dist`). */
+  readonly clientDir?: string;
 }
 
 /** What the server knows about itself, on `app.ninefold`. */
@@ -38,6 +41,8 @@ export interface AppState {
   readonly demo: boolean;
   /** True from the moment shutdown begins: `/ready` answers 503. */
   draining: boolean;
+  /** When the client is served: the page for a browser's navigation that no route matched. */
+  notFoundFallback: NotFoundFallback | null;
 }
 
 declare module 'fastify' {
@@ -70,7 +75,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
   });
-  const state: AppState = { model, demo: options.demo ?? false, draining: false };
+  const state: AppState = { model, demo: options.demo ?? false, draining: false, notFoundFallback: null };
   app.decorate('ninefold', state);
   app.addHook('preClose', async () => {
     state.draining = true;
@@ -97,5 +102,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerResources(api, context);
     registerOpenApiRoutes(api, model);
   });
+  const clientDir = options.clientDir;
+  if (clientDir !== undefined) {
+    void app.register(async (site) => {
+      state.notFoundFallback = await registerClient(site, model, { dir: clientDir });
+    });
+  }
   return app;
 }

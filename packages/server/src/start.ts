@@ -29,6 +29,8 @@ export interface StartOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Where start-up messages go; defaults to the console. */
   readonly print?: (line: string) => void;
+  /** Serve the built web app from this folder on the same port. */
+  readonly clientDir?: string;
 }
 
 export interface RunningServer {
@@ -80,6 +82,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       database,
       demo: options.demo ?? false,
       logger: options.logger ?? { level: 'info' },
+      ...(options.clientDir === undefined ? {} : { clientDir: options.clientDir }),
     });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);

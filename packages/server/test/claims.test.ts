@@ -672,6 +672,61 @@ for (const dialect of DIALECTS) {
         const page = body(await bob.get('/api/claims?limit=100000'));
         expect((page['data'] as Json[]).length).toBeLessThanOrEqual(200);
       });
+
+      it('applies a list screen’s fixed condition on top of the permission, never instead of it', async () => {
+        const mine = await claim(ann, { title: 'Mine for the screen' });
+        // my-claims is `where: own`: bob sees only his claims there, though he may read no others anyway
+        const own = body(await bob.get('/api/claims?screen=my-claims&limit=200&total=true'));
+        expect((own['data'] as Json[]).every((c) => c['submittedBy'] === bob.id)).toBe(true);
+        expect((own['data'] as Json[]).map((c) => c['id'])).not.toContain(mine['id']);
+        // approvals is `state == 'submitted' && submittedBy != user.id`: a draft is not waiting
+        const waiting = body(await mia.get('/api/claims?screen=approvals&total=true'));
+        expect((waiting['data'] as Json[]).every((c) => c['state'] === 'submitted')).toBe(true);
+        // the auditor reads every claim but the screen still narrows to their own: none
+        expect(body(await aud.get('/api/claims?screen=my-claims&total=true'))['total']).toBe(0);
+        expect(problem(await bob.get('/api/claims?screen=departments')).code).toBe('E_INVALID_QUERY');
+        expect(problem(await bob.get('/api/claims?screen=nope')).code).toBe('E_INVALID_QUERY');
+      });
+
+      it('exports every matching row as CSV, page after page, with only the readable columns', async () => {
+        const response = await bob.get('/api/claims?format=csv&sort=amount&merchant[contains]=Shop');
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+        expect(response.headers['content-disposition']).toMatch(
+          /^attachment; filename="claims-\d{4}-\d{2}-\d{2}\.csv"$/,
+        );
+        const lines = response.body
+          .replace(/^\uFEFF/, '')
+          .trimEnd()
+          .split('\r\n');
+        expect(lines[0]).toContain('Id,State,Title,Category');
+        const json = body(await bob.get('/api/claims?sort=amount&merchant[contains]=Shop&limit=200'));
+        expect(lines.length - 1).toBe((json['data'] as Json[]).length);
+        expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(
+          (json['data'] as Json[]).map((c) => c['id']),
+        );
+        // a title that a spreadsheet would run is defused and quoted where it must be
+        expect(response.body).toContain(`'or 1=1 --`);
+
+        // more rows than one export page: nothing lost, nothing twice
+        const many = body(await bob.get('/api/claims?limit=1&total=true'))['total'] as number;
+        const all = await bob.get('/api/claims?format=csv');
+        const ids = all.body
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((l) => l.split(',')[0]);
+        expect(ids.length).toBe(many);
+        expect(new Set(ids).size).toBe(many);
+
+        // the auditor may not read the free text: the columns leave it out
+        const audited = await aud.get('/api/claims?format=csv');
+        const header = audited.body.replace(/^\uFEFF/, '').split('\r\n')[0] ?? '';
+        expect(header).toContain('Title');
+        expect(header).not.toContain('Merchant');
+        expect(header).not.toContain('Description');
+        expect(problem(await bob.get('/api/claims?format=xml')).code).toBe('E_INVALID_QUERY');
+      });
     });
 
     describe('bad input', () => {

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { type RunningServer, DataLossError, startServer } from '@ninefold/server';
 import { EXIT, type Io } from '../io.js';
 
 export const START_HELP = `Usage: ninefold start <spec> [options]
 
-Compiles the spec, migrates the database to it, and serves the product's API.
+Compiles the spec, migrates the database to it, and serves the product: the web app and its API on
+one port.
 
 Options:
   --host <address>     where to listen (default 127.0.0.1: this machine only)
@@ -13,6 +16,8 @@ Options:
   --data <folder>      where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
   --demo               create one account per role and print their passwords
   --accept-data-loss   apply a migration that drops or narrows data (see \`ninefold migrate\`)
+  --client <folder>    the built web app to serve (default: Ninefold's own, packages/client/dist)
+  --api-only           serve the API without the web app
   --quiet              no request log
 
 SIGTERM or Ctrl-C drains the requests in flight, then stops.
@@ -35,6 +40,8 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
         demo: { type: 'boolean' },
         'accept-data-loss': { type: 'boolean' },
         quiet: { type: 'boolean' },
+        client: { type: 'string' },
+        'api-only': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -53,6 +60,18 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
     return EXIT.usage;
   }
   const databaseUrl = (io.env ?? {})['DATABASE_URL'];
+  let clientDir: string | undefined;
+  if (values['api-only'] !== true) {
+    clientDir = values.client === undefined ? builtClient() : resolve(io.cwd, values.client);
+    if (clientDir === undefined || !existsSync(join(clientDir, 'index.html'))) {
+      if (values.client !== undefined) {
+        io.stderr.write(`--client: ${clientDir ?? values.client} holds no built web app (index.html).\n`);
+        return EXIT.usage;
+      }
+      io.stdout.write('The web app is not built (run `npm run build`): serving the API only.\n');
+      clientDir = undefined;
+    }
+  }
   let server: RunningServer;
   try {
     server = await startServer({
@@ -66,6 +85,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       handleSignals: io.onStarted === undefined,
       logger: values.quiet === true ? false : { level: 'info' },
       print: (line) => io.stdout.write(`${line}\n`),
+      ...(clientDir === undefined ? {} : { clientDir }),
     });
   } catch (error) {
     if (error instanceof DataLossError) {
@@ -78,4 +98,13 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
   io.stdout.write(`API description: ${server.url}/openapi.json, browsable at ${server.url}/docs\n`);
   io.onStarted?.(server);
   return EXIT.ok;
+}
+
+/** The folder of Ninefold's own built web app, when the client package is installed. */
+function builtClient(): string | undefined {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve('@ninefold/client/package.json')), 'dist');
+  } catch {
+    return undefined;
+  }
 }

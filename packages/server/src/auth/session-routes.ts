@@ -2,11 +2,13 @@
  * `POST <basePath>/session` (sign in), `GET` (who am I), `DELETE` (sign out), under the spec's
  * `calls.basePath` like the resources.
  */
+import { type UserContext } from '@ninefold/engine';
 import { type Model } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
+import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { LoginLimiter } from './login-limiter.js';
 import { dummyHash, verifyPassword } from './password.js';
@@ -20,6 +22,11 @@ export interface SessionUser {
   readonly email: string;
   readonly name: string;
   readonly roles: readonly string[];
+  /**
+   * The user as rules see them (`user.department` in an expression): their own User record, so that
+   * the client decides permissions and defaults exactly as the server does.
+   */
+  readonly context: UserContext;
 }
 
 const LOGIN_FIELDS = ['email', 'password'] as const;
@@ -65,13 +72,13 @@ export function registerSessionRoutes(
     if (previous !== undefined && previous !== '') await endSession(database, previous);
     const id = await createSession(database, user.id, now());
     reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
-    return noStore(reply).send({ user: sessionUser(user) });
+    return noStore(reply).send({ user: await sessionUser(model, database, user) });
   });
 
   app.get(path, async (request, reply) => {
     if (request.auth.expired) clearCookie(request, reply, model);
     const user = requireUser(request);
-    return noStore(reply).send({ user: sessionUser(user) });
+    return noStore(reply).send({ user: await sessionUser(model, database, user) });
   });
 
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -82,8 +89,9 @@ export function registerSessionRoutes(
   });
 }
 
-function sessionUser(user: UserSummary): SessionUser {
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles };
+async function sessionUser(model: Model, database: Database, user: UserSummary): Promise<SessionUser> {
+  const context = await userContext(model, database.db, database.dialect, user);
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles, context };
 }
 
 function noStore(reply: FastifyReply): FastifyReply {

@@ -38,12 +38,17 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       properties: {
         user: {
           type: 'object',
-          required: ['id', 'email', 'name', 'roles'],
+          required: ['id', 'email', 'name', 'roles', 'context'],
           properties: {
             id: { type: 'string' },
             email: { type: 'string' },
             name: { type: 'string' },
             roles: { type: 'array', items: { type: 'string' } },
+            context: {
+              type: 'object',
+              description: 'The user as rules see them: their own User record, id and roles.',
+              required: ['id', 'roles'],
+            },
           },
         },
       },
@@ -150,7 +155,15 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
         tags: [tag],
         summary: `List the ${entity.pluralLabel} you may read.`,
         parameters: listParameters(model, entity),
-        responses: { '200': { description: 'A page.', content: json(ref(`${name}Page`)) } },
+        responses: {
+          '200': {
+            description: 'A page; with `format=csv`, every matching row as a CSV download.',
+            content: {
+              ...json(ref(`${name}Page`)),
+              'text/csv': { schema: { type: 'string' } },
+            },
+          },
+        },
       }),
       post: op([...CHANGING, ...writeCodes, ...createCodes], {
         operationId: `create${name}`,
@@ -484,7 +497,22 @@ function listParameters(model: Model, entity: Entity): Json[] {
       schema: { type: 'string' },
     },
     { name: 'total', in: 'query', description: 'Also count the rows.', schema: { type: 'boolean' } },
+    {
+      name: 'format',
+      in: 'query',
+      description: '`csv`: every row the filters select (not one page), as CSV with the readable columns.',
+      schema: { type: 'string', enum: ['json', 'csv'] },
+    },
   ];
+  const screens = model.screens.filter((s) => s.kind === 'list' && s.entity === entity.name);
+  if (screens.length > 0) {
+    params.push({
+      name: 'screen',
+      in: 'query',
+      description: "Also apply this list screen's fixed condition (`where`).",
+      schema: { type: 'string', enum: screens.map((s) => s.id) },
+    });
+  }
   const names = ['id', 'createdAt', 'updatedAt', 'createdBy', 'version'];
   if (model.states[entity.name] !== undefined) names.push('state');
   for (const field of Object.values(entity.fields)) if (field.type !== 'json') names.push(field.name);

@@ -4,7 +4,7 @@
  * E_INVALID_QUERY, never a 5xx and never silently ignored.
  */
 import { type StoredField, type UserContext, encodeValue } from '@ninefold/engine';
-import { type Model, type Value } from '@ninefold/spec/model';
+import { type Model, type Screen, type Value } from '@ninefold/spec/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
 import { ApiError } from '../http/errors.js';
@@ -15,7 +15,7 @@ export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** Query parameters that are not filters. */
-export const RESERVED_PARAMS = ['sort', 'limit', 'cursor', 'q', 'total'] as const;
+export const RESERVED_PARAMS = ['sort', 'limit', 'cursor', 'q', 'total', 'screen', 'format'] as const;
 
 const TEXT_TYPES = new Set(['string', 'text', 'email', 'url', 'phone']);
 const MAX_IN_ITEMS = 100;
@@ -38,6 +38,10 @@ export interface ListQuery {
   readonly after: RawBuilder<unknown> | null;
   readonly limit: number;
   readonly total: boolean;
+  /** The list screen whose fixed condition (`where`) applies too, when `screen=<id>` was given. */
+  readonly screen: Screen | null;
+  /** `csv`: every matching row as a CSV download instead of a page of JSON. */
+  readonly format: 'json' | 'csv';
 }
 
 function invalid(reason: string): ApiError {
@@ -124,7 +128,17 @@ export function parseListQuery(
   }
   const cursor = optional(query, 'cursor');
   const after = cursor === undefined ? null : cursorCondition(info, sort, cursor, dialect);
-  return { conditions, sort, after, limit, total: totalText === 'true' };
+  const screenId = optional(query, 'screen');
+  let screen: Screen | null = null;
+  if (screenId !== undefined) {
+    screen =
+      model.screens.find((s) => s.id === screenId && s.kind === 'list' && s.entity === info.entity.name) ??
+      null;
+    if (screen === null) throw invalid(`\`screen\` names no list screen of ${info.entity.name}`);
+  }
+  const format = optional(query, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') throw invalid('`format` must be json or csv');
+  return { conditions, sort, after, limit, total: totalText === 'true', screen, format };
 }
 
 function single(key: string, raw: unknown): string {
@@ -278,7 +292,8 @@ function signature(sort: readonly SortKey[]): string {
   return sort.map((k) => `${k.descending ? '-' : ''}${k.column}`).join(',');
 }
 
-function cursorCondition(
+/** The keyset condition of a cursor: rows after the one it was made from. */
+export function cursorCondition(
   info: EntityTable,
   sort: readonly SortKey[],
   cursor: string,

@@ -23,7 +23,8 @@ import {
 } from '@ninefold/engine';
 import { type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { Readable } from 'node:stream';
 import { uuidv7 } from 'uuidv7';
 import { recordHistory } from '../audit/history.js';
 import { requireUser } from '../auth/request-auth.js';
@@ -34,7 +35,14 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { writeProblem } from './issues.js';
-import { encodeCursor, orderBy, parseListQuery } from './list-query.js';
+import {
+  type SortKey,
+  cursorCondition,
+  encodeCursor,
+  orderBy,
+  parseListQuery,
+  queryableFields,
+} from './list-query.js';
 import {
   type Db,
   type EntityTable,
@@ -70,7 +78,7 @@ export function registerResources(app: FastifyInstance, context: ResourceContext
   for (const entity of Object.values(context.model.entities)) {
     const resource = new Resource(context, entityTable(context.model, entity));
     const path = resourcePath(context.model, entity);
-    app.get(path, (request) => resource.list(request));
+    app.get(path, (request, reply) => resource.list(request, reply));
     app.post(path, (request, reply) => resource.create(request, reply));
     app.get(`${path}/:id`, (request, reply) => resource.get(request, reply));
     app.patch(`${path}/:id`, (request, reply) => resource.update(request, reply));
@@ -131,7 +139,7 @@ class Resource {
   // ---------------------------------------------------------------------------------------------
   // Reads
 
-  async list(request: FastifyRequest) {
+  async list(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
     const access = accessFor(this.#model, caller.user, 'read', this.#entity);
     if (access === false) throw new ApiError('E_FORBIDDEN');
@@ -147,27 +155,101 @@ class Resource {
       toSqlFilter(this.#model, this.#entity, access, { user: caller.user, now: caller.now, dialect }),
     );
     const conditions = [sql`(${permitted})`, ...query.conditions];
-    const where = sql.join(conditions, sql` and `);
-    const page = sql.join(query.after === null ? conditions : [...conditions, query.after], sql` and `);
-    const table = sql.table(this.info.table);
-    const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
-    const result = await sql<Record<string, unknown>>`select ${columns} from ${table} where ${page}
-      order by ${orderBy(query.sort)} limit ${query.limit + 1}`.execute(this.#db);
-    const records = result.rows.map((row) => decodeRow(this.info, row, dialect));
-    const more = records.length > query.limit;
-    const shown = more ? records.slice(0, query.limit) : records;
+    const fixed = query.screen?.where ?? null;
+    if (fixed !== null) {
+      // a screen's condition is a view, never a grant: it only narrows what the permission allows
+      const view = { any: [fixed] };
+      const filter = toSqlFilter(this.#model, this.#entity, view, {
+        user: caller.user,
+        now: caller.now,
+        dialect,
+      });
+      conditions.push(sql`(${engineFilter(filter)})`);
+    }
+    if (query.format === 'csv') return this.#exportCsv(reply, caller, conditions, query.sort);
+
+    const { shown, more } = await this.#page(conditions, query.after, query.sort, query.limit);
     const last = shown.at(-1);
     const body: { data: Record<string, Value>[]; nextCursor: string | null; total?: number } = {
       data: shown.map((record) => this.#present(record, caller)),
       nextCursor: more && last !== undefined ? encodeCursor(query.sort, last) : null,
     };
     if (query.total) {
+      const where = sql.join(conditions, sql` and `);
       const counted = await sql<{
         n: unknown;
-      }>`select count(*) as n from ${table} where ${where}`.execute(this.#db);
+      }>`select count(*) as n from ${sql.table(this.info.table)} where ${where}`.execute(this.#db);
       body.total = Number(counted.rows[0]?.n ?? 0);
     }
     return body;
+  }
+
+  /** One keyset page: the rows after `after` in `sort` order, and whether more follow. */
+  async #page(
+    conditions: readonly RawBuilder<unknown>[],
+    after: RawBuilder<unknown> | null,
+    sort: readonly SortKey[],
+    limit: number,
+  ): Promise<{ shown: Record<string, Value>[]; more: boolean }> {
+    const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
+    const table = sql.table(this.info.table);
+    const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
+    const result = await sql<Record<string, unknown>>`select ${columns} from ${table} where ${page}
+      order by ${orderBy(sort)} limit ${limit + 1}`.execute(this.#db);
+    const records = result.rows.map((row) => decodeRow(this.info, row, this.#database.dialect));
+    const more = records.length > limit;
+    return { shown: more ? records.slice(0, limit) : records, more };
+  }
+
+  /**
+   * Every row of the list as CSV, read page by page along the keyset so that memory stays flat
+   * whatever the count. Columns are the fields the user may read; a value a row's mask hides is empty.
+   */
+  #exportCsv(
+    reply: FastifyReply,
+    caller: Caller,
+    conditions: readonly RawBuilder<unknown>[],
+    sort: readonly SortKey[],
+  ): FastifyReply {
+    const readable = queryableFields(this.#model, caller.user, this.#entity);
+    const fields = Object.values(this.info.entity.fields).filter(
+      (f) => readable === null || readable.has(f.name),
+    );
+    const hasState = this.#model.states[this.#entity] !== undefined;
+    const columns = [
+      { name: 'id', label: 'Id' },
+      ...(hasState ? [{ name: 'state', label: 'State' }] : []),
+      ...fields.map((f) => ({ name: f.name, label: f.label })),
+      { name: 'createdAt', label: 'Created' },
+      { name: 'updatedAt', label: 'Updated' },
+    ];
+    const pageSize = this.#model.limits.maxPageSize;
+    const page = (after: RawBuilder<unknown> | null) => this.#page(conditions, after, sort, pageSize);
+    const present = (record: Record<string, Value>) => this.#present(record, caller);
+    const next = (last: Record<string, Value>) =>
+      cursorCondition(this.info, sort, encodeCursor(sort, last), this.#database.dialect);
+    async function* lines(): AsyncGenerator<string> {
+      yield `\uFEFF${columns.map((c) => csvCell(c.label)).join(',')}\r\n`;
+      let after: RawBuilder<unknown> | null = null;
+      for (;;) {
+        const { shown, more } = await page(after);
+        let chunk = '';
+        for (const record of shown) {
+          const row = present(record);
+          chunk += `${columns.map((c) => csvCell(row[c.name])).join(',')}\r\n`;
+        }
+        if (chunk !== '') yield chunk;
+        const last = shown.at(-1);
+        if (!more || last === undefined) return;
+        after = next(last);
+      }
+    }
+    const date = caller.today;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${this.info.entity.resource}-${date}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(lines()));
   }
 
   async get(request: FastifyRequest, reply: FastifyReply) {
@@ -560,4 +642,19 @@ function holdsNul(value: unknown): boolean {
     return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
   }
   return false;
+}
+
+/**
+ * One CSV cell (RFC 4180): quoted when it must be, and a text that a spreadsheet would run as a
+ * formula (`=`, `+`, `-`, `@` first) is prefixed with an apostrophe.
+ */
+export function csvCell(value: Value | undefined): string {
+  if (value === null || value === undefined) return '';
+  let text = Array.isArray(value)
+    ? value.map(String).join('; ')
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

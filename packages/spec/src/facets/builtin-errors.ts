@@ -177,6 +177,18 @@ export const BUILTIN_ERRORS: readonly ErrorDef[] = [
     'The service is starting or stopping. Try again in a moment.',
     'The server is not ready or is draining.',
   ),
+  e(
+    'E_NETWORK',
+    503,
+    'The server could not be reached. Check your connection and try again.',
+    'Raised by the client, never sent: a request failed before any answer arrived.',
+  ),
+  e(
+    'E_TIMEOUT',
+    504,
+    'The server did not answer in time. Try again in a moment.',
+    'Raised by the client, never sent: no answer within `calls.timeoutMs`.',
+  ),
 ];
 
 /** Arguments every built-in message may use, besides constants. */

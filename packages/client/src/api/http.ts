@@ -1,0 +1,177 @@
+/**
+ * The HTTP client of the API a model describes: its base path, the CSRF header, a timeout per
+ * request, retries of idempotent requests after a network failure, and every failure as a typed
+ * error — an `ApiError` carrying the catalogue's problem, or a `NetworkError`.
+ */
+import { type Calls } from '@ninefold/spec/model';
+
+/** One field's problem in a problem response. */
+export interface FieldProblem {
+  readonly field: string | null;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** An RFC 9457 problem document as the server sends it. */
+export interface Problem {
+  readonly type?: string;
+  readonly title?: string;
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly detail?: string;
+  readonly errors?: readonly FieldProblem[];
+  readonly correlationId?: string;
+  readonly [key: string]: unknown;
+}
+
+/** The server answered with a problem: the catalogue's code and its rendered message. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(readonly problem: Problem) {
+    super(problem.message);
+  }
+  get code(): string {
+    return this.problem.code;
+  }
+  get status(): number {
+    return this.problem.status;
+  }
+  get fieldErrors(): readonly FieldProblem[] {
+    return this.problem.errors ?? [];
+  }
+}
+
+/** The server could not be reached, or did not answer in time. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    readonly reason: 'offline' | 'timeout',
+    options?: { cause?: unknown },
+  ) {
+    super(
+      reason === 'timeout' ? 'The server did not answer in time.' : 'The server could not be reached.',
+      options,
+    );
+  }
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  readonly body?: unknown;
+  /** The record version a write is based on: sent as `If-Match`. */
+  readonly version?: number;
+  readonly signal?: AbortSignal;
+  readonly query?: URLSearchParams | Readonly<Record<string, string>>;
+}
+
+export interface HttpOptions {
+  readonly calls: Pick<Calls, 'basePath' | 'timeoutMs' | 'retries'>;
+  /** The fetch to use; tests pass one that reaches a real server in-process. */
+  readonly fetch?: typeof fetch;
+  /** Called on every 401, so that the app can return to sign-in. */
+  readonly onUnauthenticated?: (problem: Problem) => void;
+  /** Waits before a retry; tests make it instant. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Http {
+  /** `path` is relative to the API's base path: `claims`, `claims/<id>/history`. */
+  request<T>(method: Method, path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** The absolute URL of an API path, for links such as a CSV download. */
+  url(path: string, query?: RequestOptions['query']): string;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Creates the API client.
+ *
+ * @example
+ * const http = createHttp({ calls: model.calls });
+ * const page = await http.get<Page>('claims', { query: { sort: '-spentOn' } });
+ */
+export function createHttp(options: HttpOptions): Http {
+  const { basePath, timeoutMs, retries } = options.calls;
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const sleep = options.sleep ?? sleepFor;
+  const base = basePath.replace(/\/+$/, '');
+
+  const url: Http['url'] = (path, query) => {
+    const search = query === undefined ? '' : new URLSearchParams(query).toString();
+    return `${base}/${path.replace(/^\/+/, '')}${search === '' ? '' : `?${search}`}`;
+  };
+
+  async function once(method: Method, target: string, init: RequestOptions): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-ninefold-csrf': '1' };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.version !== undefined) headers['if-match'] = `"${init.version}"`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal === undefined ? timeout : AbortSignal.any([init.signal, timeout]);
+    try {
+      return await doFetch(target, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        signal,
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+    } catch (error) {
+      if (init.signal?.aborted === true) throw error; // the caller gave up: not a failure to report
+      throw new NetworkError(timeout.aborted ? 'timeout' : 'offline', { cause: error });
+    }
+  }
+
+  async function request<T>(method: Method, path: string, init: RequestOptions = {}): Promise<T> {
+    const target = url(path, init.query);
+    // only reads are repeated: a write that timed out may have been applied
+    const attempts = method === 'GET' ? retries + 1 : 1;
+    let response: Response | undefined;
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await once(method, target, init);
+      } catch (error) {
+        if (!(error instanceof NetworkError) || attempt >= attempts) throw error;
+        await sleep(Math.min(250 * 2 ** (attempt - 1), 4000));
+      }
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    const body: unknown = text === '' ? undefined : safeJson(text);
+    if (response.ok) return body as T;
+    const problem = asProblem(body, response.status);
+    if (response.status === 401) options.onUnauthenticated?.(problem);
+    throw new ApiError(problem);
+  }
+
+  return {
+    request,
+    get: (path, init) => request('GET', path, init),
+    url,
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A problem from any error body: a proxy's HTML page becomes E_INTERNAL with its status kept. */
+function asProblem(body: unknown, status: number): Problem {
+  if (typeof body === 'object' && body !== null) {
+    const candidate = body as Partial<Problem>;
+    if (typeof candidate.code === 'string' && typeof candidate.message === 'string') {
+      return { ...candidate, status: candidate.status ?? status } as Problem;
+    }
+  }
+  return {
+    status,
+    code: status === 404 ? 'E_ROUTE_NOT_FOUND' : 'E_INTERNAL',
+    message: '',
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The app of a model: Mantine with the product's theme, TanStack Query, and the router. Everything
+ * product-specific comes from the model; `createApp` wires the HTTP client to the session.
+ */
+import { MantineProvider } from '@mantine/core';
+import { type Model } from '@ninefold/spec/model';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { type DataRouter, RouterProvider, createBrowserRouter } from 'react-router';
+import { createHttp } from '../api/http';
+import { SESSION_KEY } from '../auth/session';
+import { type Runtime, RuntimeProvider } from '../runtime/runtime';
+import { createRoutes } from './routes';
+import { productTheme } from './theme';
+
+export interface AppParts {
+  readonly runtime: Runtime;
+  readonly queryClient: QueryClient;
+}
+
+/**
+ * The runtime and the query cache of a model. A 401 on any request empties the session, which
+ * sends the user to sign-in with the address they were at.
+ */
+export function createAppParts(
+  model: Model,
+  options: { fetch?: typeof fetch; now?: () => Date } = {},
+): AppParts {
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 15_000,
+        // the HTTP client already retried network failures; a problem from the server is an answer
+        retry: false,
+        refetchOnWindowFocus: (query) => query.queryKey[0] === SESSION_KEY[0],
+      },
+      mutations: { retry: false },
+    },
+  });
+  const http = createHttp({
+    calls: model.calls,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    onUnauthenticated: (problem) => {
+      // a failed sign-in is a 401 too, but there is no session to end then
+      if (problem.code !== 'E_INVALID_CREDENTIALS' && queryClient.getQueryData(SESSION_KEY) != null) {
+        queryClient.setQueryData(SESSION_KEY, null);
+      }
+    },
+  });
+  return { runtime: { model, http, now: options.now ?? (() => new Date()) }, queryClient };
+}
+
+export function App({ parts, router }: { parts: AppParts; router?: DataRouter }) {
+  const { runtime, queryClient } = parts;
+  const model = runtime.model;
+  const theme = useMemo(() => productTheme(model.product.theme), [model]);
+  const routes = useMemo(() => router ?? createBrowserRouter(createRoutes(model)), [router, model]);
+  return (
+    <RuntimeProvider runtime={runtime}>
+      <MantineProvider theme={theme} defaultColorScheme={model.product.theme.colorScheme}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={routes} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </RuntimeProvider>
+  );
+}

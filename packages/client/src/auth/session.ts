@@ -1,0 +1,70 @@
+/**
+ * The signed-in user: who they are, their roles, and their User record as rules see it. A 401 on
+ * any request empties the session, and the app goes back to sign-in.
+ */
+import { type UserContext } from '@ninefold/engine';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../api/http';
+import { useHttp } from '../runtime/runtime';
+
+export interface SessionUser {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly roles: readonly string[];
+  /** The user as the engine sees them: `user.department` in an expression reads it. */
+  readonly context: UserContext;
+}
+
+export const SESSION_KEY = ['session'] as const;
+
+/** The session, `null` when nobody is signed in; `undefined` while it loads. */
+export function useSession() {
+  const http = useHttp();
+  return useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: async ({ signal }) => {
+      try {
+        const body = await http.get<{ user: SessionUser }>('session', { signal });
+        return body.user;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** The signed-in user; only inside the signed-in part of the app. */
+export function useUser(): SessionUser {
+  const { data } = useSession();
+  if (data === undefined || data === null) throw new Error('useUser() needs a signed-in user.');
+  return data;
+}
+
+export function useSignIn() {
+  const http = useHttp();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { email: string; password: string }) =>
+      http.request<{ user: SessionUser }>('POST', 'session', { body: credentials }),
+    onSuccess: ({ user }) => {
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+      client.setQueryData(SESSION_KEY, user);
+    },
+  });
+}
+
+export function useSignOut() {
+  const http = useHttp();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.request<void>('DELETE', 'session'),
+    onSettled: () => {
+      // nothing of one user's data stays in memory for the next
+      client.clear();
+      client.setQueryData(SESSION_KEY, null);
+    },
+  });
+}

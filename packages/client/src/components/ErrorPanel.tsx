@@ -1,0 +1,32 @@
+import { Alert, Button, Group, Text } from '@mantine/core';
+import { describeError, isRetryable } from '../runtime/messages';
+import { useModel } from '../runtime/runtime';
+
+/** A failure as its catalogue message, with a retry when trying again may help. */
+export function ErrorPanel({
+  error,
+  onRetry,
+  title,
+  alwaysRetry = false,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+  /** Offer the retry whatever the error (a render failure may pass on a second try). */
+  alwaysRetry?: boolean;
+}) {
+  const model = useModel();
+  const { code, message } = describeError(model, error);
+  return (
+    <Alert color="red" title={title ?? 'Something went wrong'} role="alert" data-error-code={code}>
+      <Text size="sm">{message}</Text>
+      {onRetry !== undefined && (alwaysRetry || isRetryable(error)) && (
+        <Group mt="sm">
+          <Button size="xs" variant="white" color="red" onClick={onRetry}>
+            Try again
+          </Button>
+        </Group>
+      )}
+    </Alert>
+  );
+}

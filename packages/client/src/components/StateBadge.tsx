@@ -1,0 +1,15 @@
+import { Badge } from '@mantine/core';
+import { useModel } from '../runtime/runtime';
+import { humanize } from '../format/values';
+
+/** A record's state as a coloured badge, with the state's label from the spec. */
+export function StateBadge({ entity, state }: { entity: string; state: string | null | undefined }) {
+  const model = useModel();
+  if (state == null) return null;
+  const def = model.states[entity]?.states[state];
+  return (
+    <Badge color={def?.color ?? 'gray'} variant="light" data-state={state}>
+      {def?.label ?? humanize(state)}
+    </Badge>
+  );
+}

@@ -1,0 +1,31 @@
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useDocumentTitle } from '../shell/title';
+
+/** A page that says why there is nothing to show, with the catalogue's message and a way on. */
+export function StatusPage({
+  title,
+  code,
+  message,
+  children,
+}: {
+  title: string;
+  code: string;
+  message: string;
+  children?: ReactNode;
+}) {
+  useDocumentTitle(title);
+  return (
+    <Stack maw={560} py="xl" data-error-code={code}>
+      <Title order={1}>{title}</Title>
+      <Text>{message}</Text>
+      {children}
+      <Group>
+        <Button component={Link} to="/" variant="light">
+          Go to the start page
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * What the signed-in user may see and do, decided by the engine — the very functions the server
+ * enforces with. The interface only hides what the server would refuse; it never grants.
+ */
+import {
+  type Action,
+  type UserContext,
+  type WireRecord,
+  accessFor,
+  availableTransitions,
+  can,
+  readableFields,
+  writableFields,
+} from '@ninefold/engine';
+import { type Model, type NavItem, type Screen, type Transition } from '@ninefold/spec/model';
+import { useMemo } from 'react';
+import { useSession } from '../auth/session';
+import { useRuntime } from './runtime';
+
+/**
+ * Whether a user may open a screen: its roles when it names them, and the permission its kind
+ * needs on its entity (read for lists and details, create and update for forms).
+ */
+export function mayOpenScreen(model: Model, user: UserContext | null, screen: Screen): boolean {
+  if (user === null) return false;
+  if (screen.roles !== null && !screen.roles.some((role) => user.roles.includes(role))) return false;
+  if (screen.entity === null) return true;
+  const needed: Action = screen.kind === 'create' ? 'create' : screen.kind === 'edit' ? 'update' : 'read';
+  return accessFor(model, user, needed, screen.entity) !== false;
+}
+
+/** The navigation items the user may open, with their screens. */
+export function visibleNav(model: Model, user: UserContext | null): { item: NavItem; screen: Screen }[] {
+  const out: { item: NavItem; screen: Screen }[] = [];
+  for (const item of model.nav) {
+    const screen = model.screens.find((s) => s.id === item.screen);
+    if (screen !== undefined && mayOpenScreen(model, user, screen)) out.push({ item, screen });
+  }
+  return out;
+}
+
+export interface Authorizer {
+  readonly user: UserContext | null;
+  /** Whether the action is allowed on this record (or on some record, without one). */
+  can(action: Action, entity: string, record?: WireRecord | null): boolean;
+  /** Fields the user may read on the record; `null` for all. */
+  readable(entity: string, record?: WireRecord | null): readonly string[] | null;
+  /** Fields the user may write; `null` for all writable ones. */
+  writable(entity: string, action: 'create' | 'update', record?: WireRecord | null): readonly string[] | null;
+  /** The transitions the user may fire on the record now. */
+  transitions(entity: string, record: WireRecord): Transition[];
+  mayOpen(screen: Screen): boolean;
+}
+
+/** The engine's decisions for the signed-in user, at the runtime's clock. */
+export function useAuthorizer(): Authorizer {
+  const { model, now } = useRuntime();
+  const { data: session } = useSession();
+  const user = session?.context ?? null;
+  return useMemo<Authorizer>(
+    () => ({
+      user,
+      can: (action, entity, record) => can(model, user, action, entity, record ?? null, { now: now() }),
+      readable: (entity, record) => readableFields(model, user, entity, record ?? null, { now: now() }),
+      writable: (entity, action, record) =>
+        writableFields(model, user, entity, action, record ?? null, { now: now() }),
+      transitions: (entity, record) => availableTransitions(model, user, entity, record, { now: now() }),
+      mayOpen: (screen) => mayOpenScreen(model, user, screen),
+    }),
+    [model, now, user],
+  );
+}

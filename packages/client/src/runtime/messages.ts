@@ -1,0 +1,39 @@
+/**
+ * Every failure as its catalogue message, rendered with the spec's ICU templates by the engine —
+ * the same text the server would have sent.
+ */
+import { formatMessage } from '@ninefold/engine';
+import { type Model, type Value } from '@ninefold/spec/model';
+import { ApiError, NetworkError } from '../api/http';
+
+/**
+ * The catalogue message of a code.
+ *
+ * @example message(model, 'E_TOO_SHORT', { field: 'Title', min: 3 })
+ */
+export function message(
+  model: Model,
+  code: string,
+  params: Readonly<Record<string, Value | undefined>> = {},
+): string {
+  return formatMessage(model, code, params);
+}
+
+/** The code and message to show for any thrown value. */
+export function describeError(model: Model, error: unknown): { code: string; message: string } {
+  if (error instanceof ApiError) {
+    return { code: error.code, message: error.problem.message || message(model, error.code) };
+  }
+  if (error instanceof NetworkError) {
+    const code = error.reason === 'timeout' ? 'E_TIMEOUT' : 'E_NETWORK';
+    if (model.errors[code] !== undefined) return { code, message: message(model, code) };
+    return { code, message: error.message };
+  }
+  return { code: 'E_INTERNAL', message: message(model, 'E_INTERNAL') };
+}
+
+/** Whether trying again may help: the network, a timeout, or the server being unavailable. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return error instanceof ApiError && (error.status === 503 || error.status === 502 || error.status === 504);
+}

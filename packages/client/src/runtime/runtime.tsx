@@ -1,0 +1,29 @@
+/**
+ * What every component of the app reads: the compiled model, the API client and the clock. One
+ * context, set once at start-up; tests provide their own.
+ */
+import { type Model } from '@ninefold/spec/model';
+import { type ReactNode, createContext, use } from 'react';
+import { type Http } from '../api/http';
+
+export interface Runtime {
+  readonly model: Model;
+  readonly http: Http;
+  /** The clock rules are decided at; tests fix it. */
+  readonly now: () => Date;
+}
+
+const RuntimeContext = createContext<Runtime | null>(null);
+
+export function RuntimeProvider({ runtime, children }: { runtime: Runtime; children: ReactNode }) {
+  return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
+}
+
+export function useRuntime(): Runtime {
+  const runtime = use(RuntimeContext);
+  if (runtime === null) throw new Error('useRuntime() needs a <RuntimeProvider> above it.');
+  return runtime;
+}
+
+export const useModel = (): Model => useRuntime().model;
+export const useHttp = (): Http => useRuntime().http;

@@ -1,0 +1,111 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exampleModel } from './world.js';
+import { testServer } from './helpers.js';
+
+/** A built client as Vite lays it out: the page, hashed assets, the service worker. */
+function builtClient(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-client-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta name="theme-color" content="#228be6" /><title>Ninefold</title>' +
+      '<!--ninefold:head--></head><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>',
+  );
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+  return dir;
+}
+
+describe('the web app on the API’s port', () => {
+  it('serves the page with the model inline, for every address the client routes', async () => {
+    const model = exampleModel('expense-claims.md');
+    const { app } = await testServer('sqlite', model, { clientDir: builtClient() });
+    for (const url of [
+      '/',
+      '/claims/01a2083f-4eae-7b1c-9f18-aa1aee947676',
+      '/my-claims?state=draft',
+      '/sign-in',
+    ]) {
+      const page = await app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.body).toContain('<title>Expense claims</title>');
+      expect(page.body).toContain('<html lang="en-GB"');
+      expect(page.body).toContain('content="#0b7285"');
+      const inline = /<script id="ninefold-model" type="application\/json">(.*?)<\/script>/s.exec(
+        page.body,
+      )?.[1];
+      expect(JSON.parse(inline ?? 'null')).toEqual(JSON.parse(JSON.stringify(model)));
+    }
+  });
+
+  it('never lets spec text close the inline script', async () => {
+    const model = exampleModel('expense-claims.md');
+    const hostile = {
+      ...model,
+      product: { ...model.product, summary: '</script><script>alert(1)</script>' },
+    };
+    const { app } = await testServer('sqlite', hostile, { clientDir: builtClient() });
+    const page = await app.inject({ method: 'GET', url: '/' });
+    expect(page.body).not.toContain('<script>alert(1)');
+    expect(page.body.match(/<\/script>/g)?.length).toBe(2); // the model's and the app's own
+  });
+
+  it('caches hashed assets for good and keeps API, docs and unknown files as 404 problems', async () => {
+    const { app } = await testServer('sqlite', exampleModel('expense-claims.md'), {
+      clientDir: builtClient(),
+    });
+    const asset = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const worker = await app.inject({ method: 'GET', url: '/sw.js' });
+    expect(worker.headers['cache-control']).toBe('no-cache');
+
+    for (const url of ['/api/nothing-here', '/api', '/assets/missing.js', '/docs/x']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'E_ROUTE_NOT_FOUND' });
+    }
+    const post = await app.inject({ method: 'POST', url: '/claims', payload: {} });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('describes the product as an installable app: manifest and icon', async () => {
+    const { app } = await testServer('sqlite', exampleModel('expense-claims.md'), {
+      clientDir: builtClient(),
+    });
+    const manifest = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.json()).toMatchObject({
+      name: 'Expense claims',
+      short_name: 'Expense',
+      start_url: '/',
+      display: 'standalone',
+      theme_color: '#0b7285',
+    });
+    for (const icon of manifest.json().icons as { src: string; type: string }[]) {
+      const response = await app.inject({ method: 'GET', url: icon.src });
+      expect(response.statusCode, icon.src).toBe(200);
+      expect(response.headers['content-type']).toContain(icon.type);
+      if (icon.type === 'image/png') {
+        // a real PNG of the declared size: signature, then IHDR's width and height
+        const png = response.rawPayload;
+        expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+        const size = Number(/^(\d+)x/.exec((icon as { sizes?: string }).sizes ?? '')?.[1]);
+        expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+        expect([...png.subarray(png.length - 12, png.length - 8)]).toEqual([0, 0, 0, 0]); // IEND
+      }
+    }
+  });
+
+  it('refuses to start when the folder holds no built client', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'ninefold-empty-'));
+    const { app } = await testServer('sqlite', exampleModel('expense-claims.md'), { clientDir: empty });
+    await expect(app.ready()).rejects.toThrow(/The client is not built/);
+  });
+});

@@ -7,7 +7,10 @@ import './styles.css';
 import { type Model } from '@ninefold/spec/model';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { matchRoutes } from 'react-router';
 import { App, createAppParts } from './app/App';
+import { SESSION_KEY, fetchSession } from './auth/session';
+import { preloadScreen } from './screens/ScreenGate';
 
 async function loadModel(): Promise<Model> {
   const inline = document.getElementById('ninefold-model');
@@ -31,9 +34,18 @@ function fail(error: unknown): void {
 loadModel().then((model) => {
   const root = document.getElementById('root');
   if (root === null) return;
+  const parts = createAppParts(model);
+  // the session and the first screen's code load side by side, not one after the other
+  void parts.queryClient.prefetchQuery({
+    queryKey: SESSION_KEY,
+    queryFn: ({ signal }) => fetchSession(parts.runtime.http, signal),
+  });
+  const routes = model.screens.map((screen) => ({ path: screen.path, screen }));
+  const initial = matchRoutes(routes, window.location.pathname)?.at(-1)?.route.screen;
+  if (initial !== undefined) preloadScreen(initial.kind);
   createRoot(root).render(
     <StrictMode>
-      <App parts={createAppParts(model)} />
+      <App parts={parts} />
     </StrictMode>,
   );
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // Mantine reads these browser APIs that jsdom lacks
@@ -22,6 +22,15 @@ class NoResizeObserver {
 }
 window.ResizeObserver ??= NoResizeObserver;
 window.HTMLElement.prototype.scrollIntoView ??= function scrollIntoView() {};
+// Mantine's autosizing Textarea listens for web fonts loading
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+  });
+}
+
+// a screen's first render loads its code and asks the server: give it time on a busy machine
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

@@ -57,7 +57,12 @@ export function App({ parts, router }: { parts: AppParts; router?: DataRouter })
   const routes = useMemo(() => router ?? createBrowserRouter(createRoutes(model)), [router, model]);
   return (
     <RuntimeProvider runtime={runtime}>
-      <MantineProvider theme={theme} defaultColorScheme={model.product.theme.colorScheme}>
+      <MantineProvider
+        theme={theme}
+        defaultColorScheme={model.product.theme.colorScheme}
+        // jsdom has no layout: in tests, dropdowns must not hide as if their input were scrolled away
+        env={import.meta.env.MODE === 'test' ? 'test' : 'default'}
+      >
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={routes} />
         </QueryClientProvider>

@@ -4,7 +4,7 @@
  */
 import { type UserContext } from '@ninefold/engine';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api/http';
+import { ApiError, type Http } from '../api/http';
 import { useHttp } from '../runtime/runtime';
 
 export interface SessionUser {
@@ -18,20 +18,23 @@ export interface SessionUser {
 
 export const SESSION_KEY = ['session'] as const;
 
+/** Who is signed in: the user, or `null` when nobody is (a 401 is an answer, not a failure). */
+export async function fetchSession(http: Http, signal?: AbortSignal): Promise<SessionUser | null> {
+  try {
+    const body = await http.get<{ user: SessionUser }>('session', signal === undefined ? {} : { signal });
+    return body.user;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
 /** The session, `null` when nobody is signed in; `undefined` while it loads. */
 export function useSession() {
   const http = useHttp();
   return useQuery({
     queryKey: SESSION_KEY,
-    queryFn: async ({ signal }) => {
-      try {
-        const body = await http.get<{ user: SessionUser }>('session', { signal });
-        return body.user;
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
+    queryFn: ({ signal }) => fetchSession(http, signal),
     staleTime: 60_000,
   });
 }

@@ -7,10 +7,26 @@ import { lazy } from 'react';
 import { ForbiddenPage } from '../pages/ForbiddenPage';
 import { useAuthorizer } from '../runtime/access';
 
-const ListScreen = lazy(() => import('./list/ListScreen'));
-const DetailScreen = lazy(() => import('./detail/DetailScreen'));
-const FormScreen = lazy(() => import('./form/FormScreen'));
-const PageScreen = lazy(() => import('./page/PageScreen'));
+const loaders = {
+  list: () => import('./list/ListScreen'),
+  detail: () => import('./detail/DetailScreen'),
+  form: () => import('./form/FormScreen'),
+  page: () => import('./page/PageScreen'),
+} as const;
+
+const ListScreen = lazy(loaders.list);
+const DetailScreen = lazy(loaders.detail);
+const FormScreen = lazy(loaders.form);
+const PageScreen = lazy(loaders.page);
+
+/**
+ * Starts loading the code of a screen kind before it is needed: at start-up for the address the
+ * app opens on, so that the chunk arrives while the session is being asked for, not after.
+ */
+export function preloadScreen(kind: Screen['kind']): void {
+  const load = kind === 'create' || kind === 'edit' ? loaders.form : loaders[kind];
+  void load().catch(() => undefined); // a failure shows when the screen renders, with a retry
+}
 
 export function ScreenGate({ screen }: { screen: Screen }) {
   const access = useAuthorizer();

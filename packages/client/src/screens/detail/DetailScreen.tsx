@@ -1,9 +1,181 @@
-import { Title } from '@mantine/core';
-import { type Screen } from '@ninefold/spec/model';
+/**
+ * A `detail` screen: one record with its state, the fields its reader may see, the actions they
+ * may take now, and its history. The server decides what is readable and which transitions may
+ * fire; the engine, the same rules in the browser, decides whether to offer edit and delete.
+ */
+import { Anchor, Button, Center, Divider, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { type Entity, type Screen } from '@ninefold/spec/model';
+import { IconPencil } from '@tabler/icons-react';
+import { useRef } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../api/http';
+import { type ApiRecord, useHistory, useRecord } from '../../api/records';
+import { recordTitle } from '../../api/ref-labels';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { RefLink } from '../../components/FieldValue';
+import { StateBadge } from '../../components/StateBadge';
+import { formatDateTime } from '../../format/values';
+import { NotFoundPage } from '../../pages/NotFoundPage';
+import { useAuthorizer } from '../../runtime/access';
+import { listPath, screenFor, screenPath } from '../../runtime/paths';
+import { useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
+import { DeleteAction } from './DeleteAction';
+import { HistoryTimeline } from './HistoryTimeline';
+import { RecordFields } from './RecordFields';
+import { TransitionActions } from './TransitionActions';
 
-/** Placeholder until the detail screen lands. */
 export default function DetailScreen({ screen }: { screen: Screen }) {
-  useDocumentTitle(screen.title);
-  return <Title order={1}>{screen.title}</Title>;
+  const model = useModel();
+  const { id = '' } = useParams();
+  const entity = screen.entity === null ? undefined : model.entities[screen.entity];
+  if (entity === undefined) throw new Error(`The detail screen ${screen.id} has no entity.`);
+  // a new record is a new page: nothing of the previous one's dialogs or focus carries over
+  return <RecordDetail key={id} screen={screen} entity={entity} id={id} />;
+}
+
+function RecordDetail({ screen, entity, id }: { screen: Screen; entity: Entity; id: string }) {
+  const { data: record, error, refetch } = useRecord(entity, id);
+  const missing = error instanceof ApiError && error.status === 404;
+  // the not-found page names itself; a loaded record is named by its title, with the screen's
+  useDocumentTitle(
+    missing
+      ? 'Not found'
+      : record !== undefined
+        ? `${recordTitle(entity, record)} · ${screen.title}`
+        : screen.title,
+  );
+
+  // gone since it was loaded (deleted elsewhere, then reloaded): the old copy is not shown
+  if (missing) return <NotFoundPage entity={entity.name} />;
+  if (record !== undefined) return <Loaded screen={screen} entity={entity} record={record} />;
+  if (error !== null)
+    return (
+      <ErrorPanel
+        error={error}
+        title={`${screen.title} could not be loaded`}
+        onRetry={() => void refetch()}
+        alwaysRetry
+      />
+    );
+  return (
+    <Center py="xl">
+      <Loader aria-label={`Loading ${entity.label.toLowerCase()}`} />
+    </Center>
+  );
+}
+
+function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; record: ApiRecord }) {
+  const model = useModel();
+  const access = useAuthorizer();
+  const navigate = useNavigate();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const title = recordTitle(entity, record);
+
+  const editScreen = screenFor(model, entity.name, 'edit');
+  const mayEdit =
+    screen.actions.includes('edit') &&
+    editScreen !== undefined &&
+    access.mayOpen(editScreen) &&
+    access.can('update', entity.name, record);
+  const mayDelete = screen.actions.includes('delete') && access.can('delete', entity.name, record);
+  const transitions = screen.actions.filter(
+    (name) => model.states[entity.name]?.transitions[name] !== undefined,
+  );
+  const back = listPath(model, entity.name);
+
+  return (
+    <Stack gap="lg" maw={1100} data-record={record.id}>
+      <Stack gap={4}>
+        {back === null ? (
+          <Text size="sm" c="dimmed">
+            {screen.title}
+          </Text>
+        ) : (
+          <Anchor component={Link} to={back} size="sm" c="dimmed">
+            {screen.title}
+          </Anchor>
+        )}
+        <Group gap="sm" align="center" wrap="wrap">
+          <Title order={1} ref={heading} tabIndex={-1} style={{ overflowWrap: 'anywhere', outline: 'none' }}>
+            {title}
+          </Title>
+          <StateBadge entity={entity.name} state={record.state} />
+        </Group>
+      </Stack>
+
+      <Group gap="xs" wrap="wrap" role="group" aria-label="Actions">
+        {mayEdit && (
+          <Button
+            component={Link}
+            to={screenPath(editScreen, record.id)}
+            variant="default"
+            size="sm"
+            leftSection={<IconPencil size={16} aria-hidden />}
+          >
+            Edit
+          </Button>
+        )}
+        <TransitionActions
+          entity={entity.name}
+          record={record}
+          names={transitions}
+          onDone={() => heading.current?.focus()}
+        />
+        {mayDelete && (
+          <DeleteAction
+            entity={entity}
+            record={record}
+            onDeleted={() => void navigate(back ?? '/', { replace: true })}
+          />
+        )}
+      </Group>
+
+      <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md">
+        <RecordFields entity={entity} record={record} names={screen.fields} />
+        <Divider my="md" />
+        <SystemInfo entity={entity} record={record} />
+      </Paper>
+
+      <section aria-labelledby="nf-history-heading">
+        <Stack gap="sm">
+          <Title order={2} size="h3" id="nf-history-heading">
+            History
+          </Title>
+          <HistoryTimeline entity={entity} id={record.id} />
+        </Stack>
+      </section>
+    </Stack>
+  );
+}
+
+/** When the record was created and last changed, and by whom (the last change's author comes from the history). */
+function SystemInfo({ entity, record }: { entity: Entity; record: ApiRecord }) {
+  const locale = useModel().product.locale;
+  const { data: history } = useHistory(entity, record.id);
+  const lastBy = history?.at(-1)?.by ?? null;
+  const changed = record.updatedAt !== record.createdAt;
+  return (
+    <Text size="sm" c="dimmed" data-testid="system-info">
+      Created <time dateTime={record.createdAt}>{formatDateTime(record.createdAt, locale)}</time>
+      {record.createdBy !== null && (
+        <>
+          {' '}
+          by <RefLink entity="User" id={record.createdBy} />
+        </>
+      )}
+      {changed && (
+        <>
+          {' · '}Last changed{' '}
+          <time dateTime={record.updatedAt}>{formatDateTime(record.updatedAt, locale)}</time>
+          {lastBy !== null && (
+            <>
+              {' '}
+              by <RefLink entity="User" id={lastBy} />
+            </>
+          )}
+        </>
+      )}
+    </Text>
+  );
 }

@@ -1,9 +1,123 @@
-import { Title } from '@mantine/core';
-import { type Screen } from '@ninefold/spec/model';
+/**
+ * The create and edit screens of an entity: refused when the role may not create, or may not
+ * update this record; not found when the record does not exist (or may not be seen).
+ */
+import { Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { type Entity, type Screen } from '@ninefold/spec/model';
+import { useState } from 'react';
+import { useLocation, useParams } from 'react-router';
+import { ApiError } from '../../api/http';
+import { recordTitle } from '../../api/ref-labels';
+import { useRecord } from '../../api/records';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { ForbiddenPage } from '../../pages/ForbiddenPage';
+import { NotFoundPage } from '../../pages/NotFoundPage';
+import { useAuthorizer } from '../../runtime/access';
+import { useRuntime } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
+import { RecordForm } from './RecordForm';
+import { formFields, newRecordDefaults, recordValues } from './form-model';
 
-/** Placeholder until the form screen lands. */
 export default function FormScreen({ screen }: { screen: Screen }) {
   useDocumentTitle(screen.title);
-  return <Title order={1}>{screen.title}</Title>;
+  const { model } = useRuntime();
+  // every visit is a fresh form, even when React never unmounted the last one in between
+  const { key } = useLocation();
+  const entity = screen.entity === null ? undefined : model.entities[screen.entity];
+  if (entity === undefined) return <NotFoundPage />;
+  return screen.kind === 'edit' ? (
+    <EditForm key={key} screen={screen} entity={entity} />
+  ) : (
+    <CreateForm key={key} screen={screen} entity={entity} />
+  );
+}
+
+function Heading({ screen, subtitle }: { screen: Screen; subtitle?: string }) {
+  return (
+    <Stack gap={4} mb="md">
+      <Title order={1}>{screen.title}</Title>
+      {subtitle !== undefined && (
+        <Text c="dimmed" size="sm">
+          {subtitle}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
+  const { model, now } = useRuntime();
+  const access = useAuthorizer();
+  // the first values are decided once: a default such as `today` does not move under the user
+  const [setup] = useState(() => {
+    const defaults = newRecordDefaults(model, entity, { user: access.user, now: now() });
+    const fields = formFields(
+      screen,
+      entity,
+      { readable: access.readable(entity.name), writable: access.writable(entity.name, 'create') },
+      defaults,
+    );
+    return { fields, initial: recordValues(defaults, fields) };
+  });
+  if (!access.can('create', entity.name)) return <ForbiddenPage />;
+  return (
+    <>
+      <Heading screen={screen} />
+      <RecordForm
+        screen={screen}
+        entity={entity}
+        access={access}
+        fields={setup.fields}
+        initial={setup.initial}
+        record={null}
+      />
+    </>
+  );
+}
+
+function EditForm({ screen, entity }: { screen: Screen; entity: Entity }) {
+  const { id = '' } = useParams();
+  const access = useAuthorizer();
+  const query = useRecord(entity, id);
+
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (query.isError) {
+    const error = query.error;
+    if (error instanceof ApiError && error.status === 404) return <NotFoundPage entity={entity.name} />;
+    if (error instanceof ApiError && error.status === 403) return <ForbiddenPage />;
+    return <ErrorPanel error={error} onRetry={() => void query.refetch()} />;
+  }
+  const record = query.data;
+  if (!access.can('update', entity.name, record)) return <ForbiddenPage />;
+  const fields = formFields(
+    screen,
+    entity,
+    {
+      readable: access.readable(entity.name, record),
+      writable: access.writable(entity.name, 'update', record),
+    },
+    null,
+  );
+  return (
+    <>
+      <Heading screen={screen} subtitle={recordTitle(entity, record)} />
+      <RecordForm
+        key={record.id}
+        screen={screen}
+        entity={entity}
+        access={access}
+        fields={fields}
+        initial={recordValues(record, fields)}
+        record={record}
+        // the form keeps the record it was opened on: a later fetch replaces it only on Reload
+        reload={async () => (await query.refetch()).data}
+      />
+    </>
+  );
 }

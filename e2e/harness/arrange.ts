@@ -1,0 +1,321 @@
+/**
+ * Arranging data through the API, for any model: records created by a role that may create them,
+ * moved along the state machine by the roles that may fire each step — the engine and the server
+ * decide who may, never this file.
+ */
+import { type UserContext, type WireRecord, accessFor, writableFields } from '@ninefold/engine';
+import { type Model, type Transition } from '@ninefold/spec/model';
+import { ACTIONS_KEY, DEMO_DOMAIN, tableName } from '@ninefold/server';
+import { type Example } from './server';
+import { generateRecord } from './values';
+
+export type ApiRecord = WireRecord & {
+  id: string;
+  version: number;
+  state?: string;
+  [ACTIONS_KEY]?: string[];
+};
+
+const contexts = new WeakMap<Example, Map<string, UserContext>>();
+
+/** The engine's view of a role's demo user, as the server's session reports it. */
+export async function userContext(example: Example, role: string): Promise<UserContext> {
+  let byRole = contexts.get(example);
+  if (byRole === undefined) contexts.set(example, (byRole = new Map()));
+  const known = byRole.get(role);
+  if (known !== undefined) return known;
+  const answer = await example.api<{ user: { context: UserContext } }>(role, 'GET', 'session');
+  if (answer.status !== 200) throw new Error(`${role}: GET session answered ${answer.status}`);
+  byRole.set(role, answer.body.user.context);
+  return answer.body.user.context;
+}
+
+export function forgetContexts(example: Example): void {
+  contexts.delete(example);
+}
+
+export const roles = (model: Model) => Object.keys(model.roles);
+
+export function resourceOf(model: Model, entity: string): string {
+  const def = model.entities[entity];
+  if (def === undefined) throw new Error(`no entity ${entity}`);
+  return def.resource;
+}
+
+export async function listRecords(
+  example: Example,
+  role: string,
+  entity: string,
+  query = '',
+): Promise<ApiRecord[]> {
+  const answer = await example.api<{ data: ApiRecord[] }>(
+    role,
+    'GET',
+    `${resourceOf(example.model, entity)}?limit=50${query}`,
+  );
+  if (answer.status !== 200) return [];
+  return answer.body.data;
+}
+
+export async function getRecord(
+  example: Example,
+  role: string,
+  entity: string,
+  id: string,
+): Promise<ApiRecord | null> {
+  const answer = await example.api<ApiRecord>(role, 'GET', `${resourceOf(example.model, entity)}/${id}`);
+  return answer.status === 200 ? answer.body : null;
+}
+
+export async function countRecords(example: Example, role: string, entity: string): Promise<number> {
+  const answer = await example.api<{ total: number }>(
+    role,
+    'GET',
+    `${resourceOf(example.model, entity)}?limit=1&total=true`,
+  );
+  if (answer.status !== 200) throw new Error(`${role}: counting ${entity} answered ${answer.status}`);
+  return answer.body.total;
+}
+
+function creators(model: Model, entity: string, prefer?: string): string[] {
+  const all = roles(model).filter((r) => {
+    const access = model.roles[r]?.entities[entity];
+    return access !== undefined && access.create !== false;
+  });
+  return prefer !== undefined && all.includes(prefer) ? [prefer, ...all.filter((r) => r !== prefer)] : all;
+}
+
+/** Ids of records of each entity a field of `entity` refers to, readable by the role (made when none). */
+export async function refIdsFor(
+  example: Example,
+  role: string,
+  entity: string,
+  depth = 0,
+): Promise<Record<string, string[]>> {
+  const def = example.model.entities[entity]!;
+  const out: Record<string, string[]> = {};
+  for (const field of Object.values(def.fields)) {
+    if (field.type !== 'ref' || field.to === null || out[field.to] !== undefined) continue;
+    let rows = await listRecords(example, role, field.to);
+    if (rows.length === 0 && field.required && depth < 3 && field.to !== 'User') {
+      await createRecord(example, field.to, { depth: depth + 1 });
+      rows = await listRecords(example, role, field.to);
+    }
+    out[field.to] = rows.map((r) => r.id);
+  }
+  return out;
+}
+
+/**
+ * Creates a record over the API as the first role that may (or `as`), with valid generated values.
+ *
+ * @example const claim = await createRecord(example, 'Claim', { as: 'employee' });
+ */
+export async function createRecord(
+  example: Example,
+  entity: string,
+  options: { as?: string; depth?: number } = {},
+): Promise<{ role: string; record: ApiRecord }> {
+  const problems: string[] = [];
+  const candidates = options.as !== undefined ? [options.as] : creators(example.model, entity);
+  for (const role of candidates) {
+    const user = await userContext(example, role);
+    if (accessFor(example.model, user, 'create', entity) === false) continue;
+    const writable = writableList(example.model, user, entity, 'create', null);
+    try {
+      const refIds = await refIdsFor(example, role, entity, options.depth ?? 0);
+      const { input } = generateRecord(example.model, entity, user, { writable, refIds });
+      const answer = await example.api<ApiRecord>(role, 'POST', resourceOf(example.model, entity), input);
+      if (answer.status === 201 || answer.status === 200) return { role, record: answer.body };
+      problems.push(`${role}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    } catch (error) {
+      problems.push(`${role}: ${(error as Error).message}`);
+    }
+  }
+  throw new Error(`No role could create a ${entity}:\n  ${problems.join('\n  ')}`);
+}
+
+export function writableList(
+  model: Model,
+  user: UserContext,
+  entity: string,
+  action: 'create' | 'update',
+  record: WireRecord | null,
+): string[] {
+  const def = model.entities[entity]!;
+  const allowed = writableFields(model, user, entity, action, record);
+  return Object.values(def.fields)
+    .filter((f) => !f.readonly && (allowed === null || allowed.includes(f.name)))
+    .map((f) => f.name);
+}
+
+/**
+ * Gives every demo user the same value for each single reference of the User entity (the same
+ * department, the same organisation), so rules like "department == user.department" have someone
+ * to apply to. Written straight into the users table: the arrangement of a test, not a feature.
+ */
+export async function shareUserRefs(example: Example): Promise<void> {
+  const user = example.model.entities['User'];
+  if (user === undefined) return;
+  const table = tableName(user.resource);
+  for (const field of Object.values(user.fields)) {
+    if (field.type !== 'ref' || field.many || field.to === null || field.to === 'User') continue;
+    const { record } = await createRecord(example, field.to);
+    await example.server.database.db
+      .updateTable(table)
+      .set({ [field.name]: record.id })
+      .where('email', 'like', `%@${DEMO_DOMAIN}`)
+      .execute();
+  }
+  forgetContexts(example);
+}
+
+/** The transitions of a path from one state to another, shortest first (breadth-first). */
+function pathTo(model: Model, entity: string, from: string, to: string): Transition[] | null {
+  const machine = model.states[entity]!;
+  const queue: { state: string; path: Transition[] }[] = [{ state: from, path: [] }];
+  const seen = new Set([from]);
+  while (queue.length > 0) {
+    const { state, path } = queue.shift()!;
+    if (state === to) return path;
+    for (const t of Object.values(machine.transitions)) {
+      if (!t.from.includes(state) || seen.has(t.to)) continue;
+      seen.add(t.to);
+      queue.push({ state: t.to, path: [...path, t] });
+    }
+  }
+  return null;
+}
+
+/**
+ * Fires a transition over the API as a role, with values for the fields it requires.
+ * Returns the record after it, or null when the server refused.
+ */
+export async function fireByApi(
+  example: Example,
+  role: string,
+  entity: string,
+  record: ApiRecord,
+  t: Transition,
+): Promise<ApiRecord | null> {
+  const user = await userContext(example, role);
+  let body: Record<string, unknown> = {};
+  if (t.require.length > 0) {
+    try {
+      const refIds = await refIdsFor(example, role, entity);
+      const writable = writableList(example.model, user, entity, 'update', record);
+      const generated = generateRecord(example.model, entity, user, {
+        writable: [...new Set([...writable, ...t.require])],
+        refIds,
+        operation: { transition: t.name },
+        old: record,
+        need: t.require,
+      });
+      body = generated.input;
+    } catch {
+      return null; // no values satisfy its rules from here (a rule on a field it cannot change)
+    }
+  }
+  const answer = await example.api<ApiRecord>(
+    role,
+    'POST',
+    `${resourceOf(example.model, entity)}/${record.id}/transitions/${t.name}`,
+    body,
+    { 'if-match': `"${record.version}"` },
+  );
+  return answer.status === 200 ? answer.body : null;
+}
+
+/**
+ * A record of `entity` the role may read, arranged when it sees none: created by a role that may,
+ * then moved into each state in turn until the role can read it (finance reads approved claims).
+ */
+export async function readableBy(example: Example, role: string, entity: string): Promise<ApiRecord | null> {
+  const rows = await listRecords(example, role, entity);
+  if (rows.length > 0) return rows[0]!;
+  const made = await createRecord(example, entity).catch(() => null);
+  if (made === null) return null;
+  const direct = await getRecord(example, role, entity, made.record.id);
+  if (direct !== null) return direct;
+  const machine = example.model.states[entity];
+  if (machine === undefined) return null;
+  for (const t of Object.values(machine.transitions)) {
+    const moved = await recordReadyFor(example, entity, t, null);
+    if (moved === null) continue;
+    const after = await fireAsAnyone(example, entity, moved, t);
+    const seen = after === null ? null : await getRecord(example, role, entity, after.id);
+    if (seen !== null) return seen;
+  }
+  return null;
+}
+
+async function fireAsAnyone(
+  example: Example,
+  entity: string,
+  record: ApiRecord,
+  t: Transition,
+): Promise<ApiRecord | null> {
+  for (const actor of roles(example.model)) {
+    const seen = await getRecord(example, actor, entity, record.id);
+    if (seen === null || !(seen[ACTIONS_KEY] ?? []).includes(t.name)) continue;
+    const next = await fireByApi(example, actor, entity, seen, t);
+    if (next !== null) return next;
+  }
+  return null;
+}
+
+/**
+ * A record of `entity` on which `role` may fire `transition` now, as the server says: created by
+ * each role that may create one in turn, then moved along the state machine, each step by `role`
+ * when it may fire it, else by the first role that may. Null when no arrangement gets there.
+ */
+export async function recordReadyFor(
+  example: Example,
+  entity: string,
+  transition: Transition,
+  role: string | null,
+): Promise<ApiRecord | null> {
+  const model = example.model;
+  const machine = model.states[entity]!;
+  const everyone = roles(model);
+  for (const creator of creators(model, entity, role ?? undefined)) {
+    let record: ApiRecord;
+    try {
+      record = (await createRecord(example, entity, { as: creator })).record;
+    } catch {
+      continue;
+    }
+    for (const from of transition.from) {
+      const path = pathTo(model, entity, record.state ?? machine.initial, from);
+      if (path === null) continue;
+      let current: ApiRecord | null = record;
+      for (const step of path) {
+        let next: ApiRecord | null = null;
+        const actors = role === null ? [creator, ...everyone] : [role, creator, ...everyone];
+        for (const actor of [...new Set(actors)]) {
+          const seen = await getRecord(example, actor, entity, current.id);
+          if (seen === null || !(seen[ACTIONS_KEY] ?? []).includes(step.name)) continue;
+          next = await fireByApi(example, actor, entity, seen, step);
+          if (next !== null) break;
+        }
+        if (next === null) {
+          current = null;
+          break;
+        }
+        current = next;
+      }
+      if (current === null) break;
+      const mine = await getRecord(example, role ?? creator, entity, current.id);
+      if (role === null) {
+        for (const actor of everyone) {
+          const seen = await getRecord(example, actor, entity, current.id);
+          if (seen !== null && (seen[ACTIONS_KEY] ?? []).includes(transition.name)) return seen;
+        }
+        break;
+      }
+      if (mine !== null && (mine[ACTIONS_KEY] ?? []).includes(transition.name)) return mine;
+      break;
+    }
+  }
+  return null;
+}

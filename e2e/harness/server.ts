@@ -1,0 +1,153 @@
+/**
+ * One example, served for real: the server from its sources on a fresh SQLite database in a
+ * temporary folder, serving the built client, with one demo account per role. Arrangement goes
+ * through the same HTTP API the app uses (in-process via `inject`, with a role's session cookie).
+ */
+import { compile } from '@ninefold/spec';
+import { type Model } from '@ninefold/spec/model';
+import { type RunningServer, CSRF_HEADER, SESSION_COOKIE, startServer } from '@ninefold/server';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const CLIENT_DIR = resolve('packages/client/dist');
+
+export interface Account {
+  readonly role: string;
+  readonly email: string;
+  readonly password: string;
+}
+
+export interface ApiAnswer<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+}
+
+export interface Example {
+  readonly file: string;
+  readonly model: Model;
+  /** Like http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly server: RunningServer;
+  readonly accounts: readonly Account[];
+  /** Session cookies by role, set once the role has signed in (in the browser or here). */
+  readonly cookies: Map<string, string>;
+  /** A request to the API as a role (or as a guest with null); `path` is relative to the base path. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON of any shape; callers name it
+  api<T = any>(
+    role: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiAnswer<T>>;
+  close(): Promise<void>;
+}
+
+/** The examples every run covers: every spec in examples/, so a new one is tested with no new code. */
+export const EXAMPLES = [
+  'examples/expense-claims.md',
+  'examples/helpdesk.md',
+  'examples/bookings.yaml',
+  'examples/seed.txt',
+];
+
+export async function compileExample(file: string): Promise<Model> {
+  const compiled = compile(await readFile(file, 'utf8'), { file });
+  if (!compiled.ok) throw new Error(`${file} does not compile`);
+  return compiled.model;
+}
+
+/**
+ * Starts an example's server on a temporary database.
+ *
+ * @example const ex = await startExample('examples/helpdesk.md'); … await ex.close();
+ */
+export async function startExample(file: string): Promise<Example> {
+  if (!existsSync(join(CLIENT_DIR, 'index.html'))) {
+    throw new Error(
+      `The client is not built: run \`npm run build -w @ninefold/client\` (expected ${CLIENT_DIR}).`,
+    );
+  }
+  const model = await compileExample(file);
+  const dataDir = await mkdtemp(join(tmpdir(), 'ninefold-e2e-'));
+  const server = await startServer({
+    specPath: file,
+    dataDir,
+    port: 0,
+    host: '127.0.0.1',
+    demo: true,
+    handleSignals: false,
+    logger: false,
+    print: () => {},
+    clientDir: CLIENT_DIR,
+  });
+  const cookies = new Map<string, string>();
+  const accounts = server.demoAccounts.map((a) => ({ role: a.role, email: a.email, password: a.password }));
+  const base = model.calls.basePath.replace(/\/$/, '');
+
+  const example: Example = {
+    file,
+    model,
+    url: server.url,
+    server,
+    accounts,
+    cookies,
+    async api(role, method, path, body, headers = {}) {
+      let cookie: string | undefined;
+      if (role !== null) {
+        cookie = cookies.get(role);
+        if (cookie === undefined) cookie = await signInByApi(example, role);
+      }
+      const response = await server.app.inject({
+        method: method as 'GET',
+        url: `${base}/${path.replace(/^\//, '')}`,
+        headers: {
+          [CSRF_HEADER]: '1',
+          ...(cookie === undefined ? {} : { cookie }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      const text = response.body;
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        // CSV and other text answers stay text
+      }
+      return { status: response.statusCode, body: parsed as never };
+    },
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return example;
+}
+
+export function account(example: Example, role: string): Account {
+  const found = example.accounts.find((a) => a.role === role);
+  if (found === undefined) throw new Error(`${example.file} has no demo account for ${role}`);
+  return found;
+}
+
+/** Signs a role in over the API (login is rate limited: sign each role in once per server). */
+async function signInByApi(example: Example, role: string): Promise<string> {
+  const { email, password } = account(example, role);
+  const response = await example.server.app.inject({
+    method: 'POST',
+    url: `${example.model.calls.basePath.replace(/\/$/, '')}/session`,
+    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
+    payload: JSON.stringify({ email, password }),
+  });
+  const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (response.statusCode !== 200 || set === undefined) {
+    throw new Error(`${role} could not sign in over the API: ${response.statusCode} ${response.body}`);
+  }
+  const cookie = `${set.name}=${set.value}`;
+  example.cookies.set(role, cookie);
+  return cookie;
+}

@@ -1,0 +1,269 @@
+/**
+ * Valid values for any field of any model, found with the engine itself: candidates from each
+ * field's type and constraints, then the ones the spec's rules accept (validateRecord is the
+ * oracle, the same function the server enforces with).
+ */
+import { type UserContext, type WireRecord, applyDefaults, validateRecord } from '@ninefold/engine';
+import { type Field, type Model, type Value } from '@ninefold/spec/model';
+
+let counter = 0;
+/** A short token unique in the run, for unique fields. */
+export function token(): string {
+  counter += 1;
+  return `${Date.now().toString(36).slice(-4)}${counter.toString(36)}`;
+}
+
+const pick = (chars: string) => chars[Math.floor(Math.random() * chars.length)] ?? 'a';
+
+/** A random string matching a simple regular expression (literals, classes, groups, quantifiers). */
+export function sampleRegex(pattern: string): string {
+  let i = 0;
+  const src = pattern;
+  function atomSet(): string {
+    // the characters a class or escape may stand for
+    const c = src[i++]!;
+    if (c === '\\') {
+      const e = src[i++]!;
+      if (e === 'd') return '0123456789';
+      if (e === 'w') return 'abcdefghijklmnopqrstuvwxyz';
+      if (e === 's') return ' ';
+      return e;
+    }
+    if (c === '[') {
+      let set = '';
+      const negate = src[i] === '^';
+      if (negate) i++;
+      while (src[i] !== ']') {
+        let a = src[i++]!;
+        if (a === '\\') a = src[i++]!;
+        if (src[i] === '-' && src[i + 1] !== ']') {
+          i++;
+          let b = src[i++]!;
+          if (b === '\\') b = src[i++]!;
+          for (let code = a.charCodeAt(0); code <= b.charCodeAt(0); code++) set += String.fromCharCode(code);
+        } else set += a;
+      }
+      i++;
+      return negate ? 'abcdefghijklmnopqrstuvwxyz'.replace(new RegExp(`[${set}]`, 'g'), '') : set;
+    }
+    if (c === '.') return 'abcdefghijklmnopqrstuvwxyz';
+    return c;
+  }
+  function quantifier(): [number, number] {
+    const c = src[i];
+    if (c === '+') return (i++, [1, 3]);
+    if (c === '*') return (i++, [0, 2]);
+    if (c === '?') return (i++, [0, 1]);
+    if (c === '{') {
+      const end = src.indexOf('}', i);
+      const [lo, hi] = src.slice(i + 1, end).split(',');
+      i = end + 1;
+      const min = Number(lo);
+      return [min, hi === undefined ? min : hi === '' ? min + 2 : Number(hi)];
+    }
+    return [1, 1];
+  }
+  function sequence(): string {
+    let out = '';
+    while (i < src.length && src[i] !== ')' && src[i] !== '|') {
+      if (src[i] === '^' || src[i] === '$') {
+        i++;
+        continue;
+      }
+      let gen: () => string;
+      if (src[i] === '(') {
+        i++;
+        if (src.startsWith('?:', i)) i += 2;
+        const start = i;
+        const first = sequence();
+        while (src[i] === '|') {
+          i++;
+          sequence();
+        }
+        i++; // ')'
+        const end = i - 1;
+        const body = src.slice(start, end);
+        gen = () => (first === '' ? '' : sampleRegex(body.split('|')[0] ?? ''));
+      } else {
+        const set = atomSet();
+        gen = () => pick(set);
+      }
+      const [lo, hi] = quantifier();
+      const n = lo + Math.floor(Math.random() * (hi - lo + 1));
+      for (let k = 0; k < n; k++) out += gen();
+    }
+    return out;
+  }
+  return sequence();
+}
+
+function fitLength(field: Field, text: string): string {
+  const min = typeof field.minLength?.value === 'number' ? field.minLength.value : 0;
+  const max = typeof field.maxLength?.value === 'number' ? field.maxLength.value : 200;
+  let out = text;
+  while (out.length < min) out += ' and more';
+  return out.slice(0, max).trimEnd().padEnd(Math.min(min, max), 'x');
+}
+
+const decimals = (field: Field) => field.scale ?? (field.type === 'money' ? 2 : 2);
+
+function num(bound: Field['min']): number | null {
+  return bound === null ? null : Number(bound.value);
+}
+
+/** Candidate values of a field, the most ordinary first. */
+export function candidates(
+  field: Field,
+  now: Date,
+  refIds: Readonly<Record<string, readonly string[]>>,
+): Value[] {
+  const unique = token();
+  const label = field.label || field.name;
+  switch (field.type) {
+    case 'string':
+    case 'text': {
+      if (field.pattern !== null) return [0, 1, 2, 3, 4].map(() => sampleRegex(field.pattern!));
+      const base =
+        field.type === 'text'
+          ? `E2E ${label}: written by the end-to-end run ${unique}`
+          : `E2E ${label} ${unique}`;
+      return [fitLength(field, base), fitLength(field, `Another ${label.toLowerCase()} ${unique}`)];
+    }
+    case 'email':
+      return [`e2e-${unique}@example.com`];
+    case 'url':
+      return [`https://example.com/e2e/${unique}`];
+    case 'phone':
+      return ['+41 44 123 45 67'];
+    case 'integer':
+    case 'decimal':
+    case 'money': {
+      const lo = num(field.min);
+      const hi = num(field.max);
+      const clamp = (n: number) => Math.min(hi ?? n, Math.max(lo ?? n, n));
+      const scale = field.type === 'integer' ? 0 : decimals(field);
+      const fmt = (n: number) => (field.type === 'integer' ? Math.round(n) : n.toFixed(scale));
+      const seed = field.unique ? 1000 + Math.floor(Math.random() * 8000) : 10;
+      const list = [clamp(seed), clamp(1), lo, hi, clamp(2), clamp(100)].filter(
+        (n): n is number => n !== null,
+      );
+      return [...new Set(list)].map(fmt);
+    }
+    case 'boolean':
+      return [true, false];
+    case 'date': {
+      const today = now.toISOString().slice(0, 10);
+      const lo = field.min === null ? null : String(field.min.value);
+      const hi = field.max === null ? null : String(field.max.value);
+      return [today, lo, hi].filter((v): v is string => v !== null);
+    }
+    case 'time': {
+      const list = ['12:00:00', field.min?.value, field.max?.value, '10:00:00', '15:00:00'];
+      return list
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => (v.length === 5 ? `${v}:00` : v));
+    }
+    case 'datetime': {
+      const list = [now.toISOString(), field.min?.value, field.max?.value];
+      return list.filter((v): v is string => typeof v === 'string');
+    }
+    case 'enum': {
+      const values = field.values ?? [];
+      return field.many ? [[values[0] ?? '']] : [...values];
+    }
+    case 'ref': {
+      const ids = refIds[field.to ?? ''] ?? [];
+      return field.many ? (ids.length > 0 ? [[ids[0]!]] : []) : [...ids];
+    }
+    case 'json':
+      return [{ e2e: true }];
+  }
+}
+
+export interface Generated {
+  /** The values chosen here: what a person types into the form (defaults are left as they are). */
+  readonly input: Record<string, Value>;
+  /** The whole record as the engine normalises it. */
+  readonly record: Record<string, Value>;
+}
+
+/**
+ * A record the engine accepts for a create (or the patch of a transition), choosing values only for
+ * the fields that need one: required fields without a default, and those the rules complain about.
+ *
+ * @example generateRecord(model, 'Claim', user, { writable: ['title', 'amount'], refIds: {} })
+ */
+export function generateRecord(
+  model: Model,
+  entity: string,
+  user: UserContext | null,
+  options: {
+    readonly writable: readonly string[];
+    readonly refIds: Readonly<Record<string, readonly string[]>>;
+    readonly now?: Date;
+    readonly operation?: 'create' | { readonly transition: string };
+    readonly old?: WireRecord | null;
+    /** Fields that must get a value even when optional (a transition's `require`). */
+    readonly need?: readonly string[];
+  },
+): Generated {
+  const now = options.now ?? new Date();
+  const def = model.entities[entity];
+  if (def === undefined) throw new Error(`no entity ${entity}`);
+  const operation = options.operation ?? 'create';
+  const clock = { now };
+  const pool: Record<string, Value[]> = {};
+  const index: Record<string, number> = {};
+  const input: Record<string, Value> = {};
+  const choose = (name: string) => {
+    const field = def.fields[name];
+    if (field === undefined || !options.writable.includes(name)) return false;
+    pool[name] ??= candidates(field, now, options.refIds);
+    const i = index[name] ?? -1;
+    if (i + 1 >= pool[name]!.length) return false;
+    index[name] = i + 1;
+    input[name] = pool[name]![i + 1]!;
+    return true;
+  };
+  const base = operation === 'create' ? applyDefaults(model, entity, {}, { user, ...clock }) : {};
+  for (const field of Object.values(def.fields)) {
+    const present = operation === 'create' ? base[field.name] : options.old?.[field.name];
+    const empty =
+      present === undefined || present === null || (Array.isArray(present) && present.length === 0);
+    if ((field.required || options.need?.includes(field.name)) && empty) choose(field.name);
+  }
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const whole = operation === 'create' ? applyDefaults(model, entity, input, { user, ...clock }) : input;
+    const checked = validateRecord(model, entity, whole, {
+      operation,
+      user,
+      old: options.old ?? null,
+      ...clock,
+    });
+    if (checked.ok) return { input, record: checked.record };
+    let moved = false;
+    for (const error of checked.errors) {
+      const rule = model.rules.find((r) => r.error === error.code && r.entity === entity);
+      const names = [
+        ...(error.field === null ? [] : [error.field]),
+        ...(rule?.fields ?? []),
+        ...(rule?.assert.names ?? []),
+        ...(rule?.when?.names ?? []),
+      ].filter((n, k, all) => all.indexOf(n) === k && def.fields[n] !== undefined);
+      for (const name of names) {
+        if (choose(name)) {
+          moved = true;
+          break;
+        }
+      }
+    }
+    if (!moved) {
+      throw new Error(
+        `Could not find valid values for a ${entity} (${JSON.stringify(operation)}): ${checked.errors
+          .map((e) => `${e.field ?? '-'} ${e.code}`)
+          .join(', ')} with ${JSON.stringify(input)}`,
+      );
+    }
+  }
+  throw new Error(`Could not find valid values for a ${entity}`);
+}

@@ -1,0 +1,353 @@
+/**
+ * The input of one field, chosen by its type: every control is controlled, takes the field's wire
+ * value and gives one back — decimals as exact strings, dates and times as the API writes them,
+ * instants in UTC — so a form holds exactly what the server will be sent.
+ */
+import {
+  MultiSelect,
+  NativeSelect,
+  Switch,
+  Text,
+  TextInput,
+  Textarea,
+  type TextInputProps,
+} from '@mantine/core';
+import { type Field, type Value } from '@ninefold/spec/model';
+import { useState } from 'react';
+import { RefPicker } from '../components/RefPicker';
+import { humanize } from '../format/values';
+import { message } from '../runtime/messages';
+import { useModel } from '../runtime/runtime';
+import {
+  boundText,
+  dateTimeFromLocalText,
+  dateTimeToLocalText,
+  decimalFromText,
+  decimalToText,
+  integerFromText,
+  jsonFromText,
+  jsonToText,
+  padToScale,
+  sameValue,
+  timeFromText,
+  timeToText,
+} from './input-values';
+
+export interface FieldInputProps {
+  field: Field;
+  value: Value | undefined;
+  onChange(value: Value): void;
+  onBlur?(): void;
+  /** The message shown beside the field. */
+  error?: string | undefined;
+  /** Shown, not editable: a read-only field, or one the role may not write. */
+  disabled?: boolean;
+  /** Marks the field as required; by default the field's own `required`. */
+  required?: boolean;
+  /** The label; by default the field's. */
+  label?: string;
+  /**
+   * Told when the text typed cannot be a value at all (JSON that does not parse), with the message
+   * shown, and `null` once it can: the value given to `onChange` is then the last good one.
+   */
+  onInvalid?(message: string | null): void;
+}
+
+/**
+ * The right control for a field's type.
+ *
+ * @example <FieldInput field={entity.fields.amount} value={value} onChange={setValue} error={error} />
+ */
+export function FieldInput(props: FieldInputProps) {
+  const { field } = props;
+  const common = {
+    label: props.label ?? field.label,
+    description: field.help === '' ? undefined : field.help,
+    error: props.error,
+    disabled: props.disabled ?? false,
+    required: props.required ?? field.required,
+    onBlur: () => props.onBlur?.(),
+  };
+
+  if (field.type === 'ref') {
+    return (
+      <RefPicker
+        {...common}
+        entity={field.to ?? ''}
+        multiple={field.many}
+        value={refValue(props.value)}
+        onChange={(next) => props.onChange(next)}
+      />
+    );
+  }
+  if (field.type === 'enum') return <EnumInput {...props} common={common} />;
+  if (field.type === 'boolean') {
+    return (
+      <Switch
+        label={common.label}
+        // the label wraps the help too: the name is the label alone, the help its description
+        aria-label={typeof common.label === 'string' ? common.label : undefined}
+        description={common.description}
+        error={common.error}
+        disabled={common.disabled}
+        checked={props.value === true}
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+        onBlur={common.onBlur}
+      />
+    );
+  }
+  if (field.type === 'text') {
+    return (
+      <Textarea
+        {...common}
+        autosize
+        minRows={2}
+        maxRows={12}
+        maxLength={lengthLimit(field)}
+        value={typeof props.value === 'string' ? props.value : ''}
+        onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
+      />
+    );
+  }
+  if (field.type === 'json') return <JsonInput {...props} common={common} />;
+  if (field.type === 'integer' || field.type === 'decimal' || field.type === 'money')
+    return <NumberText {...props} common={common} />;
+  if (field.type === 'date' || field.type === 'time' || field.type === 'datetime')
+    return <CalendarInput {...props} common={common} />;
+
+  // string, email, url, phone
+  const kind = TEXT_KINDS[field.type] ?? TEXT_KINDS['string']!;
+  return (
+    <TextInput
+      {...common}
+      type={kind.type}
+      autoComplete={kind.autoComplete}
+      inputMode={kind.inputMode}
+      maxLength={lengthLimit(field)}
+      value={typeof props.value === 'string' ? props.value : props.value == null ? '' : String(props.value)}
+      onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
+    />
+  );
+}
+
+type Common = Pick<TextInputProps, 'label' | 'description' | 'error' | 'disabled' | 'required'> & {
+  onBlur(): void;
+};
+
+const TEXT_KINDS: Record<
+  string,
+  { type: string; autoComplete: string; inputMode: TextInputProps['inputMode'] }
+> = {
+  string: { type: 'text', autoComplete: 'off', inputMode: 'text' },
+  email: { type: 'email', autoComplete: 'email', inputMode: 'email' },
+  url: { type: 'url', autoComplete: 'url', inputMode: 'url' },
+  phone: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+};
+
+function emptyToNull(text: string): string | null {
+  return text === '' ? null : text;
+}
+
+function lengthLimit(field: Field): number | undefined {
+  return field.maxLength === null ? undefined : Number(field.maxLength.value);
+}
+
+function refValue(value: Value | undefined): string | readonly string[] | null {
+  if (typeof value === 'string') return value === '' ? null : value;
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return null;
+}
+
+/**
+ * The text an input shows for a value: kept as typed while it means the same value, replaced when
+ * the value changes from outside (a reset, a reload).
+ */
+function useDraft(value: Value | undefined, toText: (value: Value | undefined) => string) {
+  const [draft, setDraft] = useState(() => ({ text: toText(value), value }));
+  if (!sameValue(draft.value ?? null, value ?? null)) {
+    const next = { text: toText(value), value };
+    setDraft(next); // adjusting state to a new prop during render, as React recommends
+    return [next.text, setDraft] as const;
+  }
+  return [draft.text, setDraft] as const;
+}
+
+function EnumInput(props: FieldInputProps & { common: Common }) {
+  const { field, common } = props;
+  const values = field.values ?? [];
+  if (field.many) {
+    const selected = Array.isArray(props.value) ? props.value.map(String) : [];
+    return (
+      <MultiSelect
+        {...common}
+        data={values.map((value) => ({ value, label: humanize(value) }))}
+        value={selected}
+        onChange={(next) => props.onChange(next)}
+        searchable={values.length > 7}
+        clearable={!common.required}
+        comboboxProps={{ withinPortal: true }}
+        placeholder={common.disabled ? undefined : 'Choose…'}
+      />
+    );
+  }
+  const current = typeof props.value === 'string' ? props.value : '';
+  const blank = !common.required || current === '';
+  return (
+    <NativeSelect
+      {...common}
+      data={[
+        ...(blank ? [{ value: '', label: common.required ? 'Choose…' : '—' }] : []),
+        ...values.map((value) => ({ value, label: humanize(value) })),
+        // a value the spec no longer lists still shows as what it is
+        ...(current !== '' && !values.includes(current) ? [{ value: current, label: current }] : []),
+      ]}
+      value={current}
+      onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
+    />
+  );
+}
+
+/** Integers, decimals and money as text: exact, in the locale's notation, money with its currency. */
+function NumberText(props: FieldInputProps & { common: Common }) {
+  const { field, common } = props;
+  const locale = useModel().product.locale;
+  const integer = field.type === 'integer';
+  const [text, setDraft] = useDraft(props.value, (value) =>
+    integer ? (value == null ? '' : String(value)) : decimalToText(value, locale),
+  );
+  const parse = (raw: string): Value => (integer ? integerFromText(raw) : decimalFromText(raw, locale));
+  const scale = field.scale ?? 2;
+  const currency = field.type === 'money' ? (field.currency ?? null) : null;
+  return (
+    <TextInput
+      {...common}
+      type="text"
+      inputMode={integer ? 'numeric' : 'decimal'}
+      autoComplete="off"
+      value={text}
+      leftSection={currency === null ? undefined : <CurrencyMark currency={currency} locale={locale} />}
+      leftSectionWidth={currency === null ? undefined : 48}
+      onChange={(event) => {
+        const raw = event.currentTarget.value;
+        const value = parse(raw);
+        setDraft({ text: raw, value });
+        props.onChange(value);
+      }}
+      onBlur={() => {
+        // shown as it will be stored: 12.5 becomes 12.50 in a field of two decimals
+        if (!integer && typeof props.value === 'string') {
+          const padded = padToScale(props.value, scale);
+          if (padded !== props.value) {
+            setDraft({ text: decimalToText(padded, locale), value: padded });
+            props.onChange(padded);
+          }
+        }
+        common.onBlur();
+      }}
+    />
+  );
+}
+
+function CurrencyMark({ currency, locale }: { currency: string; locale: string }) {
+  let symbol = currency;
+  try {
+    symbol =
+      new Intl.NumberFormat(locale, { style: 'currency', currency })
+        .formatToParts(0)
+        .find((part) => part.type === 'currency')?.value ?? currency;
+  } catch {
+    // an unknown code shows as it is
+  }
+  return (
+    <Text size="sm" c="dimmed" title={currency}>
+      {symbol}
+    </Text>
+  );
+}
+
+/** Dates, times and instants with the browser's own pickers: the best on phones, and free. */
+function CalendarInput(props: FieldInputProps & { common: Common }) {
+  const { field, common } = props;
+  if (field.type === 'datetime') return <DateTimeInput {...props} />;
+  const time = field.type === 'time';
+  const text = time ? timeToText(props.value) : typeof props.value === 'string' ? props.value : '';
+  return (
+    <TextInput
+      {...common}
+      type={time ? 'time' : 'date'}
+      step={time && text.length > 5 ? 1 : undefined}
+      min={boundText(field, 'min')}
+      max={boundText(field, 'max')}
+      value={text}
+      onChange={(event) => {
+        const raw = event.currentTarget.value;
+        props.onChange(time ? timeFromText(raw) : emptyToNull(raw));
+      }}
+    />
+  );
+}
+
+function DateTimeInput(props: FieldInputProps & { common: Common }) {
+  const [text, setDraft] = useDraft(props.value, dateTimeToLocalText);
+  return (
+    <TextInput
+      {...props.common}
+      type="datetime-local"
+      value={text}
+      onChange={(event) => {
+        const raw = event.currentTarget.value;
+        const value = dateTimeFromLocalText(raw);
+        setDraft({ text: raw, value });
+        props.onChange(value);
+      }}
+    />
+  );
+}
+
+/** JSON as text: given back once it parses, its problem shown beside it until then. */
+function JsonInput(props: FieldInputProps & { common: Common }) {
+  const model = useModel();
+  const { common } = props;
+  const [text, setDraft] = useDraft(props.value, jsonToText);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [left, setLeft] = useState(false); // a problem shows once the user leaves the field
+  return (
+    <Textarea
+      {...common}
+      error={common.error ?? (left ? problem : null) ?? undefined}
+      autosize
+      minRows={3}
+      maxRows={16}
+      spellCheck={false}
+      styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+      value={text}
+      onChange={(event) => {
+        const raw = event.currentTarget.value;
+        const parsed = jsonFromText(raw);
+        if (parsed.ok) {
+          setDraft({ text: raw, value: parsed.value });
+          if (problem !== null) {
+            setProblem(null);
+            props.onInvalid?.(null);
+          }
+          props.onChange(parsed.value);
+          return;
+        }
+        setDraft({ text: raw, value: props.value ?? null });
+        const said = message(model, 'E_FORMAT', {
+          field: common.label as string,
+          expected: 'JSON, like {"screen": "65in"}',
+        });
+        setProblem(said);
+        props.onInvalid?.(said);
+      }}
+      onBlur={() => {
+        const parsed = jsonFromText(text);
+        if (parsed.ok && parsed.value !== null)
+          setDraft({ text: jsonToText(parsed.value), value: parsed.value });
+        setLeft(true);
+        common.onBlur();
+      }}
+    />
+  );
+}

@@ -1,0 +1,128 @@
+import { Loader, Text, Timeline, VisuallyHidden } from '@mantine/core';
+import { IconArrowRight, IconCirclePlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import { type Entity } from '@ninefold/spec/model';
+import { type HistoryEntry, useHistory } from '../../api/records';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { FieldValue, RefLink } from '../../components/FieldValue';
+import { formatDateTime } from '../../format/values';
+import { useModel } from '../../runtime/runtime';
+
+/**
+ * What happened to a record, newest first: who did what and when, and the fields it changed with
+ * their old and new values — only the fields the reader may see, which the server already masks.
+ */
+export function HistoryTimeline({ entity, id }: { entity: Entity; id: string }) {
+  const { data, error, isPending, refetch } = useHistory(entity, id);
+  if (isPending) return <Loader size="sm" aria-label="Loading the history" />;
+  if (error !== null) return <ErrorPanel error={error} onRetry={() => void refetch()} alwaysRetry />;
+  if (data.length === 0) return <Text c="dimmed">Nothing has happened yet.</Text>;
+  const entries = [...data].reverse();
+  return (
+    <Timeline bulletSize={24} lineWidth={2} role="list" aria-label="History">
+      {entries.map((entry) => (
+        <Timeline.Item
+          key={entry.id}
+          role="listitem"
+          bullet={<ActionIcon action={entry.action} />}
+          title={<EntryTitle entity={entity} entry={entry} />}
+          data-history-action={entry.transition ?? entry.action}
+        >
+          <EntryMeta entry={entry} />
+          <EntryChanges entity={entity} entry={entry} />
+        </Timeline.Item>
+      ))}
+    </Timeline>
+  );
+}
+
+function ActionIcon({ action }: { action: HistoryEntry['action'] }) {
+  const props = { size: 14, stroke: 1.8, 'aria-hidden': true } as const;
+  switch (action) {
+    case 'create':
+      return <IconCirclePlus {...props} />;
+    case 'delete':
+      return <IconTrash {...props} />;
+    case 'transition':
+      return <IconArrowRight {...props} />;
+    default:
+      return <IconPencil {...props} />;
+  }
+}
+
+const ACTION_WORDS: Record<HistoryEntry['action'], string> = {
+  create: 'Created',
+  update: 'Updated',
+  delete: 'Deleted',
+  transition: 'Changed state',
+};
+
+function EntryTitle({ entity, entry }: { entity: Entity; entry: HistoryEntry }) {
+  const model = useModel();
+  const machine = model.states[entity.name];
+  if (entry.action !== 'transition') return <>{ACTION_WORDS[entry.action]}</>;
+  const label =
+    (entry.transition !== null && machine?.transitions[entry.transition]?.label) || 'Changed state';
+  const stateLabel = (state: string | null) =>
+    state === null ? '—' : (machine?.states[state]?.label ?? state);
+  return (
+    <>
+      {label}{' '}
+      <Text span fw={400} c="dimmed" size="sm">
+        ({stateLabel(entry.from)}
+        <span aria-hidden> → </span>
+        <VisuallyHidden> to </VisuallyHidden>
+        {stateLabel(entry.to)})
+      </Text>
+    </>
+  );
+}
+
+function EntryMeta({ entry }: { entry: HistoryEntry }) {
+  const locale = useModel().product.locale;
+  return (
+    <Text size="sm" c="dimmed">
+      {entry.by !== null && (
+        <>
+          by <RefLink entity="User" id={entry.by} />
+          {' · '}
+        </>
+      )}
+      <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
+    </Text>
+  );
+}
+
+/** The changed fields the entity declares, in its order; the state is in the title already. */
+function EntryChanges({ entity, entry }: { entity: Entity; entry: HistoryEntry }) {
+  const changed = Object.values(entity.fields).filter((field) => entry.changes[field.name] !== undefined);
+  if (changed.length === 0) return null;
+  const created = entry.action === 'create';
+  return (
+    <ul style={{ margin: '0.25rem 0 0', paddingInlineStart: '1.1rem' }}>
+      {changed.map((field) => {
+        const change = entry.changes[field.name];
+        if (change === undefined) return null;
+        return (
+          <li key={field.name} data-change={field.name}>
+            <Text size="sm" span>
+              <Text span fw={500} size="sm">
+                {field.label}
+              </Text>
+              {': '}
+              {created ? (
+                <FieldValue field={field} value={change.to} />
+              ) : (
+                <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
+                  <FieldValue field={field} value={change.from} />
+                  <span aria-hidden>→</span>
+                  <VisuallyHidden>changed to</VisuallyHidden>
+                  <FieldValue field={field} value={change.to} />
+                </span>
+              )}
+            </Text>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

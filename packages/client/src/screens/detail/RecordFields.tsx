@@ -1,0 +1,72 @@
+import { DataList } from '@mantine/core';
+import { type Entity, type Field } from '@ninefold/spec/model';
+import { type ApiRecord } from '../../api/records';
+import { FieldValue, RefLink } from '../../components/FieldValue';
+import { formatDateTime, humanize } from '../../format/values';
+import { useModel } from '../../runtime/runtime';
+
+/** Long values take the whole row, so that a description is not squeezed into half of it. */
+const WIDE = new Set<Field['type']>(['text', 'json']);
+
+/**
+ * The fields of a record the reader may see, in the screen's order (all of them without one): a
+ * field the server left out of the record is one the reader may not read, and is not shown.
+ * Two columns where there is room, one on a phone.
+ */
+export function RecordFields({
+  entity,
+  record,
+  names,
+}: {
+  entity: Entity;
+  record: ApiRecord;
+  names: readonly string[];
+}) {
+  const order = names.length > 0 ? names : Object.keys(entity.fields);
+  // the state is the badge beside the title already
+  const items = order.filter((name) => name !== 'state' && record[name] !== undefined);
+  return (
+    <DataList
+      orientation="vertical"
+      gap="md"
+      styles={{
+        root: {
+          display: 'grid',
+          // at most two columns, and one as soon as two would be narrower than 16rem
+          gridTemplateColumns:
+            'repeat(auto-fill, minmax(min(100%, max(16rem, calc((100% - var(--mantine-spacing-xl)) / 2))), 1fr))',
+          columnGap: 'var(--mantine-spacing-xl)',
+        },
+      }}
+    >
+      {items.map((name) => {
+        const field = entity.fields[name];
+        const wide = field !== undefined && WIDE.has(field.type);
+        return (
+          <DataList.Item key={name} data-field={name} style={wide ? { gridColumn: '1 / -1' } : undefined}>
+            <DataList.ItemLabel>{field?.label ?? humanize(name)}</DataList.ItemLabel>
+            <DataList.ItemValue
+              style={{ overflowWrap: 'anywhere', ...(wide ? { whiteSpace: 'pre-wrap' } : {}) }}
+            >
+              {field !== undefined ? (
+                <FieldValue field={field} value={record[name]} />
+              ) : (
+                <SystemValue name={name} record={record} />
+              )}
+            </DataList.ItemValue>
+          </DataList.Item>
+        );
+      })}
+    </DataList>
+  );
+}
+
+/** A system column a screen lists among its fields: a timestamp, the author. */
+export function SystemValue({ name, record }: { name: string; record: ApiRecord }) {
+  const locale = useModel().product.locale;
+  const value = record[name];
+  if (name === 'createdBy' && typeof value === 'string') return <RefLink entity="User" id={value} />;
+  if ((name === 'createdAt' || name === 'updatedAt') && typeof value === 'string')
+    return <time dateTime={value}>{formatDateTime(value, locale)}</time>;
+  return <>{value == null ? '—' : String(value)}</>;
+}

@@ -1,0 +1,229 @@
+/**
+ * The transitions a user may fire on a record now, as buttons. The server decides which
+ * (`record._actions`); the spec decides how each is asked: a dialog for the fields it requires,
+ * a confirmation for its question, or straight away. Failures stay in the dialog, as the
+ * catalogue's messages, beside the field they concern.
+ */
+import { Alert, Button, Group, type MantineSize, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { isEmptyValue } from '@ninefold/engine';
+import { type Field, type Transition, type Value } from '@ninefold/spec/model';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../api/http';
+import { type ApiRecord, recordKeys, useFireTransition } from '../../api/records';
+import { FieldInput } from '../../fields/FieldInput';
+import { describeError, message } from '../../runtime/messages';
+import { useModel } from '../../runtime/runtime';
+
+export interface TransitionActionsProps {
+  readonly entity: string;
+  readonly record: ApiRecord;
+  /** Only these transitions, in this order (a screen's `actions`); all of `_actions` without it. */
+  readonly names?: readonly string[];
+  readonly size?: MantineSize;
+  /** Called with the record as the server returns it after the transition. */
+  onDone?(record: ApiRecord): void;
+}
+
+/**
+ * Buttons for the transitions in `record._actions`, each asking what its transition needs.
+ *
+ * @example <TransitionActions entity="Claim" record={claim} names={screen.actions} onDone={focusTitle} />
+ */
+export function TransitionActions({ entity, record, names, size = 'sm', onDone }: TransitionActionsProps) {
+  const model = useModel();
+  const machine = model.states[entity];
+  const [open, setOpen] = useState<Transition | null>(null);
+  const [done, setDone] = useState('');
+  const allowed = record._actions ?? [];
+  const shown = (names ?? allowed)
+    .filter((name) => allowed.includes(name))
+    .map((name) => machine?.transitions[name])
+    .filter((t): t is Transition => t !== undefined);
+  const fire = useFireTransition(model.entities[entity] ?? missingEntity(entity));
+
+  function start(transition: Transition) {
+    fire.reset();
+    if (transition.require.length > 0 || transition.confirm !== null) setOpen(transition);
+    else submit(transition, {});
+  }
+
+  function submit(transition: Transition, values: Record<string, Value>) {
+    fire.mutate(
+      { id: record.id, version: record.version, transition: transition.name, values },
+      {
+        onSuccess: (next) => {
+          setOpen(null);
+          const state = next.state === undefined ? null : machine?.states[next.state]?.label;
+          setDone(state == null ? `${transition.label}: done.` : `${transition.label}: now ${state}.`);
+          onDone?.(next);
+        },
+        // a direct fire that fails opens its dialog, where the error is shown
+        onError: () => setOpen(transition),
+      },
+    );
+  }
+
+  if (shown.length === 0 && open === null) return <LiveStatus text={done} />;
+  return (
+    <>
+      <Group gap="xs" wrap="wrap">
+        {shown.map((transition) => (
+          <Button
+            key={transition.name}
+            size={size}
+            variant={transition === shown[0] ? 'filled' : 'light'}
+            data-transition={transition.name}
+            loading={fire.isPending && fire.variables?.transition === transition.name}
+            disabled={fire.isPending}
+            onClick={() => start(transition)}
+          >
+            {transition.label}
+          </Button>
+        ))}
+      </Group>
+      <LiveStatus text={done} />
+      {open !== null && (
+        <TransitionDialog
+          key={open.name}
+          entity={entity}
+          record={record}
+          transition={open}
+          pending={fire.isPending}
+          error={fire.error}
+          onSubmit={(values) => submit(open, values)}
+          onClose={() => {
+            setOpen(null);
+            fire.reset();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** What a screen reader announces once a transition is through: the button may be gone by then. */
+function LiveStatus({ text }: { text: string }) {
+  return (
+    <VisuallyHidden role="status" aria-live="polite">
+      {text}
+    </VisuallyHidden>
+  );
+}
+
+function missingEntity(name: string): never {
+  throw new Error(`The model has no entity ${name}.`);
+}
+
+/** Asks for the transition's required fields and its question; shows why the server refused. */
+function TransitionDialog({
+  entity,
+  record,
+  transition,
+  pending,
+  error,
+  onSubmit,
+  onClose,
+}: {
+  entity: string;
+  record: ApiRecord;
+  transition: Transition;
+  pending: boolean;
+  error: unknown;
+  onSubmit(values: Record<string, Value>): void;
+  onClose(): void;
+}) {
+  const model = useModel();
+  const client = useQueryClient();
+  const definition = model.entities[entity];
+  const fields = transition.require
+    .map((name) => definition?.fields[name])
+    .filter((f): f is Field => f !== undefined);
+  const [values, setValues] = useState<Record<string, Value>>(() =>
+    Object.fromEntries(fields.map((f) => [f.name, record[f.name] ?? null])),
+  );
+  const [missing, setMissing] = useState<Record<string, string>>({});
+
+  const problem = error instanceof ApiError ? error : null;
+  const fieldErrors = new Map<string, string>();
+  for (const issue of problem?.fieldErrors ?? []) {
+    if (issue.field !== null && values[issue.field] !== undefined && !fieldErrors.has(issue.field))
+      fieldErrors.set(issue.field, issue.message);
+  }
+  // what the dialog cannot show beside a field: the problem itself, or its other field errors
+  const unplaced = (problem?.fieldErrors ?? []).filter((i) => i.field === null || !fieldErrors.has(i.field));
+  const general =
+    error === null || error === undefined
+      ? null
+      : unplaced.length > 0
+        ? unplaced.map((i) => i.message).join(' ')
+        : fieldErrors.size > 0
+          ? null
+          : describeError(model, error).message;
+  const stale = problem !== null && (problem.status === 409 || problem.status === 404);
+
+  function change(name: string, value: Value) {
+    setValues((current) => ({ ...current, [name]: value }));
+    setMissing(({ [name]: _cleared, ...rest }) => rest);
+  }
+
+  function send(event: FormEvent) {
+    event.preventDefault();
+    const absent: Record<string, string> = {};
+    for (const field of fields) {
+      if (isEmptyValue(field, values[field.name]))
+        absent[field.name] = message(model, 'E_REQUIRED', { field: field.label });
+    }
+    setMissing(absent);
+    if (Object.keys(absent).length === 0) onSubmit(values);
+  }
+
+  function reload() {
+    void client.invalidateQueries({ queryKey: recordKeys.all(entity) });
+    onClose();
+  }
+
+  const question = transition.confirm;
+  return (
+    <Modal opened onClose={onClose} title={transition.label} centered>
+      <form onSubmit={send} noValidate>
+        <Stack gap="md">
+          {question !== null && <Text>{question}</Text>}
+          {general !== null && (
+            <Alert
+              color="red"
+              role="alert"
+              data-error-code={problem?.code ?? describeError(model, error).code}
+            >
+              <Text size="sm">{general}</Text>
+              {stale && (
+                <Button mt="sm" size="xs" variant="white" color="red" onClick={reload}>
+                  Reload
+                </Button>
+              )}
+            </Alert>
+          )}
+          {fields.map((field) => (
+            <FieldInput
+              key={field.name}
+              field={field}
+              value={values[field.name] ?? null}
+              onChange={(value: Value) => change(field.name, value)}
+              required
+              disabled={pending}
+              error={missing[field.name] ?? fieldErrors.get(field.name)}
+            />
+          ))}
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={onClose} disabled={pending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending} disabled={stale}>
+              {transition.label}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Asks before unsaved changes are lost: a dialog when the user navigates inside the app, the
+ * browser's own question when they close or reload the tab.
+ */
+import { Button, Group, Modal, Text } from '@mantine/core';
+import { type RefObject, useEffect } from 'react';
+import { useBlocker } from 'react-router';
+
+/**
+ * @param dirty whether there is something to lose
+ * @param leaving set to true just before navigating away on purpose (after a save)
+ */
+export function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: RefObject<boolean> }) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      if (leaving.current) return;
+      event.preventDefault();
+      event.returnValue = ''; // older browsers ask only when this is set
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty, leaving]);
+
+  const blocked = blocker.state === 'blocked';
+  return (
+    <Modal
+      opened={blocked}
+      onClose={() => blocker.reset?.()}
+      title="Leave without saving?"
+      centered
+      transitionProps={{ duration: 0 }}
+    >
+      <Text size="sm">Your changes have not been saved. If you leave now, they are lost.</Text>
+      <Group justify="flex-end" mt="md" wrap="wrap">
+        <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
+          Stay on this page
+        </Button>
+        <Button color="red" onClick={() => blocker.proceed?.()}>
+          Leave without saving
+        </Button>
+      </Group>
+    </Modal>
+  );
+}

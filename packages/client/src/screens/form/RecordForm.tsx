@@ -1,0 +1,282 @@
+/**
+ * The form of one record, new or existing. The engine checks the values as they are typed (a field
+ * once the user has left it, every field once they tried to save), with the very rules the server
+ * applies; what the server still refuses lands beside its field, or above the form.
+ */
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { type Entity, type Field, type Screen, type Value } from '@ninefold/spec/model';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { type Control, Controller, type FieldValues, useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../api/http';
+import { type ApiRecord, useCreateRecord, useUpdateRecord } from '../../api/records';
+import { FieldInput } from '../../fields/FieldInput';
+import { type Authorizer } from '../../runtime/access';
+import { describeError } from '../../runtime/messages';
+import { detailPath, listPath } from '../../runtime/paths';
+import { useRuntime } from '../../runtime/runtime';
+import { LeaveGuard } from './LeaveGuard';
+import {
+  type FormField,
+  type FormValues,
+  changedValues,
+  checkForm,
+  createdValues,
+  placeErrors,
+  recordValues,
+  serverProblems,
+} from './form-model';
+
+export interface RecordFormProps {
+  readonly screen: Screen;
+  readonly entity: Entity;
+  readonly access: Authorizer;
+  readonly fields: readonly FormField[];
+  readonly initial: FormValues;
+  /** The record being edited; null for a new one. */
+  readonly record: ApiRecord | null;
+  /** Fetches the record as the server has it now (after a conflict). */
+  readonly reload?: () => Promise<ApiRecord | undefined>;
+}
+
+export function RecordForm(props: RecordFormProps) {
+  const { screen, entity, access, fields } = props;
+  const { model, now } = useRuntime();
+  const navigate = useNavigate();
+  const create = useCreateRecord(entity);
+  const update = useUpdateRecord(entity);
+  const operation = props.record === null ? 'create' : 'update';
+
+  const [base, setBase] = useState<ApiRecord | null>(props.record);
+  const [initial] = useState(props.initial);
+  // the wire values are recursive (lists, JSON): react-hook-form sees them as opaque
+  const form = useForm<FieldValues>({ defaultValues: props.initial });
+  const { control, formState } = form;
+  const values = useWatch({ control }) as FormValues;
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<{ code: string; message: string; lines: string[] } | null>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const [reloading, setReloading] = useState(false);
+  const leaving = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const shown = useMemo(() => new Set(fields.map(({ field }) => field.name)), [fields]);
+  const check = checkForm(
+    model,
+    entity,
+    { ...initial, ...values },
+    {
+      operation,
+      user: access.user,
+      now: now(),
+      old: base,
+      shown,
+      readable: access.readable(entity.name, base),
+    },
+  );
+  const saving = create.isPending || update.isPending;
+  const submitted = formState.isSubmitted;
+
+  const errorOf = (name: string): string | undefined =>
+    serverErrors[name] ??
+    (submitted || formState.touchedFields[name] === true ? (drafts[name] ?? check.fields[name]) : undefined);
+
+  const leave = (path: string | null) => {
+    leaving.current = true;
+    if (path === null) void navigate(-1);
+    else void navigate(path);
+  };
+
+  const focusFirstError = () =>
+    // after React has rendered the messages
+    setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+
+  const submit = form.handleSubmit(async () => {
+    setServerErrors({});
+    setProblem(null);
+    setConflict(null);
+    const current = { ...initial, ...form.getValues() } as FormValues;
+    if (!check.ok || Object.keys(drafts).length > 0) {
+      focusFirstError();
+      return;
+    }
+    try {
+      let saved: ApiRecord;
+      if (base === null) {
+        saved = await create.mutateAsync(createdValues(current, fields));
+      } else {
+        const changes = changedValues(current, base, fields);
+        saved =
+          Object.keys(changes).length === 0
+            ? base
+            : await update.mutateAsync({ id: base.id, version: base.version, changes });
+      }
+      leave(detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'E_CONFLICT') {
+        setConflict(describeError(model, error).message);
+        return;
+      }
+      const placed =
+        error instanceof ApiError
+          ? placeErrors(model, serverProblems(error.fieldErrors), shown)
+          : { fields: {}, form: [] };
+      setServerErrors(placed.fields);
+      const described = describeError(model, error);
+      // a refusal that is only about fields says so beside them; anything else says it above
+      if (placed.form.length > 0 || Object.keys(placed.fields).length === 0) {
+        setProblem({ ...described, lines: placed.form.filter((line) => line !== described.message) });
+      }
+      focusFirstError();
+    }
+  });
+
+  const reload = async () => {
+    if (props.reload === undefined) return;
+    setReloading(true);
+    try {
+      const fresh = await props.reload();
+      if (fresh !== undefined) {
+        setBase(fresh);
+        form.reset(recordValues(fresh, fields));
+        setServerErrors({});
+        setDrafts({});
+        setProblem(null);
+        setConflict(null);
+      }
+    } finally {
+      setReloading(false);
+    }
+  };
+
+  // stable across renders, so that a keystroke re-renders only the field it changed (FieldRow is memo)
+  const onEdited = useCallback((name: string) => {
+    setServerErrors((errors) => {
+      if (errors[name] === undefined) return errors;
+      const { [name]: _fixed, ...rest } = errors;
+      return rest;
+    });
+  }, []);
+  const onInvalid = useCallback((name: string, said: string | null) => {
+    setDrafts((drafts) => {
+      if (said === null && drafts[name] === undefined) return drafts;
+      if (said !== null && drafts[name] === said) return drafts;
+      const { [name]: _old, ...rest } = drafts;
+      return said === null ? rest : { ...rest, [name]: said };
+    });
+  }, []);
+
+  const formErrors = submitted ? check.form : [];
+  return (
+    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label={screen.title}>
+      <LeaveGuard dirty={formState.isDirty && !saving} leaving={leaving} />
+      <Stack gap="md" maw={720}>
+        {conflict !== null && (
+          <Alert color="orange" title="Changed by someone else" role="alert" data-error-code="E_CONFLICT">
+            <Text size="sm">{conflict}</Text>
+            <Group mt="sm">
+              <Button
+                size="xs"
+                variant="white"
+                color="orange"
+                loading={reloading}
+                onClick={() => void reload()}
+              >
+                Reload
+              </Button>
+            </Group>
+          </Alert>
+        )}
+        {problem !== null && (
+          <Alert color="red" title="Not saved" role="alert" data-error-code={problem.code}>
+            <Text size="sm">{problem.message}</Text>
+            {problem.lines.map((line) => (
+              <Text size="sm" key={line}>
+                {line}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        {formErrors.length > 0 && (
+          <Alert color="red" title="Please check" role="alert">
+            {formErrors.map((line) => (
+              <Text size="sm" key={line}>
+                {line}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        {fields.map(({ field, editable }) => (
+          <FieldRow
+            key={field.name}
+            field={field}
+            editable={editable}
+            control={control}
+            error={errorOf(field.name)}
+            onEdited={onEdited}
+            onInvalid={onInvalid}
+          />
+        ))}
+        <Group justify="flex-end" gap="sm" wrap="wrap">
+          <Button
+            variant="default"
+            onClick={() =>
+              // leaving through Cancel still asks when there are changes
+              void navigate(
+                (base === null ? null : detailPath(model, entity.name, base.id)) ??
+                  listPath(model, entity.name) ??
+                  '/',
+              )
+            }
+          >
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving} disabled={saving}>
+            {base === null ? `Create ${entity.label.toLowerCase()}` : 'Save changes'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface FieldRowProps {
+  readonly field: Field;
+  readonly editable: boolean;
+  readonly control: Control<FieldValues>;
+  readonly error: string | undefined;
+  readonly onEdited: (name: string) => void;
+  readonly onInvalid: (name: string, said: string | null) => void;
+}
+
+/** One field of the form; re-renders only when its own value, error or lock changes. */
+const FieldRow = memo(function FieldRow({
+  field,
+  editable,
+  control,
+  error,
+  onEdited,
+  onInvalid,
+}: FieldRowProps) {
+  return (
+    <Controller
+      name={field.name}
+      control={control}
+      render={({ field: input }) => (
+        <FieldInput
+          field={field}
+          value={input.value as Value | undefined}
+          onChange={(value) => {
+            input.onChange(value);
+            onEdited(field.name);
+          }}
+          onBlur={input.onBlur}
+          onInvalid={(said) => onInvalid(field.name, said)}
+          error={error}
+          disabled={!editable}
+        />
+      )}
+    />
+  );
+});

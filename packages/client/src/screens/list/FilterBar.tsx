@@ -1,0 +1,352 @@
+/**
+ * The filters of a list screen, one input per field suited to its type: several values of an enum
+ * or a state, yes/no for a boolean, a range for numbers and dates, "contains" for text, records for
+ * a reference. Each filter reads and writes the API's query parameters.
+ */
+import { Box, Input, MultiSelect, SegmentedControl, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { type Field, type Model } from '@ninefold/spec/model';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { RefPicker } from '../../components/RefPicker';
+import { humanize } from '../../format/values';
+import { filterKey } from './list-params';
+
+/** Changes to the URL's parameters: a string sets one, null removes it. */
+export type ParamChanges = Readonly<Record<string, string | null>>;
+
+export interface FilterProps {
+  readonly field: Field;
+  readonly entity: string;
+  readonly filters: Readonly<Record<string, string>>;
+  onChange(changes: ParamChanges): void;
+}
+
+/** Typing commits after this pause: one request per word, not per key. */
+export const TYPING_DELAY_MS = 350;
+
+const NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/** The filters of a screen in a responsive grid. */
+export function FilterBar({
+  model,
+  entity,
+  fields,
+  filters,
+  onChange,
+}: {
+  model: Model;
+  entity: string;
+  fields: readonly Field[];
+  filters: Readonly<Record<string, string>>;
+  onChange(changes: ParamChanges): void;
+}) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="sm" verticalSpacing="xs">
+      {fields.map((field) => (
+        <FieldFilter
+          key={field.name}
+          model={model}
+          field={field}
+          entity={entity}
+          filters={filters}
+          onChange={onChange}
+        />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
+  const { field } = props;
+  if (field.name === 'state') {
+    const machine = model.states[props.entity];
+    const data = Object.values(machine?.states ?? {}).map((s) => ({ value: s.name, label: s.label }));
+    return <ValuesFilter {...props} data={data} />;
+  }
+  switch (field.type) {
+    case 'enum': {
+      const data = (field.values ?? []).map((v) => ({ value: v, label: humanize(v) }));
+      return field.many ? (
+        <ContainsValueFilter {...props} data={data} />
+      ) : (
+        <ValuesFilter {...props} data={data} />
+      );
+    }
+    case 'boolean':
+      return <BooleanFilter {...props} />;
+    case 'integer':
+    case 'decimal':
+    case 'money':
+      return <RangeFilter {...props} input="number" />;
+    case 'date':
+      return <RangeFilter {...props} input="date" />;
+    case 'datetime':
+      return <RangeFilter {...props} input="datetime" />;
+    case 'time':
+      return <RangeFilter {...props} input="time" />;
+    case 'ref':
+      return <RefFilter {...props} />;
+    case 'json':
+      return null;
+    default:
+      return <TextFilter {...props} />;
+  }
+}
+
+/** Any of several values: `field[in]=a,b`. */
+function ValuesFilter({
+  field,
+  filters,
+  onChange,
+  data,
+}: FilterProps & { data: { value: string; label: string }[] }) {
+  const key = filterKey(field.name, 'in');
+  const value = splitList(filters[key]);
+  return (
+    <MultiSelect
+      label={field.label}
+      data={data}
+      value={value}
+      onChange={(next) => onChange({ [key]: next.length === 0 ? null : next.join(',') })}
+      placeholder={value.length === 0 ? 'Any' : undefined}
+      clearable
+      searchable={data.length > 7}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** A list field holding a value: `tags[contains]=client`. */
+function ContainsValueFilter({
+  field,
+  filters,
+  onChange,
+  data,
+}: FilterProps & { data: { value: string; label: string }[] }) {
+  const key = filterKey(field.name, 'contains');
+  return (
+    <Select
+      label={field.label}
+      data={data}
+      value={filters[key] ?? null}
+      onChange={(next) => onChange({ [key]: next })}
+      placeholder="Any"
+      clearable
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** Yes, no or either: `field[eq]=true`. */
+function BooleanFilter({ field, filters, onChange }: FilterProps) {
+  const key = filterKey(field.name, 'eq');
+  const labelId = useId();
+  const value = filters[key] === 'true' || filters[key] === 'false' ? filters[key] : '';
+  return (
+    <Input.Wrapper label={field.label} labelElement="div" id={labelId}>
+      <Box role="radiogroup" aria-labelledby={`${labelId}-label`}>
+        <SegmentedControl
+          fullWidth
+          data={[
+            { value: '', label: 'Any' },
+            { value: 'true', label: 'Yes' },
+            { value: 'false', label: 'No' },
+          ]}
+          value={value}
+          onChange={(next) => onChange({ [key]: next === '' ? null : next })}
+        />
+      </Box>
+    </Input.Wrapper>
+  );
+}
+
+/** Contains some text, case-insensitively: `field[contains]=lyon`. */
+function TextFilter({ field, filters, onChange }: FilterProps) {
+  const key = filterKey(field.name, 'contains');
+  return (
+    <TypedInput
+      label={field.label}
+      value={filters[key] ?? ''}
+      placeholder="Contains…"
+      onCommit={(next) => onChange({ [key]: next.trim() === '' ? null : next.trim() })}
+    />
+  );
+}
+
+/** Records of the referenced entity: `field[in]=id1,id2`, or `field[contains]=id` for a list of refs. */
+function RefFilter({ field, filters, onChange }: FilterProps) {
+  const op = field.many ? 'contains' : 'in';
+  const key = filterKey(field.name, op);
+  const target = field.to ?? '';
+  if (field.many) {
+    return (
+      <RefPicker
+        entity={target}
+        label={field.label}
+        value={filters[key] ?? null}
+        placeholder="Anyone"
+        onChange={(next) => onChange({ [key]: typeof next === 'string' && next !== '' ? next : null })}
+      />
+    );
+  }
+  return (
+    <RefPicker
+      entity={target}
+      label={field.label}
+      multiple
+      value={splitList(filters[key])}
+      placeholder="Any"
+      onChange={(next) => {
+        const ids = next === null ? [] : typeof next === 'string' ? [next] : next;
+        onChange({ [key]: ids.length === 0 ? null : ids.join(',') });
+      }}
+    />
+  );
+}
+
+type RangeInput = 'number' | 'date' | 'datetime' | 'time';
+
+/** From and to, both inclusive: `field[gte]` and `field[lte]`. */
+function RangeFilter({ field, filters, onChange, input }: FilterProps & { input: RangeInput }) {
+  const from = filterKey(field.name, 'gte');
+  const to = filterKey(field.name, 'lte');
+  return (
+    <Input.Wrapper label={field.label} labelElement="div">
+      <SimpleGrid cols={2} spacing="xs">
+        <RangeBound
+          label={`${field.label} from`}
+          placeholder="From"
+          input={input}
+          end="start"
+          value={filters[from] ?? ''}
+          onCommit={(next) => onChange({ [from]: next })}
+        />
+        <RangeBound
+          label={`${field.label} to`}
+          placeholder="To"
+          input={input}
+          end="end"
+          value={filters[to] ?? ''}
+          onCommit={(next) => onChange({ [to]: next })}
+        />
+      </SimpleGrid>
+    </Input.Wrapper>
+  );
+}
+
+function RangeBound({
+  label,
+  placeholder,
+  input,
+  end,
+  value,
+  onCommit,
+}: {
+  label: string;
+  placeholder: string;
+  input: RangeInput;
+  end: 'start' | 'end';
+  value: string;
+  onCommit(value: string | null): void;
+}) {
+  if (input === 'number') {
+    return (
+      <TypedInput
+        label={label}
+        hiddenLabel
+        value={value}
+        placeholder={placeholder}
+        inputMode="decimal"
+        invalid={(text) =>
+          text.trim() === '' || NUMBER.test(text.trim()) ? null : 'Enter a number, like 12.50'
+        }
+        onCommit={(next) => onCommit(next.trim() === '' ? null : next.trim())}
+      />
+    );
+  }
+  // a datetime range is picked by day: from the start of the first to the end of the last, locally
+  const shown = input === 'datetime' ? localDay(value) : value;
+  return (
+    <TextInput
+      aria-label={label}
+      type={input === 'datetime' ? 'date' : input}
+      value={shown}
+      onChange={(event) => {
+        const next = event.currentTarget.value;
+        if (next === '') onCommit(null);
+        else if (input === 'datetime') onCommit(dayBoundary(next, end));
+        else if (input === 'time') onCommit(next.length === 5 ? `${next}:00` : next);
+        else onCommit(next);
+      }}
+    />
+  );
+}
+
+/**
+ * A text input that commits what is typed after a pause (and at once on Enter), and follows the
+ * value it is given when that changes elsewhere — the back button, "clear filters".
+ */
+export function TypedInput({
+  label,
+  hiddenLabel = false,
+  value,
+  placeholder,
+  inputMode,
+  invalid,
+  onCommit,
+  leftSection,
+  type,
+}: {
+  label: string;
+  hiddenLabel?: boolean;
+  value: string;
+  placeholder?: string;
+  inputMode?: 'decimal' | 'search' | 'text';
+  invalid?: (text: string) => string | null;
+  onCommit(value: string): void;
+  leftSection?: ReactNode;
+  type?: 'search' | 'text';
+}) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const problem = invalid?.(text) ?? null;
+  const commit = useDebouncedCallback((next: string) => {
+    if ((invalid?.(next) ?? null) === null && next.trim() !== value.trim()) onCommit(next);
+  }, TYPING_DELAY_MS);
+  return (
+    <TextInput
+      {...(hiddenLabel ? { 'aria-label': label } : { label })}
+      type={type ?? 'text'}
+      value={text}
+      placeholder={placeholder}
+      inputMode={inputMode}
+      error={problem}
+      leftSection={leftSection}
+      onChange={(event) => {
+        setText(event.currentTarget.value);
+        commit(event.currentTarget.value);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') commit.flush();
+      }}
+    />
+  );
+}
+
+function splitList(value: string | undefined): string[] {
+  return value === undefined || value === '' ? [] : value.split(',');
+}
+
+/** The local calendar day of an instant, as a date input shows it. */
+function localDay(iso: string): string {
+  const date = new Date(iso);
+  if (iso === '' || Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The first or last instant of a local day, in UTC as the API takes it. */
+function dayBoundary(day: string, end: 'start' | 'end'): string | null {
+  const date = new Date(`${day}T${end === 'start' ? '00:00:00.000' : '23:59:59.999'}`);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

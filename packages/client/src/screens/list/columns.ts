@@ -1,0 +1,151 @@
+/**
+ * The columns of a list screen: the screen's own, or a sensible few of the entity's fields, cut to
+ * what the signed-in user may read. Pure functions over the model and the user.
+ */
+import { type UserContext } from '@ninefold/engine';
+import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { humanize } from '../../format/values';
+
+/** One column: the field it shows (system columns get a field-like description too). */
+export interface ListColumn {
+  readonly name: string;
+  readonly label: string;
+  readonly field: Field;
+  /** The server can order rows by it for this user. */
+  readonly sortable: boolean;
+}
+
+/** The id of the column of a row's transition buttons. */
+export const ACTIONS_COLUMN = '_actions';
+
+/** How many fields a list shows when its screen names none, besides the state. */
+export const DEFAULT_COLUMN_COUNT = 6;
+
+// long text, structures and lists make poor columns
+const UNLISTED_TYPES = new Set(['text', 'json']);
+
+const SYSTEM_LABELS: Readonly<Record<string, string>> = {
+  id: 'Id',
+  createdAt: 'Created',
+  updatedAt: 'Updated',
+  createdBy: 'Created by',
+  version: 'Version',
+  state: 'State',
+};
+
+const isSystem = (name: string) => (SYSTEM_FIELDS as readonly string[]).includes(name);
+
+/** A field of the entity, or the field-like description of a system column; null when neither. */
+export function fieldOf(model: Model, entity: Entity, name: string): Field | null {
+  const own = entity.fields[name];
+  if (own !== undefined) return own;
+  if (!isSystem(name)) return null;
+  const machine = model.states[entity.name];
+  if (name === 'state' && machine === undefined) return null;
+  const base: Field = {
+    name,
+    type: 'string',
+    label: SYSTEM_LABELS[name] ?? humanize(name),
+    help: '',
+    required: false,
+    unique: false,
+    readonly: true,
+    default: null,
+    min: null,
+    max: null,
+    minLength: null,
+    maxLength: null,
+    pattern: null,
+    values: null,
+    currency: null,
+    scale: null,
+    precision: null,
+    to: null,
+    many: false,
+  };
+  switch (name) {
+    case 'createdAt':
+    case 'updatedAt':
+      return { ...base, type: 'datetime' };
+    case 'createdBy':
+      return { ...base, type: 'ref', to: 'User' };
+    case 'version':
+      return { ...base, type: 'integer' };
+    case 'state':
+      return { ...base, type: 'enum', values: Object.keys(machine?.states ?? {}) };
+    default:
+      return base;
+  }
+}
+
+/**
+ * The fields a user may filter and sort on: those readable on every record they may read (the
+ * intersection of their roles' read masks), as the server decides; null means every field.
+ */
+export function queryableFields(
+  model: Model,
+  user: UserContext | null,
+  entity: string,
+): ReadonlySet<string> | null {
+  if (user === null) return new Set();
+  let out = null as Set<string> | null;
+  let any = false;
+  for (const name of new Set(user.roles)) {
+    const grant = Object.hasOwn(model.roles, name) ? model.roles[name]?.entities[entity] : undefined;
+    if (grant === undefined || grant.read === false) continue;
+    any = true;
+    if (grant.readFields === null) continue;
+    const fields = new Set(grant.readFields);
+    out = out === null ? fields : new Set([...out].filter((f) => fields.has(f)));
+  }
+  if (!any) return new Set();
+  return out;
+}
+
+/** Whether the user may filter or sort on a field. */
+export function isQueryable(queryable: ReadonlySet<string> | null, name: string): boolean {
+  return isSystem(name) || queryable === null || queryable.has(name);
+}
+
+/** Whether the server can order rows by a field: a single scalar the user may query. */
+export function isSortable(field: Field, queryable: ReadonlySet<string> | null): boolean {
+  // a ref's stored value is an id: ordering by it would look random
+  if (field.many || field.type === 'json' || field.type === 'ref') return false;
+  return isQueryable(queryable, field.name);
+}
+
+/**
+ * The columns of a list screen for a user.
+ *
+ * @example listColumns(model, screen, ['title', 'amount'], null) // title, amount and the system columns named
+ */
+export function listColumns(
+  model: Model,
+  screen: Screen,
+  readable: readonly string[] | null,
+  queryable: ReadonlySet<string> | null,
+): ListColumn[] {
+  const entity = model.entities[screen.entity ?? ''];
+  if (entity === undefined) return [];
+  const mayRead = (name: string) => isSystem(name) || readable === null || readable.includes(name);
+  let names: string[];
+  if (screen.fields.length > 0) {
+    names = screen.fields.filter(mayRead);
+  } else {
+    const candidates = Object.values(entity.fields)
+      .filter((f) => mayRead(f.name) && !UNLISTED_TYPES.has(f.type))
+      .map((f) => f.name);
+    // the record's title first: it is the link to the record
+    if (candidates.includes(entity.display))
+      candidates.splice(0, 0, ...candidates.splice(candidates.indexOf(entity.display), 1));
+    names = candidates.slice(0, DEFAULT_COLUMN_COUNT);
+    if (model.states[entity.name] !== undefined) names.push('state');
+  }
+  const out: ListColumn[] = [];
+  for (const name of new Set(names)) {
+    const field = fieldOf(model, entity, name);
+    if (field === null) continue;
+    out.push({ name, label: field.label, field, sortable: isSortable(field, queryable) });
+  }
+  return out;
+}

@@ -52,8 +52,6 @@ export async function newContext(
     colorScheme: options.colorScheme ?? 'light',
     locale: example.model.product.locale,
     reducedMotion: 'reduce',
-    // axe is injected as a script tag, which the app's Content-Security-Policy would block
-    bypassCSP: true,
   });
   context.setDefaultTimeout(10_000);
   return context;

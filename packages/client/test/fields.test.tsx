@@ -30,6 +30,10 @@ describe('what an input’s text means', () => {
     expect(padToScale('12.5', 2)).toBe('12.50');
     expect(padToScale('12', 2)).toBe('12.00');
     expect(padToScale('12.345', 2)).toBe('12.345');
+    // regression: trailing zeros already written are digits too ("10.00" stayed "10.00.00" once)
+    expect(padToScale('10.00', 2)).toBe('10.00');
+    expect(padToScale('10.0', 2)).toBe('10.00');
+    expect(padToScale('0.10', 6)).toBe('0.100000');
   });
 
   it('reads whole numbers, and leaves anything else as text', () => {

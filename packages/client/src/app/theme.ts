@@ -3,7 +3,9 @@
  * its colour scheme.
  */
 import {
+  Anchor,
   DEFAULT_THEME,
+  Modal,
   type MantineColorsTuple,
   type MantineThemeOverride,
   createTheme,
@@ -39,14 +41,41 @@ export function shadesOf(hex: string): MantineColorsTuple | null {
   ] as unknown as MantineColorsTuple;
 }
 
+/**
+ * What every product shares, for WCAG AA: links always underlined (a colour alone does not mark a
+ * link in running text), and every dialog's close button named.
+ */
+const accessible = {
+  components: {
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+  },
+} satisfies MantineThemeOverride;
+
 export function productTheme(theme: Theme): MantineThemeOverride {
   const name = theme.primaryColor.trim();
-  if (Object.hasOwn(DEFAULT_THEME.colors, name)) return createTheme({ primaryColor: name });
+  // Mantine's shade 6 of its own colours is too light for text on white; 8 reads at 4.5:1 or more
+  if (Object.hasOwn(DEFAULT_THEME.colors, name)) {
+    return createTheme({ ...accessible, primaryColor: name, primaryShade: { light: 8, dark: 5 } });
+  }
   const shades = shadesOf(name);
-  if (shades === null) return createTheme({});
+  if (shades === null) return createTheme({ ...accessible, primaryShade: { light: 8, dark: 5 } });
+  // the spec's colour itself is shade 6; where white text on it would not reach 4.5:1, a darker one
+  const readable = ([6, 7, 8, 9] as const).find((i) => contrastWithWhite(shades[i]) >= 4.5) ?? 9;
   return createTheme({
+    ...accessible,
     primaryColor: 'product',
     colors: { product: shades },
-    primaryShade: { light: 6, dark: 5 },
+    primaryShade: { light: readable, dark: 5 },
   });
+}
+
+/** WCAG's contrast ratio of white on a `#rrggbb` colour. */
+export function contrastWithWhite(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(1 + i * 2, 3 + i * 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+  return 1.05 / (luminance + 0.05);
 }

@@ -22,7 +22,7 @@ export function ErrorPanel({
       <Text size="sm">{message}</Text>
       {onRetry !== undefined && (alwaysRetry || isRetryable(error)) && (
         <Group mt="sm">
-          <Button size="xs" variant="white" color="red" onClick={onRetry}>
+          <Button size="xs" variant="default" color="red" onClick={onRetry}>
             Try again
           </Button>
         </Group>

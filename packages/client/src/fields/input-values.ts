@@ -3,7 +3,7 @@
  * read stays as the text typed, so that the engine's check says what is wrong with it in the
  * catalogue's words, and nothing exact ever passes through a binary float.
  */
-import { type Field, type Value, decimalScale, parseDecimal } from '@ninefold/spec/model';
+import { type Field, type Value, parseDecimal } from '@ninefold/spec/model';
 
 const separators = new Map<string, { decimal: string; group: string }>();
 
@@ -62,7 +62,8 @@ export function decimalToText(value: Value | undefined, locale: string): string 
 /** `'12.5'` → `'12.50'` for a field of scale 2; a value with more digits is left for the check. */
 export function padToScale(value: string, scale: number): string {
   if (parseDecimal(value) === null) return value;
-  const digits = decimalScale(value);
+  // the digits as written: "10.00" has two, though the number's own scale is zero
+  const digits = value.includes('.') ? (value.split('.')[1] ?? '').length : 0;
   if (digits >= scale) return value;
   return `${value}${digits === 0 ? '.' : ''}${'0'.repeat(scale - digits)}`;
 }

@@ -57,7 +57,7 @@ export function DeleteAction({
             <Alert color="red" role="alert" data-error-code={describeError(model, error).code}>
               <Text size="sm">{describeError(model, error).message}</Text>
               {stale && (
-                <Button mt="sm" size="xs" variant="white" color="red" onClick={reload}>
+                <Button mt="sm" size="xs" variant="default" color="red" onClick={reload}>
                   Reload
                 </Button>
               )}

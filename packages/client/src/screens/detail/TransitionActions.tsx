@@ -197,7 +197,7 @@ function TransitionDialog({
             >
               <Text size="sm">{general}</Text>
               {stale && (
-                <Button mt="sm" size="xs" variant="white" color="red" onClick={reload}>
+                <Button mt="sm" size="xs" variant="default" color="red" onClick={reload}>
                   Reload
                 </Button>
               )}

@@ -178,7 +178,7 @@ export function RecordForm(props: RecordFormProps) {
             <Group mt="sm">
               <Button
                 size="xs"
-                variant="white"
+                variant="default"
                 color="orange"
                 loading={reloading}
                 onClick={() => void reload()}

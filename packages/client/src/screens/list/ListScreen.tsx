@@ -392,9 +392,14 @@ function SortSelect({
 }
 
 /** "1 claim", "60 claims", in the product's locale. */
+const counters = new Map<string, Intl.NumberFormat>();
+
 function countOf(entity: Entity, total: number, locale: string): string {
   const word = total === 1 ? entity.label : entity.pluralLabel;
-  return `${new Intl.NumberFormat(locale).format(total)} ${lowerFirst(word)}`;
+  // a NumberFormat costs far more to make than to use: one per locale
+  let counter = counters.get(locale);
+  if (counter === undefined) counters.set(locale, (counter = new Intl.NumberFormat(locale)));
+  return `${counter.format(total)} ${lowerFirst(word)}`;
 }
 
 /** "Claims" → "claims", but "API keys" stays as it is. */

@@ -5,7 +5,7 @@ describe('the product’s theme', () => {
   it('keeps the spec’s colour as shade 6 and darkens the filled shade until white text reads at 4.5:1', () => {
     const dark = productTheme({ primaryColor: '#0b7285', colorScheme: 'auto' });
     expect(dark.colors?.['product']?.[6]).toBe('#0b7285');
-    expect(dark.primaryShade).toEqual({ light: 6, dark: 5 });
+    expect(dark.primaryShade).toEqual({ light: 6, dark: 6 });
 
     // bookings' green is too light for white text: a darker shade of it fills buttons
     const light = productTheme({ primaryColor: '#2f9e44', colorScheme: 'auto' });
@@ -18,7 +18,7 @@ describe('the product’s theme', () => {
   it('takes Mantine’s own colour names at a shade that reads on white, and ignores what is not a colour', () => {
     expect(productTheme({ primaryColor: 'violet', colorScheme: 'light' })).toMatchObject({
       primaryColor: 'violet',
-      primaryShade: { light: 8, dark: 5 },
+      primaryShade: { light: 8, dark: 8 },
     });
     expect(shadesOf('not a colour')).toBeNull();
     expect(shadesOf('#abc')?.[6]).toBe('#aabbcc');

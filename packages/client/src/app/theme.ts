@@ -56,17 +56,18 @@ export function productTheme(theme: Theme): MantineThemeOverride {
   const name = theme.primaryColor.trim();
   // Mantine's shade 6 of its own colours is too light for text on white; 8 reads at 4.5:1 or more
   if (Object.hasOwn(DEFAULT_THEME.colors, name)) {
-    return createTheme({ ...accessible, primaryColor: name, primaryShade: { light: 8, dark: 5 } });
+    return createTheme({ ...accessible, primaryColor: name, primaryShade: { light: 8, dark: 8 } });
   }
   const shades = shadesOf(name);
-  if (shades === null) return createTheme({ ...accessible, primaryShade: { light: 8, dark: 5 } });
+  if (shades === null) return createTheme({ ...accessible, primaryShade: { light: 8, dark: 8 } });
   // the spec's colour itself is shade 6; where white text on it would not reach 4.5:1, a darker one
   const readable = ([6, 7, 8, 9] as const).find((i) => contrastWithWhite(shades[i]) >= 4.5) ?? 9;
   return createTheme({
     ...accessible,
     primaryColor: 'product',
     colors: { product: shades },
-    primaryShade: { light: readable, dark: 5 },
+    // filled buttons carry white text in both schemes
+    primaryShade: { light: readable, dark: readable },
   });
 }
 

@@ -215,8 +215,9 @@ function TransitionDialog({
             />
           ))}
           <Group justify="flex-end" gap="xs">
+            {/* not "Cancel": a transition may well be called that (bookings' is) */}
             <Button variant="default" onClick={onClose} disabled={pending}>
-              Cancel
+              Not now
             </Button>
             <Button type="submit" loading={pending} disabled={stale}>
               {transition.label}

@@ -21,11 +21,27 @@ export default defineConfig({
       injectRegister: null,
       registerType: 'autoUpdate',
       workbox: {
-        // the shell: the app's own files; the API is always asked live
-        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/docs/, /^\/openapi\.json/, /^\/health/, /^\/ready/],
+        // the shell's code and styles are precached; the API is always asked live
+        globPatterns: ['**/*.{js,css,svg,png,woff2}'],
         cleanupOutdatedCaches: true,
+        // not the built index.html: it lacks the model the server writes into the page
+        navigateFallback: null,
+        runtimeCaching: [
+          {
+            // The page is the same for every route of the app (the server writes the model into it),
+            // so every navigation shares one cache entry: fresh from the network when there is one,
+            // the last page seen when there is none.
+            urlPattern: ({ request, url }) =>
+              request.mode === 'navigate' &&
+              !/^\/(api|docs|openapi\.json|health|ready)(\/|$)/.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'ninefold-shell',
+              networkTimeoutSeconds: 4,
+              plugins: [{ cacheKeyWillBeUsed: async () => '/__ninefold-shell' }],
+            },
+          },
+        ],
       },
     }),
   ],

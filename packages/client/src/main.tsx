@@ -21,6 +21,21 @@ async function loadModel(): Promise<Model> {
   return (await response.json()) as Model;
 }
 
+/** The worker's cache of the page (see vite.config.ts): every route of the app is this one page. */
+const SHELL_CACHE = 'ninefold-shell';
+const SHELL_KEY = '/__ninefold-shell';
+
+/**
+ * Stores the page as the server sends it (with the model inside), so that the shell opens offline
+ * from the first visit on: the navigation that installed the worker did not pass through it.
+ */
+async function keepShell(): Promise<void> {
+  const response = await fetch(window.location.pathname, { headers: { accept: 'text/html' } });
+  if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
+    await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);
+  }
+}
+
 function fail(error: unknown): void {
   const root = document.getElementById('root');
   if (root === null) return;
@@ -49,9 +64,14 @@ loadModel().then((model) => {
     </StrictMode>,
   );
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-    window.addEventListener(
-      'load',
-      () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined),
-    );
+    const install = () =>
+      navigator.serviceWorker
+        .register('/sw.js')
+        .then(() => navigator.serviceWorker.ready)
+        .then(keepShell)
+        .catch((error: unknown) => console.warn('Offline use is not available:', error));
+    // after the page's own loading, which the worker's precaching would otherwise slow down
+    if (document.readyState === 'complete') void install();
+    else window.addEventListener('load', () => void install(), { once: true });
   }
 }, fail);

@@ -31,6 +31,7 @@ export {
   can,
   grantsOf,
   maskRecord,
+  queryableFields,
   readableFields,
   writableFields,
 } from './permissions.js';

@@ -191,3 +191,29 @@ export function maskRecord(
   }
   return out;
 }
+
+/**
+ * The fields a user may filter, sort and search on: those readable on every record they may read
+ * (the intersection of their roles' read masks), so that a filter never reveals a masked value.
+ * `null` means every field. The server refuses the others; the client offers only these.
+ *
+ * @example queryableFields(model, auditor, 'Claim')?.has('merchant') // false
+ */
+export function queryableFields(
+  model: Model,
+  user: UserContext | null,
+  entity: string,
+): ReadonlySet<string> | null {
+  if (user === null) return new Set();
+  let out = null as Set<string> | null;
+  let any = false;
+  for (const grant of grantsOf(model, user, entity)) {
+    if (grant.read === false) continue;
+    any = true;
+    if (grant.readFields === null) continue;
+    const fields = new Set(grant.readFields);
+    out = out === null ? fields : new Set([...out].filter((f) => fields.has(f)));
+  }
+  if (!any) return new Set();
+  return out;
+}

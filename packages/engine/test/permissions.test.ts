@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, maskRecord, readableFields, writableFields } from '../src/index.js';
+import { can, maskRecord, queryableFields, readableFields, writableFields } from '../src/index.js';
 import { CLAIMS, NOW, alice, ann, bob, carl, fran, model } from './fixtures.js';
 
 const m = model(CLAIMS);
@@ -70,6 +70,18 @@ describe('field access', () => {
     expect(writableFields(m, carl, 'Claim')).toEqual(['title', 'amount']);
     expect(writableFields(m, alice, 'Claim')).toBeNull();
     expect(writableFields(m, fran, 'Claim')).toEqual([]);
+  });
+
+  it('lets a user query only the fields every role of theirs may read on every record', () => {
+    expect(queryableFields(m, alice, 'Claim')).toBeNull(); // no mask: every field
+    expect([...(queryableFields(m, ann, 'Claim') ?? [])]).toEqual(['title', 'amount']);
+    // a second role that reads more does not widen it: the mask of one role still hides the rest
+    expect([...(queryableFields(m, { ...ann, roles: ['auditor', 'employee'] }, 'Claim') ?? [])]).toEqual([
+      'title',
+      'amount',
+    ]);
+    expect(queryableFields(m, null, 'Claim')?.size).toBe(0);
+    expect(queryableFields(m, { ...alice, roles: ['nobody'] }, 'Claim')?.size).toBe(0);
   });
 
   it('masks the fields a user may not read, keeping system fields', () => {

@@ -3,7 +3,7 @@
  * `total`, parsed into SQL over the user's readable fields. Anything that cannot be applied is
  * E_INVALID_QUERY, never a 5xx and never silently ignored.
  */
-import { type StoredField, type UserContext, encodeValue } from '@ninefold/engine';
+import { type StoredField, type UserContext, encodeValue, queryableFields } from '@ninefold/engine';
 import { type Model, type Screen, type Value } from '@ninefold/spec/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
@@ -46,26 +46,6 @@ export interface ListQuery {
 
 function invalid(reason: string): ApiError {
   return new ApiError('E_INVALID_QUERY', { reason });
-}
-
-/**
- * The fields a user may filter, sort and search on: those readable on every record they may read
- * (the intersection of their roles' read masks), so that a filter never reveals a masked value.
- * Null means every field.
- */
-export function queryableFields(model: Model, user: UserContext, entity: string): ReadonlySet<string> | null {
-  let out = null as Set<string> | null;
-  let any = false;
-  for (const name of new Set(user.roles)) {
-    const grant = Object.hasOwn(model.roles, name) ? model.roles[name]?.entities[entity] : undefined;
-    if (grant === undefined || grant.read === false) continue;
-    any = true;
-    if (grant.readFields === null) continue;
-    const fields = new Set(grant.readFields);
-    out = out === null ? fields : new Set([...out].filter((f) => fields.has(f)));
-  }
-  if (!any) return new Set();
-  return out;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   checkWrite,
   grantsOf,
   maskRecord,
+  queryableFields,
   readableFields,
   toSqlFilter,
   utcDate,
@@ -35,14 +36,7 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { writeProblem } from './issues.js';
-import {
-  type SortKey,
-  cursorCondition,
-  encodeCursor,
-  orderBy,
-  parseListQuery,
-  queryableFields,
-} from './list-query.js';
+import { type SortKey, cursorCondition, encodeCursor, orderBy, parseListQuery } from './list-query.js';
 import {
   type Db,
   type EntityTable,

@@ -19,6 +19,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { queryableFields } from '@ninefold/engine';
 import { type Entity, type Field, type Screen } from '@ninefold/spec/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
@@ -39,14 +40,7 @@ import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
 import { FilterBar, type ParamChanges, TypedInput } from './FilterBar';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
-import {
-  ACTIONS_COLUMN,
-  type ListColumn,
-  fieldOf,
-  isQueryable,
-  listColumns,
-  queryableFields,
-} from './columns';
+import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
 import {
   readListState,
   sortDirection,

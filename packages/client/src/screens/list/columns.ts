@@ -2,7 +2,6 @@
  * The columns of a list screen: the screen's own, or a sensible few of the entity's fields, cut to
  * what the signed-in user may read. Pure functions over the model and the user.
  */
-import { type UserContext } from '@ninefold/engine';
 import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { humanize } from '../../format/values';
 
@@ -76,30 +75,6 @@ export function fieldOf(model: Model, entity: Entity, name: string): Field | nul
     default:
       return base;
   }
-}
-
-/**
- * The fields a user may filter and sort on: those readable on every record they may read (the
- * intersection of their roles' read masks), as the server decides; null means every field.
- */
-export function queryableFields(
-  model: Model,
-  user: UserContext | null,
-  entity: string,
-): ReadonlySet<string> | null {
-  if (user === null) return new Set();
-  let out = null as Set<string> | null;
-  let any = false;
-  for (const name of new Set(user.roles)) {
-    const grant = Object.hasOwn(model.roles, name) ? model.roles[name]?.entities[entity] : undefined;
-    if (grant === undefined || grant.read === false) continue;
-    any = true;
-    if (grant.readFields === null) continue;
-    const fields = new Set(grant.readFields);
-    out = out === null ? fields : new Set([...out].filter((f) => fields.has(f)));
-  }
-  if (!any) return new Set();
-  return out;
 }
 
 /** Whether the user may filter or sort on a field. */

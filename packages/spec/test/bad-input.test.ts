@@ -179,7 +179,7 @@ describe('bad input: diagnostics, never a crash or a hang', () => {
       const parents = [i + 1, i + 2].filter((j) => j < 60).map((j) => `r${j}`);
       return `  r${i}: { inherits: [${parents.join(', ')}] }`;
     });
-    const r = compileSafely(`roles:\n${roles.join('\n')}\n`, { file: 'spec.yaml' }, 2_000);
+    const r = compileSafely(`roles:\n${roles.join('\n')}\n`, { file: 'spec.yaml' });
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.model.roles['r0']!.inherits).toHaveLength(59);
   });

@@ -32,16 +32,13 @@ export function brokenInvariant(result: CompileResult): string | null {
   return null;
 }
 
-/** Compiles and asserts the invariants and a time bound; returns the result. */
-export function compileSafely(
-  input: string | Uint8Array,
-  options: CompileOptions,
-  withinMs = 3_000,
-): CompileResult {
-  const started = performance.now();
+/**
+ * Compiles and asserts the invariants; returns the result. A compile that blows up on hostile input
+ * does not finish within the test's timeout, which fails the test without timing it here: speed is
+ * measured in `bench/compile`, never asserted.
+ */
+export function compileSafely(input: string | Uint8Array, options: CompileOptions): CompileResult {
   const result = compile(input, options);
-  const elapsed = performance.now() - started;
   expect(brokenInvariant(result)).toBeNull();
-  expect(elapsed).toBeLessThan(withinMs);
   return result;
 }

@@ -2,15 +2,14 @@ import { expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
 
 // Roles that share ancestors (r0 inherits r1 and r2, r1 inherits r2 and r3, …) were resolved by
-// walking every path: 40 roles took minutes. Ancestors are now computed once per role.
-it('resolves a chain of 200 roles sharing ancestors in well under a second', () => {
+// walking every path: 40 roles took minutes, and 200 would never finish (the paths number in the
+// 10^41), so a regression fails this test by its timeout. Ancestors are now computed once per role.
+it('resolves a chain of 200 roles sharing ancestors', () => {
   const roles = Array.from({ length: 200 }, (_, i) => {
     const parents = [i + 1, i + 2].filter((j) => j < 200).map((j) => `r${j}`);
     return `  r${i}: { inherits: [${parents.join(', ')}] }`;
   });
-  const started = performance.now();
   const r = compile(`roles:\n${roles.join('\n')}\n`, { file: 'spec.yaml' });
-  expect(performance.now() - started).toBeLessThan(1_000);
   expect(r.ok).toBe(true);
   if (r.ok) expect(r.model.roles['r0']!.inherits).toHaveLength(199);
 });

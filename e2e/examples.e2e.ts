@@ -17,7 +17,6 @@ import {
   readableBy,
   recordReadyFor,
   refIdsFor,
-  shareUserRefs,
   userContext,
   writableList,
 } from './harness/arrange';
@@ -34,7 +33,7 @@ import {
   submitButton,
   titles,
 } from './harness/ui';
-import { candidates, generateRecord } from './harness/values';
+import { candidates, generateRecord } from '@ninefold/server';
 
 const REFUSED = ['Not allowed', 'Not found'];
 
@@ -60,7 +59,6 @@ for (const file of EXAMPLES) {
 
     beforeAll(async () => {
       example = await startExample(file);
-      await shareUserRefs(example);
     });
     afterAll(async () => {
       for (const s of sessions.values()) await s.context.close();

@@ -11,11 +11,11 @@ import { mkdir } from 'node:fs/promises';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mayOpenScreen, visibleNav } from '../packages/client/src/runtime/access';
-import { recordReadyFor, refIdsFor, shareUserRefs, userContext, writableList } from './harness/arrange';
+import { recordReadyFor, refIdsFor, userContext, writableList } from './harness/arrange';
 import { DESKTOP, PHONE, launchBrowser, newContext, settled, signInOn } from './harness/browser';
 import { startExample } from './harness/server';
 import { fieldControl, fillField, formFields, pathOf, submitButton, titles } from './harness/ui';
-import { generateRecord } from './harness/values';
+import { generateRecord } from '@ninefold/server';
 
 const OUT = 'docs/screenshots';
 const PRODUCT = process.env['SCREENSHOT_SPEC'] ?? 'examples/expense-claims.md';
@@ -39,7 +39,6 @@ test('screenshots of the key screens', async () => {
   const example = await startExample(PRODUCT);
   const contexts: BrowserContext[] = [];
   try {
-    await shareUserRefs(example);
     const model = example.model;
     // the first role that may create something and fire a transition: the everyday user
     let chosen: { role: string; detailPath: string } | null = null;

@@ -1,37 +1,26 @@
 /**
  * Arranging data through the API, for any model: records created by a role that may create them,
  * moved along the state machine by the roles that may fire each step — the engine and the server
- * decide who may, never this file.
+ * decide who may, never this file. The building blocks are the server's demo-data client's.
  */
-import { type UserContext, type WireRecord, accessFor, writableFields } from '@ninefold/engine';
+import { type UserContext, accessFor } from '@ninefold/engine';
 import { type Model, type Transition } from '@ninefold/spec/model';
-import { ACTIONS_KEY, DEMO_DOMAIN, tableName } from '@ninefold/server';
+import {
+  ACTIONS_KEY,
+  type ApiRecord,
+  creators,
+  generateRecord,
+  pathTo,
+  stepAsAnyone,
+  writableList,
+} from '@ninefold/server';
 import { type Example } from './server';
-import { generateRecord } from './values';
 
-export type ApiRecord = WireRecord & {
-  id: string;
-  version: number;
-  state?: string;
-  [ACTIONS_KEY]?: string[];
-};
-
-const contexts = new WeakMap<Example, Map<string, UserContext>>();
+export { type ApiRecord, writableList } from '@ninefold/server';
 
 /** The engine's view of a role's demo user, as the server's session reports it. */
-export async function userContext(example: Example, role: string): Promise<UserContext> {
-  let byRole = contexts.get(example);
-  if (byRole === undefined) contexts.set(example, (byRole = new Map()));
-  const known = byRole.get(role);
-  if (known !== undefined) return known;
-  const answer = await example.api<{ user: { context: UserContext } }>(role, 'GET', 'session');
-  if (answer.status !== 200) throw new Error(`${role}: GET session answered ${answer.status}`);
-  byRole.set(role, answer.body.user.context);
-  return answer.body.user.context;
-}
-
-export function forgetContexts(example: Example): void {
-  contexts.delete(example);
+export function userContext(example: Example, role: string): Promise<UserContext> {
+  return example.demo.userContext(role);
 }
 
 export const roles = (model: Model) => Object.keys(model.roles);
@@ -75,14 +64,6 @@ export async function countRecords(example: Example, role: string, entity: strin
   );
   if (answer.status !== 200) throw new Error(`${role}: counting ${entity} answered ${answer.status}`);
   return answer.body.total;
-}
-
-function creators(model: Model, entity: string, prefer?: string): string[] {
-  const all = roles(model).filter((r) => {
-    const access = model.roles[r]?.entities[entity];
-    return access !== undefined && access.create !== false;
-  });
-  return prefer !== undefined && all.includes(prefer) ? [prefer, ...all.filter((r) => r !== prefer)] : all;
 }
 
 /** Ids of records of each entity a field of `entity` refers to, readable by the role (made when none). */
@@ -135,97 +116,6 @@ export async function createRecord(
   throw new Error(`No role could create a ${entity}:\n  ${problems.join('\n  ')}`);
 }
 
-export function writableList(
-  model: Model,
-  user: UserContext,
-  entity: string,
-  action: 'create' | 'update',
-  record: WireRecord | null,
-): string[] {
-  const def = model.entities[entity]!;
-  const allowed = writableFields(model, user, entity, action, record);
-  return Object.values(def.fields)
-    .filter((f) => !f.readonly && (allowed === null || allowed.includes(f.name)))
-    .map((f) => f.name);
-}
-
-/**
- * Gives every demo user the same value for each single reference of the User entity (the same
- * department, the same organisation), so rules like "department == user.department" have someone
- * to apply to. Written straight into the users table: the arrangement of a test, not a feature.
- */
-export async function shareUserRefs(example: Example): Promise<void> {
-  const user = example.model.entities['User'];
-  if (user === undefined) return;
-  const table = tableName(user.resource);
-  for (const field of Object.values(user.fields)) {
-    if (field.type !== 'ref' || field.many || field.to === null || field.to === 'User') continue;
-    const { record } = await createRecord(example, field.to);
-    await example.server.database.db
-      .updateTable(table)
-      .set({ [field.name]: record.id })
-      .where('email', 'like', `%@${DEMO_DOMAIN}`)
-      .execute();
-  }
-  forgetContexts(example);
-}
-
-/** The transitions of a path from one state to another, shortest first (breadth-first). */
-function pathTo(model: Model, entity: string, from: string, to: string): Transition[] | null {
-  const machine = model.states[entity]!;
-  const queue: { state: string; path: Transition[] }[] = [{ state: from, path: [] }];
-  const seen = new Set([from]);
-  while (queue.length > 0) {
-    const { state, path } = queue.shift()!;
-    if (state === to) return path;
-    for (const t of Object.values(machine.transitions)) {
-      if (!t.from.includes(state) || seen.has(t.to)) continue;
-      seen.add(t.to);
-      queue.push({ state: t.to, path: [...path, t] });
-    }
-  }
-  return null;
-}
-
-/**
- * Fires a transition over the API as a role, with values for the fields it requires.
- * Returns the record after it, or null when the server refused.
- */
-export async function fireByApi(
-  example: Example,
-  role: string,
-  entity: string,
-  record: ApiRecord,
-  t: Transition,
-): Promise<ApiRecord | null> {
-  const user = await userContext(example, role);
-  let body: Record<string, unknown> = {};
-  if (t.require.length > 0) {
-    try {
-      const refIds = await refIdsFor(example, role, entity);
-      const writable = writableList(example.model, user, entity, 'update', record);
-      const generated = generateRecord(example.model, entity, user, {
-        writable: [...new Set([...writable, ...t.require])],
-        refIds,
-        operation: { transition: t.name },
-        old: record,
-        need: t.require,
-      });
-      body = generated.input;
-    } catch {
-      return null; // no values satisfy its rules from here (a rule on a field it cannot change)
-    }
-  }
-  const answer = await example.api<ApiRecord>(
-    role,
-    'POST',
-    `${resourceOf(example.model, entity)}/${record.id}/transitions/${t.name}`,
-    body,
-    { 'if-match': `"${record.version}"` },
-  );
-  return answer.status === 200 ? answer.body : null;
-}
-
 /**
  * A record of `entity` the role may read, arranged when it sees none: created by a role that may,
  * then moved into each state in turn until the role can read it (finance reads approved claims).
@@ -242,24 +132,9 @@ export async function readableBy(example: Example, role: string, entity: string)
   for (const t of Object.values(machine.transitions)) {
     const moved = await recordReadyFor(example, entity, t, null);
     if (moved === null) continue;
-    const after = await fireAsAnyone(example, entity, moved, t);
+    const after = await stepAsAnyone(example.demo, entity, moved, t, roles(example.model));
     const seen = after === null ? null : await getRecord(example, role, entity, after.id);
     if (seen !== null) return seen;
-  }
-  return null;
-}
-
-async function fireAsAnyone(
-  example: Example,
-  entity: string,
-  record: ApiRecord,
-  t: Transition,
-): Promise<ApiRecord | null> {
-  for (const actor of roles(example.model)) {
-    const seen = await getRecord(example, actor, entity, record.id);
-    if (seen === null || !(seen[ACTIONS_KEY] ?? []).includes(t.name)) continue;
-    const next = await fireByApi(example, actor, entity, seen, t);
-    if (next !== null) return next;
   }
   return null;
 }
@@ -290,14 +165,8 @@ export async function recordReadyFor(
       if (path === null) continue;
       let current: ApiRecord | null = record;
       for (const step of path) {
-        let next: ApiRecord | null = null;
         const actors = role === null ? [creator, ...everyone] : [role, creator, ...everyone];
-        for (const actor of [...new Set(actors)]) {
-          const seen = await getRecord(example, actor, entity, current.id);
-          if (seen === null || !(seen[ACTIONS_KEY] ?? []).includes(step.name)) continue;
-          next = await fireByApi(example, actor, entity, seen, step);
-          if (next !== null) break;
-        }
+        const next = await stepAsAnyone(example.demo, entity, current, step, actors);
         if (next === null) {
           current = null;
           break;

@@ -5,7 +5,7 @@
  */
 import { compile } from '@ninefold/spec';
 import { type Model } from '@ninefold/spec/model';
-import { type RunningServer, CSRF_HEADER, SESSION_COOKIE, startServer } from '@ninefold/server';
+import { type DemoApi, type RunningServer, demoApi, startServer } from '@ninefold/server';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,8 @@ export interface Example {
   readonly accounts: readonly Account[];
   /** Session cookies by role, set once the role has signed in (in the browser or here). */
   readonly cookies: Map<string, string>;
+  /** The API as the demo accounts, sharing `cookies` (the server's own demo-data client). */
+  readonly demo: DemoApi;
   /** A request to the API as a role (or as a guest with null); `path` is relative to the base path. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON of any shape; callers name it
   api<T = any>(
@@ -85,7 +87,7 @@ export async function startExample(file: string): Promise<Example> {
   });
   const cookies = new Map<string, string>();
   const accounts = server.demoAccounts.map((a) => ({ role: a.role, email: a.email, password: a.password }));
-  const base = model.calls.basePath.replace(/\/$/, '');
+  const demo = demoApi(server.app, model, server.demoAccounts, cookies);
 
   const example: Example = {
     file,
@@ -94,32 +96,8 @@ export async function startExample(file: string): Promise<Example> {
     server,
     accounts,
     cookies,
-    async api(role, method, path, body, headers = {}) {
-      let cookie: string | undefined;
-      if (role !== null) {
-        cookie = cookies.get(role);
-        if (cookie === undefined) cookie = await signInByApi(example, role);
-      }
-      const response = await server.app.inject({
-        method: method as 'GET',
-        url: `${base}/${path.replace(/^\//, '')}`,
-        headers: {
-          [CSRF_HEADER]: '1',
-          ...(cookie === undefined ? {} : { cookie }),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-      });
-      const text = response.body;
-      let parsed: unknown = text;
-      try {
-        parsed = text === '' ? null : JSON.parse(text);
-      } catch {
-        // CSV and other text answers stay text
-      }
-      return { status: response.statusCode, body: parsed as never };
-    },
+    demo,
+    api: (role, method, path, body, headers) => demo.call(role, method, path, body, headers),
     async close() {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -132,22 +110,4 @@ export function account(example: Example, role: string): Account {
   const found = example.accounts.find((a) => a.role === role);
   if (found === undefined) throw new Error(`${example.file} has no demo account for ${role}`);
   return found;
-}
-
-/** Signs a role in over the API (login is rate limited: sign each role in once per server). */
-async function signInByApi(example: Example, role: string): Promise<string> {
-  const { email, password } = account(example, role);
-  const response = await example.server.app.inject({
-    method: 'POST',
-    url: `${example.model.calls.basePath.replace(/\/$/, '')}/session`,
-    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
-    payload: JSON.stringify({ email, password }),
-  });
-  const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
-  if (response.statusCode !== 200 || set === undefined) {
-    throw new Error(`${role} could not sign in over the API: ${response.statusCode} ${response.body}`);
-  }
-  const cookie = `${set.name}=${set.value}`;
-  example.cookies.set(role, cookie);
-  return cookie;
 }

@@ -39,11 +39,33 @@ describe('ninefold start', () => {
     try {
       expect(stdout).toMatch(/Expense claims is running at http:\/\/127\.0\.0\.1:\d+/);
       expect(stdout).toContain('employee@demo.ninefold.local');
+      expect(stdout).toMatch(/Demo data: 6 Departments, 6 Claims, made through the API/);
       expect(stdout).toContain('/docs');
       const health = await fetch(`${server?.url ?? ''}/health`);
       expect(await health.json()).toEqual({ status: 'ok' });
     } finally {
       await server?.close();
+    }
+  });
+
+  it('makes no demo records with --no-demo-data, nor into a product that has records', async () => {
+    const data = join(dir, 'start-accounts-only');
+    // accounts only; then the records, on the first start that allows them; then none again
+    const starts = [
+      { flags: ['--no-demo-data'], makesRecords: false },
+      { flags: [], makesRecords: true },
+      { flags: [], makesRecords: false },
+    ];
+    for (const { flags, makesRecords } of starts) {
+      let server: Started | undefined;
+      const { code, stdout } = await run(
+        ['start', 'examples/expense-claims.md', '--port', '0', '--data', data, '--demo', '--quiet', ...flags],
+        { onStarted: (s) => (server = s) },
+      );
+      await server?.close();
+      expect(code).toBe(0);
+      expect(stdout).toContain('employee@demo.ninefold.local');
+      expect(stdout.includes('Demo data:')).toBe(makesRecords);
     }
   });
 

@@ -10,6 +10,22 @@
 export { buildApp, type AppOptions, type AppState } from './app.js';
 export { startServer, type RunningServer, type StartOptions } from './start.js';
 export { seedDemoAccounts, formatDemoAccounts, DEMO_DOMAIN, type DemoAccount } from './demo.js';
+export {
+  type ApiRecord,
+  type DemoApi,
+  type DemoDataOptions,
+  type DemoDataReport,
+  createAs,
+  creators,
+  demoApi,
+  fireAs,
+  pathTo,
+  refIdsFor,
+  seedDemoData,
+  stepAsAnyone,
+  writableList,
+} from './demo-data.js';
+export { type Generated, type Wording, candidates, generateRecord, token } from './demo-values.js';
 
 export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
 export { type DialectName } from './db/dialect.js';

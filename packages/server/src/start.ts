@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { type Database, openDatabase } from './db/open.js';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts } from './demo.js';
+import { seedDemoData } from './demo-data.js';
 import { migrate } from './schema/migrate.js';
 
 export interface StartOptions {
@@ -19,7 +20,10 @@ export interface StartOptions {
   readonly port?: number;
   /** Where the SQLite file lives when DATABASE_URL is not set. */
   readonly dataDir: string;
+  /** Create or refresh one account per role and print their credentials. */
   readonly demo?: boolean;
+  /** With `demo`: make a few records of every entity when the product has none (default true). */
+  readonly demoData?: boolean;
   readonly acceptDataLoss?: boolean;
   /** PostgreSQL URL; defaults to the DATABASE_URL environment variable. */
   readonly databaseUrl?: string;
@@ -84,6 +88,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       logger: options.logger ?? { level: 'info' },
       ...(options.clientDir === undefined ? {} : { clientDir: options.clientDir }),
     });
+    if (demoAccounts.length > 0 && options.demoData !== false) {
+      // a quiet twin of the app on the same database: the records are made through every rule of
+      // the API without a request log of the seeding
+      const seeder = buildApp({ model, database, demo: true, logger: false });
+      try {
+        const { created } = await seedDemoData(seeder, database, model, demoAccounts);
+        const made = Object.entries(created).map(
+          ([entity, n]) => `${n} ${model.entities[entity]!.pluralLabel}`,
+        );
+        if (made.length > 0)
+          print(`Demo data: ${made.join(', ')}, made through the API by the demo accounts.`);
+      } finally {
+        await seeder.close();
+      }
+    }
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
     if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));

@@ -14,7 +14,10 @@ Options:
   --host <address>     where to listen (default 127.0.0.1: this machine only)
   --port <number>      the port (default 3000; 0 picks a free one)
   --data <folder>      where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
-  --demo               create one account per role and print their passwords
+  --demo               create one account per role and print their passwords; into a product
+                       with no records yet, also make a few records of every entity through the
+                       API as those accounts
+  --no-demo-data       with --demo: the accounts only, no records
   --accept-data-loss   apply a migration that drops or narrows data (see \`ninefold migrate\`)
   --client <folder>    the built web app to serve (default: Ninefold's own, packages/client/dist)
   --api-only           serve the API without the web app
@@ -38,6 +41,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
         port: { type: 'string' },
         data: { type: 'string' },
         demo: { type: 'boolean' },
+        'no-demo-data': { type: 'boolean' },
         'accept-data-loss': { type: 'boolean' },
         quiet: { type: 'boolean' },
         client: { type: 'string' },
@@ -80,6 +84,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       host: values.host ?? '127.0.0.1',
       port,
       demo: values.demo === true,
+      demoData: values['no-demo-data'] !== true,
       acceptDataLoss: values['accept-data-loss'] === true,
       ...(databaseUrl === undefined || databaseUrl === '' ? {} : { databaseUrl }),
       handleSignals: io.onStarted === undefined,

@@ -1,10 +1,21 @@
 /**
  * Valid values for any field of any model, found with the engine itself: candidates from each
- * field's type and constraints, then the ones the spec's rules accept (validateRecord is the
- * oracle, the same function the server enforces with).
+ * field's type and constraints, then the ones the spec's rules accept (`validateRecord` is the
+ * oracle, the same function the server enforces with). The demo data and the browser tests both
+ * make their records with it.
  */
 import { type UserContext, type WireRecord, applyDefaults, validateRecord } from '@ninefold/engine';
 import { type Field, type Model, type Value } from '@ninefold/spec/model';
+
+/** How generated text reads: `Sample title 3` for the demo, `E2E Title …` for the tests. */
+export interface Wording {
+  /** Put before a field's label in generated text. */
+  readonly prefix: string;
+  /** Which record of a series this is (1, 2, …): varies the numbers, dates and choices. */
+  readonly ordinal: number;
+}
+
+const TEST_WORDING: Wording = { prefix: 'E2E', ordinal: 0 };
 
 let counter = 0;
 /** A short token unique in the run, for unique fields. */
@@ -105,6 +116,14 @@ function fitLength(field: Field, text: string): string {
   return out.slice(0, max).trimEnd().padEnd(Math.min(min, max), 'x');
 }
 
+const DAY = 86_400_000;
+
+/** The list starting at its `by`-th element (wrapping), so a series of records varies its choices. */
+function rotate<T>(list: readonly T[], by: number): T[] {
+  const k = list.length === 0 ? 0 : by % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
 const decimals = (field: Field) => field.scale ?? (field.type === 'money' ? 2 : 2);
 
 function num(bound: Field['min']): number | null {
@@ -116,23 +135,28 @@ export function candidates(
   field: Field,
   now: Date,
   refIds: Readonly<Record<string, readonly string[]>>,
+  wording: Wording = TEST_WORDING,
 ): Value[] {
   const unique = token();
   const label = field.label || field.name;
+  const { prefix, ordinal } = wording;
+  const slug = prefix.toLowerCase();
+  // test values are unique in the run; demo values read as a numbered series, unique where they must be
+  const mark = ordinal === 0 ? unique : field.unique ? `${ordinal} (${unique})` : String(ordinal);
   switch (field.type) {
     case 'string':
     case 'text': {
       if (field.pattern !== null) return [0, 1, 2, 3, 4].map(() => sampleRegex(field.pattern!));
       const base =
         field.type === 'text'
-          ? `E2E ${label}: written by the end-to-end run ${unique}`
-          : `E2E ${label} ${unique}`;
+          ? `${prefix} ${label.toLowerCase()} ${mark}, written to show what this field holds.`
+          : `${prefix} ${label.toLowerCase()} ${mark}`;
       return [fitLength(field, base), fitLength(field, `Another ${label.toLowerCase()} ${unique}`)];
     }
     case 'email':
-      return [`e2e-${unique}@example.com`];
+      return [`${slug}-${unique}@example.com`];
     case 'url':
-      return [`https://example.com/e2e/${unique}`];
+      return [`https://example.com/${slug}/${unique}`];
     case 'phone':
       return ['+41 44 123 45 67'];
     case 'integer':
@@ -143,7 +167,7 @@ export function candidates(
       const clamp = (n: number) => Math.min(hi ?? n, Math.max(lo ?? n, n));
       const scale = field.type === 'integer' ? 0 : decimals(field);
       const fmt = (n: number) => (field.type === 'integer' ? Math.round(n) : n.toFixed(scale));
-      const seed = field.unique ? 1000 + Math.floor(Math.random() * 8000) : 10;
+      const seed = field.unique ? 1000 + Math.floor(Math.random() * 8000) : 10 + 37 * ordinal;
       const list = [clamp(seed), clamp(1), lo, hi, clamp(2), clamp(100)].filter(
         (n): n is number => n !== null,
       );
@@ -152,7 +176,7 @@ export function candidates(
     case 'boolean':
       return [true, false];
     case 'date': {
-      const today = now.toISOString().slice(0, 10);
+      const today = new Date(now.getTime() - ordinal * DAY).toISOString().slice(0, 10);
       const lo = field.min === null ? null : String(field.min.value);
       const hi = field.max === null ? null : String(field.max.value);
       return [today, lo, hi].filter((v): v is string => v !== null);
@@ -168,12 +192,12 @@ export function candidates(
       return list.filter((v): v is string => typeof v === 'string');
     }
     case 'enum': {
-      const values = field.values ?? [];
-      return field.many ? [[values[0] ?? '']] : [...values];
+      const values = rotate(field.values ?? [], ordinal);
+      return field.many ? [[values[0] ?? '']] : values;
     }
     case 'ref': {
-      const ids = refIds[field.to ?? ''] ?? [];
-      return field.many ? (ids.length > 0 ? [[ids[0]!]] : []) : [...ids];
+      const ids = rotate(refIds[field.to ?? ''] ?? [], ordinal);
+      return field.many ? (ids.length > 0 ? [[ids[0]!]] : []) : ids;
     }
     case 'json':
       return [{ e2e: true }];
@@ -205,6 +229,7 @@ export function generateRecord(
     readonly old?: WireRecord | null;
     /** Fields that must get a value even when optional (a transition's `require`). */
     readonly need?: readonly string[];
+    readonly wording?: Wording;
   },
 ): Generated {
   const now = options.now ?? new Date();
@@ -218,7 +243,7 @@ export function generateRecord(
   const choose = (name: string) => {
     const field = def.fields[name];
     if (field === undefined || !options.writable.includes(name)) return false;
-    pool[name] ??= candidates(field, now, options.refIds);
+    pool[name] ??= candidates(field, now, options.refIds, options.wording);
     const i = index[name] ?? -1;
     if (i + 1 >= pool[name]!.length) return false;
     index[name] = i + 1;

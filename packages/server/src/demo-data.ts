@@ -1,0 +1,398 @@
+/**
+ * Demo data: a few records of every entity, made over the product's own API by the demo accounts,
+ * so that `ninefold start --demo` opens on a product with something in it. Every record passes
+ * the spec's validation and permissions exactly as a person's would — this file decides nothing:
+ * it asks the engine for values and the server for what each role may do.
+ *
+ * Records are made only into a product that has none (the first start on a data folder), and the
+ * demo users are given the same value for each of their own references (the same department), so
+ * rules such as "a manager reads their department's claims" have something to show.
+ */
+import { type UserContext, type WireRecord, accessFor, writableFields } from '@ninefold/engine';
+import { type Entity, type Model, type Transition } from '@ninefold/spec/model';
+import { type FastifyInstance } from 'fastify';
+import { SESSION_COOKIE } from './auth/request-auth.js';
+import { type Database } from './db/open.js';
+import { DEMO_DOMAIN, type DemoAccount } from './demo.js';
+import { type Wording, generateRecord } from './demo-values.js';
+import { CSRF_HEADER } from './http/csrf.js';
+import { ACTIONS_KEY } from './resources/routes.js';
+import { tableName } from './schema/names.js';
+
+/** A record as the API answers it: its fields, system fields and the transitions offered now. */
+export type ApiRecord = WireRecord & {
+  readonly id: string;
+  readonly version: number;
+  readonly state?: string;
+  readonly [ACTIONS_KEY]?: string[];
+};
+
+export interface Answer<T> {
+  readonly status: number;
+  readonly body: T;
+}
+
+/** The API as each demo account sees it, through `inject` (no network, every hook and rule applies). */
+export interface DemoApi {
+  readonly model: Model;
+  /** A request as a role's demo account (signed in on first use), or as a guest with null. */
+  call<T>(
+    role: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer<T>>;
+  /** The engine's view of the role's demo user, as the session reports it (fresh after `forget`). */
+  userContext(role: string): Promise<UserContext>;
+  forget(): void;
+}
+
+export interface DemoDataOptions {
+  /** Records made per entity (default 6). */
+  readonly perEntity?: number;
+}
+
+export interface DemoDataReport {
+  /** Records made, by entity name; empty when the product already had records. */
+  readonly created: Readonly<Record<string, number>>;
+}
+
+const SAMPLE = 'Sample';
+
+/**
+ * Makes demo records when the product has none, and returns how many of each entity it made.
+ *
+ * @example const { created } = await seedDemoData(app, database, model, accounts);
+ */
+export async function seedDemoData(
+  app: FastifyInstance,
+  database: Database,
+  model: Model,
+  accounts: readonly DemoAccount[],
+  options: DemoDataOptions = {},
+): Promise<DemoDataReport> {
+  const created: Record<string, number> = {};
+  const entities = Object.values(model.entities).filter((e) => !e.builtin);
+  if (await anyRecords(database, entities)) return { created };
+  const api = demoApi(app, model, accounts);
+  const perEntity = options.perEntity ?? 6;
+  for (const entity of creationOrder(entities)) {
+    const made: ApiRecord[] = [];
+    for (let ordinal = 1; ordinal <= perEntity; ordinal++) {
+      const record = await createAsSomeone(api, entity.name, ordinal);
+      if (record === null) break; // no role may create one, or no values satisfy its rules
+      made.push(record);
+    }
+    if (made.length === 0) continue;
+    created[entity.name] = made.length;
+    await shareWithDemoUsers(database, api, entity.name, made[0]!.id);
+    for (const [k, record] of made.entries()) await spreadOverStates(api, entity.name, record, k);
+  }
+  return { created };
+}
+
+/** Signs each demo account in once and calls the API as it. */
+export function demoApi(
+  app: FastifyInstance,
+  model: Model,
+  accounts: readonly DemoAccount[],
+  /** Session cookies by role, shared with whoever else signs the accounts in (a browser). */
+  cookies = new Map<string, string>(),
+): DemoApi {
+  const base = model.calls.basePath.replace(/\/$/, '');
+  let contexts = new Map<string, UserContext>();
+
+  async function signIn(role: string): Promise<string> {
+    const account = accounts.find((a) => a.role === role);
+    if (account === undefined) throw new Error(`There is no demo account for the role ${role}.`);
+    const response = await app.inject({
+      method: 'POST',
+      url: `${base}/session`,
+      headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: account.email, password: account.password }),
+    });
+    const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
+    if (response.statusCode !== 200 || set === undefined) {
+      throw new Error(`The demo account ${account.email} could not sign in: ${response.statusCode}`);
+    }
+    const cookie = `${set.name}=${set.value}`;
+    cookies.set(role, cookie);
+    return cookie;
+  }
+
+  const api: DemoApi = {
+    model,
+    async call<T>(
+      role: string | null,
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<Answer<T>> {
+      const cookie = role === null ? undefined : (cookies.get(role) ?? (await signIn(role)));
+      const response = await app.inject({
+        method: method as 'GET',
+        url: `${base}/${path.replace(/^\//, '')}`,
+        headers: {
+          [CSRF_HEADER]: '1',
+          ...(cookie === undefined ? {} : { cookie }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      const text = response.body;
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        // CSV and other text answers stay text
+      }
+      return { status: response.statusCode, body: parsed as T };
+    },
+    async userContext(role) {
+      const known = contexts.get(role);
+      if (known !== undefined) return known;
+      const answer = await api.call<{ user: { context: UserContext } }>(role, 'GET', 'session');
+      if (answer.status !== 200) throw new Error(`${role}: GET session answered ${answer.status}`);
+      contexts.set(role, answer.body.user.context);
+      return answer.body.user.context;
+    },
+    forget() {
+      contexts = new Map();
+    },
+  };
+  return api;
+}
+
+/** The roles whose grants allow creating the entity, `prefer` first when it is one of them. */
+export function creators(model: Model, entity: string, prefer?: string): string[] {
+  const all = Object.keys(model.roles).filter((r) => {
+    const access = model.roles[r]?.entities[entity];
+    return access !== undefined && access.create !== false;
+  });
+  return prefer !== undefined && all.includes(prefer) ? [prefer, ...all.filter((r) => r !== prefer)] : all;
+}
+
+/** The fields a user may write on the entity for the action, read-only ones left out. */
+export function writableList(
+  model: Model,
+  user: UserContext,
+  entity: string,
+  action: 'create' | 'update',
+  record: ApiRecord | null,
+): string[] {
+  const def = model.entities[entity]!;
+  const allowed = writableFields(model, user, entity, action, record);
+  return Object.values(def.fields)
+    .filter((f) => !f.readonly && (allowed === null || allowed.includes(f.name)))
+    .map((f) => f.name);
+}
+
+/** Ids of the records the role may read of each entity the given one refers to. */
+export async function refIdsFor(
+  api: DemoApi,
+  role: string,
+  entity: string,
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const field of Object.values(api.model.entities[entity]!.fields)) {
+    if (field.type !== 'ref' || field.to === null || out[field.to] !== undefined) continue;
+    const resource = api.model.entities[field.to]?.resource;
+    if (resource === undefined) continue;
+    const answer = await api.call<{ data: ApiRecord[] }>(role, 'GET', `${resource}?limit=50`);
+    out[field.to] = answer.status === 200 ? answer.body.data.map((r) => r.id) : [];
+  }
+  return out;
+}
+
+/**
+ * Creates a record over the API as the given role, with generated values the engine accepts.
+ * Throws with the server's answer when it is refused.
+ */
+export async function createAs(
+  api: DemoApi,
+  role: string,
+  entity: string,
+  wording?: Wording,
+): Promise<ApiRecord> {
+  const user = await api.userContext(role);
+  const writable = writableList(api.model, user, entity, 'create', null);
+  const refIds = await refIdsFor(api, role, entity);
+  const { input } = generateRecord(api.model, entity, user, {
+    writable,
+    refIds,
+    ...(wording === undefined ? {} : { wording }),
+  });
+  const answer = await api.call<ApiRecord>(role, 'POST', api.model.entities[entity]!.resource, input);
+  if (answer.status === 201 || answer.status === 200) return answer.body;
+  throw new Error(`${role}: ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+/**
+ * Fires a transition over the API as a role, with values for the fields it requires. Returns the
+ * record after it, or null when no values fit or the server refused.
+ */
+export async function fireAs(
+  api: DemoApi,
+  role: string,
+  entity: string,
+  record: ApiRecord,
+  t: Transition,
+  wording?: Wording,
+): Promise<ApiRecord | null> {
+  let body: Record<string, unknown> = {};
+  if (t.require.length > 0) {
+    const user = await api.userContext(role);
+    try {
+      const writable = writableList(api.model, user, entity, 'update', record);
+      const generated = generateRecord(api.model, entity, user, {
+        writable: [...new Set([...writable, ...t.require])],
+        refIds: await refIdsFor(api, role, entity),
+        operation: { transition: t.name },
+        old: record,
+        need: t.require,
+        ...(wording === undefined ? {} : { wording }),
+      });
+      body = generated.input;
+    } catch {
+      return null; // no values satisfy its rules from here (a rule on a field it cannot change)
+    }
+  }
+  const answer = await api.call<ApiRecord>(
+    role,
+    'POST',
+    `${api.model.entities[entity]!.resource}/${record.id}/transitions/${t.name}`,
+    body,
+    { 'if-match': `"${record.version}"` },
+  );
+  return answer.status === 200 ? answer.body : null;
+}
+
+/** The transitions of a shortest path from one state to another (breadth-first), or null. */
+export function pathTo(model: Model, entity: string, from: string, to: string): Transition[] | null {
+  const machine = model.states[entity]!;
+  const queue: { state: string; path: Transition[] }[] = [{ state: from, path: [] }];
+  const seen = new Set([from]);
+  while (queue.length > 0) {
+    const { state, path } = queue.shift()!;
+    if (state === to) return path;
+    for (const t of Object.values(machine.transitions)) {
+      if (!t.from.includes(state) || seen.has(t.to)) continue;
+      seen.add(t.to);
+      queue.push({ state: t.to, path: [...path, t] });
+    }
+  }
+  return null;
+}
+
+/** Fires one step as the first role (in the given order) the server offers it to; null when none may. */
+export async function stepAsAnyone(
+  api: DemoApi,
+  entity: string,
+  record: ApiRecord,
+  t: Transition,
+  actors: readonly string[],
+  wording?: Wording,
+): Promise<ApiRecord | null> {
+  const resource = api.model.entities[entity]!.resource;
+  for (const actor of new Set(actors)) {
+    const seen = await api.call<ApiRecord>(actor, 'GET', `${resource}/${record.id}`);
+    if (seen.status !== 200 || !(seen.body[ACTIONS_KEY] ?? []).includes(t.name)) continue;
+    const next = await fireAs(api, actor, entity, seen.body, t, wording);
+    if (next !== null) return next;
+  }
+  return null;
+}
+
+async function anyRecords(database: Database, entities: readonly Entity[]): Promise<boolean> {
+  for (const entity of entities) {
+    const row = await database.db
+      .selectFrom(tableName(entity.resource))
+      .select('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (row !== undefined) return true;
+  }
+  return false;
+}
+
+/** Entities ordered so that the targets of references come before the records referring to them. */
+function creationOrder(entities: readonly Entity[]): Entity[] {
+  const byName = new Map(entities.map((e) => [e.name, e]));
+  const out: Entity[] = [];
+  const visiting = new Set<string>();
+  const visit = (entity: Entity) => {
+    if (out.includes(entity) || visiting.has(entity.name)) return; // a cycle: the first visited goes first
+    visiting.add(entity.name);
+    for (const field of Object.values(entity.fields)) {
+      const target = field.type === 'ref' && field.to !== null ? byName.get(field.to) : undefined;
+      if (target !== undefined) visit(target);
+    }
+    out.push(entity);
+  };
+  entities.forEach(visit);
+  return out;
+}
+
+const DEMO_WORDING = (ordinal: number): Wording => ({ prefix: SAMPLE, ordinal });
+
+/** Creates the `ordinal`-th record as the roles that may create one, in turn; null when none can. */
+async function createAsSomeone(api: DemoApi, entity: string, ordinal: number): Promise<ApiRecord | null> {
+  const roles = creators(api.model, entity);
+  for (let k = 0; k < roles.length; k++) {
+    const role = roles[(ordinal - 1 + k) % roles.length]!; // spread ownership across the creators
+    if (accessFor(api.model, await api.userContext(role), 'create', entity) === false) continue;
+    try {
+      return await createAs(api, role, entity, DEMO_WORDING(ordinal));
+    } catch {
+      // this role's grants or the rules refuse it: the next creator may do better
+    }
+  }
+  return null;
+}
+
+/**
+ * Gives every demo user a reference to the record for each single reference of the User entity to
+ * this entity (the same department for all), written to the users table as `users set-roles`
+ * writes roles: arranging who the demo people are, not a change any of them makes.
+ */
+async function shareWithDemoUsers(
+  database: Database,
+  api: DemoApi,
+  entity: string,
+  id: string,
+): Promise<void> {
+  const user = api.model.entities['User'];
+  if (user === undefined) return;
+  const fields = Object.values(user.fields).filter((f) => f.type === 'ref' && !f.many && f.to === entity);
+  if (fields.length === 0) return;
+  await database.db
+    .updateTable(tableName(user.resource))
+    .set(Object.fromEntries(fields.map((f) => [f.name, id])))
+    .where('email', 'like', `%@${DEMO_DOMAIN}`)
+    .execute();
+  api.forget();
+}
+
+/** Moves the k-th record towards the k-th state of its machine, so the demo shows every state. */
+async function spreadOverStates(api: DemoApi, entity: string, record: ApiRecord, k: number): Promise<void> {
+  const machine = api.model.states[entity];
+  if (machine === undefined) return;
+  const states = Object.keys(machine.states);
+  const target = states[k % states.length]!;
+  const path = pathTo(api.model, entity, record.state ?? machine.initial, target) ?? [];
+  let current: ApiRecord | null = record;
+  for (const step of path) {
+    current = await stepAsAnyone(
+      api,
+      entity,
+      current,
+      step,
+      Object.keys(api.model.roles),
+      DEMO_WORDING(k + 1),
+    );
+    if (current === null) return; // a guard or a rule stops it here: it stays where it got to
+  }
+}

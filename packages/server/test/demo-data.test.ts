@@ -1,0 +1,63 @@
+import { accessFor } from '@ninefold/engine';
+import { describe, expect, it } from 'vitest';
+import { buildApp, migrate, seedDemoAccounts, seedDemoData, tableName } from '../src/index.js';
+import { demoApi } from '../src/demo-data.js';
+import { DIALECTS, freshDatabase } from './helpers.js';
+import { exampleModel } from './world.js';
+
+const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml', 'seed.txt'];
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: demo data`, () => {
+    for (const file of EXAMPLES) {
+      it(
+        `fills ${file} through the API, once, so that every role sees what it may read`,
+        { timeout: 90_000 },
+        async () => {
+          const model = exampleModel(file);
+          const { database } = await freshDatabase(dialect);
+          await migrate(database, model);
+          const accounts = await seedDemoAccounts(database, model);
+          const app = buildApp({ model, database, demo: true, logger: false });
+          const { created } = await seedDemoData(app, database, model, accounts, { perEntity: 3 });
+
+          await app.close();
+          // a second instance checks, as a person signing in later would (its own sign-in limiter)
+          const later = buildApp({ model, database, demo: true, logger: false });
+          const api = demoApi(later, model, accounts);
+          const entities = Object.values(model.entities).filter((e) => !e.builtin);
+          for (const entity of entities) {
+            const creatable = Object.values(model.roles).some((r) => {
+              const access = r.entities[entity.name];
+              return access !== undefined && access.create !== false;
+            });
+            expect(created[entity.name] ?? 0, entity.name).toBe(creatable ? 3 : 0);
+          }
+          for (const role of Object.keys(model.roles)) {
+            const user = await api.userContext(role);
+            for (const entity of entities) {
+              if (created[entity.name] === undefined || accessFor(model, user, 'read', entity.name) === false)
+                continue;
+              const answer = await api.call<{ data: unknown[] }>(role, 'GET', `${entity.resource}?limit=50`);
+              expect(answer.status, `${role} lists ${entity.name}`).toBe(200);
+              expect(answer.body.data.length, `${role} sees some ${entity.name}`).toBeGreaterThan(0);
+            }
+          }
+          for (const [entity, machine] of Object.entries(model.states)) {
+            const rows = await database.db
+              .selectFrom(tableName(model.entities[entity]!.resource))
+              .select('state')
+              .execute();
+            const states = new Set(rows.map((r) => r['state']));
+            if (Object.keys(machine.states).length > 1)
+              expect(states.size, `${entity}: states shown`).toBeGreaterThan(1);
+          }
+
+          const again = await seedDemoData(later, database, model, accounts);
+          expect(again.created).toEqual({});
+          await later.close();
+        },
+      );
+    }
+  });
+}

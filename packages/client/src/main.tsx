@@ -2,7 +2,7 @@
  * The entry point: the model comes inline in the page the server sends (one round trip less), or
  * from `/api/model` under Vite's dev server; then the app renders and the service worker installs.
  */
-import '@mantine/core/styles.css';
+import './styles/shell';
 import './styles.css';
 import { type Model } from '@ninefold/spec/model';
 import { StrictMode } from 'react';

@@ -11,6 +11,10 @@ const alias = [
   },
   { find: /^@ninefold\/spec$/, replacement: src('spec') },
   { find: /^@ninefold\/engine$/, replacement: src('engine') },
+  {
+    find: /^@ninefold\/engine\/(grants|messages)$/,
+    replacement: fileURLToPath(new URL('./packages/engine/src/$1.ts', import.meta.url)),
+  },
   { find: /^@ninefold\/server$/, replacement: src('server') },
   { find: /^@ninefold\/cli$/, replacement: src('cli') },
 ];

@@ -11,6 +11,7 @@ export default defineConfig({
     alias: [
       { find: /^@ninefold\/spec\/model$/, replacement: source('spec/src/model.ts') },
       { find: /^@ninefold\/engine$/, replacement: source('engine/src/index.ts') },
+      { find: /^@ninefold\/engine\/(grants|messages)$/, replacement: source('engine/src/$1.ts') },
     ],
   },
   plugins: [

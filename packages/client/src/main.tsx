@@ -2,7 +2,7 @@
  * The entry point: the model comes inline in the page the server sends (one round trip less), or
  * from `/api/model` under Vite's dev server; then the app renders and the service worker installs.
  */
-import '@mantine/core/styles.css';
+import './styles/shell';
 import './styles.css';
 import { type Model } from '@ninefold/spec/model';
 import { StrictMode } from 'react';
@@ -10,6 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { App, createAppParts } from './app/App';
 import { SESSION_KEY, fetchSession } from './auth/session';
+import { loadDecisions } from './runtime/access';
 import { preloadScreen } from './screens/ScreenGate';
 
 async function loadModel(): Promise<Model> {
@@ -57,7 +58,11 @@ loadModel().then((model) => {
   });
   const routes = model.screens.map((screen) => ({ path: screen.path, screen }));
   const initial = matchRoutes(routes, window.location.pathname)?.at(-1)?.route.screen;
-  if (initial !== undefined) preloadScreen(initial.kind);
+  if (initial !== undefined) {
+    preloadScreen(initial.kind);
+    // a failure shows when the screen asks for the decisions, with a retry
+    void loadDecisions().catch(() => undefined);
+  }
   createRoot(root).render(
     <StrictMode>
       <App parts={parts} />

@@ -22,14 +22,12 @@ export { type FieldCheck, checkFieldValue, isEmptyValue } from './field-value.js
 export { type Operation, type ValidateOptions, rulesFor, validateRecord } from './validate.js';
 export { type DefaultsOptions, applyDefaults } from './defaults.js';
 export { type WriteCheckOptions, checkWrite } from './write-check.js';
+export { type Action, accessFor, grantsOf } from './grants.js';
 export {
-  type Action,
   type CanOptions,
   type RecordOptions,
-  accessFor,
   accessHolds,
   can,
-  grantsOf,
   maskRecord,
   queryableFields,
   readableFields,

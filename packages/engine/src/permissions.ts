@@ -2,18 +2,10 @@
  * Who may do what: actions on records, and which fields they read and write. A user's grants are
  * the union of their roles' grants; a role the model does not know grants nothing, and so does no role.
  */
-import {
-  type Access,
-  type EntityAccess,
-  type Expr,
-  type Model,
-  type Value,
-  SYSTEM_FIELDS,
-} from '@ninefold/spec/model';
+import { type Access, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { activation, entityOf, holds } from './expressions.js';
-import { type Clock, type UserContext, type WireRecord, lookup } from './record.js';
-
-export type Action = 'read' | 'create' | 'update' | 'delete';
+import { type Action, accessFor, grantsOf } from './grants.js';
+import { type Clock, type UserContext, type WireRecord } from './record.js';
 
 /**
  * A clock, and optionally the record's activation (`activation(model, entity, record, { user, now })`)
@@ -28,31 +20,6 @@ export interface RecordOptions extends Partial<Clock> {
 export interface CanOptions extends RecordOptions {
   /** For `update`: the record before the change. Both it and the new record must be allowed. */
   readonly old?: WireRecord | null;
-}
-
-/** The access each of the user's known roles has to an entity. */
-export function grantsOf(model: Model, user: UserContext | null, entity: string): EntityAccess[] {
-  if (user === null) return [];
-  const out: EntityAccess[] = [];
-  for (const name of new Set(user.roles)) {
-    const role = lookup(model.roles, name);
-    const access = role === undefined ? undefined : lookup(role.entities, entity);
-    if (access !== undefined) out.push(access);
-  }
-  return out;
-}
-
-/** The union of the user's roles' access for an action: true, false, or the conditions of which any suffices. */
-export function accessFor(model: Model, user: UserContext | null, action: Action, entity: string): Access {
-  let any: Access = false;
-  for (const grant of grantsOf(model, user, entity)) {
-    const a = grant[action];
-    if (a === true) return true;
-    if (a === false) continue;
-    const seen: readonly Expr[] = any === false ? [] : any.any;
-    any = { any: [...seen, ...a.any.filter((e) => !seen.some((s) => s.source === e.source))] };
-  }
-  return any;
 }
 
 /**

@@ -3,14 +3,14 @@
  * its colour scheme.
  */
 import {
-  Anchor,
+  type AnchorProps,
   DEFAULT_THEME,
-  Modal,
   type MantineColorsTuple,
   type MantineThemeOverride,
+  type ModalProps,
   createTheme,
 } from '@mantine/core';
-import { type Theme } from '@ninefold/spec/model';
+import type { Theme } from '@ninefold/spec/model';
 
 /** Ten shades of a hex colour, lightest first, the given colour at index 6 as Mantine expects. */
 export function shadesOf(hex: string): MantineColorsTuple | null {
@@ -43,12 +43,15 @@ export function shadesOf(hex: string): MantineColorsTuple | null {
 
 /**
  * What every product shares, for WCAG AA: links always underlined (a colour alone does not mark a
- * link in running text), and every dialog's close button named.
+ * link in running text), and every dialog's close button named. Plain objects, as `Modal.extend`
+ * would return them: naming the components themselves would load the dialog's code with the shell.
  */
 const accessible = {
   components: {
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
+    Modal: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } satisfies Partial<ModalProps>,
+    },
   },
 } satisfies MantineThemeOverride;
 

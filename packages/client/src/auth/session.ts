@@ -2,7 +2,7 @@
  * The signed-in user: who they are, their roles, and their User record as rules see it. A 401 on
  * any request empties the session, and the app goes back to sign-in.
  */
-import { type UserContext } from '@ninefold/engine';
+import type { UserContext } from '@ninefold/engine';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, type Http } from '../api/http';
 import { useHttp } from '../runtime/runtime';

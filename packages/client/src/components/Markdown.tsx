@@ -3,6 +3,7 @@
  * `marked`'s lexer and are rendered here, element by element: raw HTML in a spec is shown as text,
  * never injected, and links go only to http(s), mailto or the app's own paths.
  */
+import '../styles/markdown';
 import { Anchor, Blockquote, Code, List, Table, Text, Title } from '@mantine/core';
 import { type Token, type Tokens, lexer } from 'marked';
 import { Fragment, type ReactNode, useMemo } from 'react';

@@ -2,6 +2,7 @@
  * What the spec says and what it leaves unspecified: each of the nine facets, and for those it
  * does not specify, what the app does by default. For the seed, every facet is listed here.
  */
+import '../styles/about';
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FACETS } from '@ninefold/spec/model';
 import { useModel } from '../runtime/runtime';

@@ -1,19 +1,15 @@
 /**
  * What the signed-in user may see and do, decided by the engine — the very functions the server
  * enforces with. The interface only hides what the server would refuse; it never grants.
+ *
+ * Navigation needs only the roles' grants, which load with the first page; the decisions on a
+ * record evaluate CEL conditions, and that evaluator loads on its own, when a screen asks for it.
  */
-import {
-  type Action,
-  type UserContext,
-  type WireRecord,
-  accessFor,
-  availableTransitions,
-  can,
-  readableFields,
-  writableFields,
-} from '@ninefold/engine';
-import { type Model, type NavItem, type Screen, type Transition } from '@ninefold/spec/model';
-import { useMemo } from 'react';
+import type { UserContext, WireRecord } from '@ninefold/engine';
+import { type Action, accessFor } from '@ninefold/engine/grants';
+import type { Model, NavItem, Screen, Transition } from '@ninefold/spec/model';
+import { use, useMemo } from 'react';
+import type * as DecisionsModule from './decisions';
 import { useSession } from '../auth/session';
 import { useRuntime } from './runtime';
 
@@ -52,21 +48,48 @@ export interface Authorizer {
   mayOpen(screen: Screen): boolean;
 }
 
-/** The engine's decisions for the signed-in user, at the runtime's clock. */
+type Decisions = typeof DecisionsModule;
+
+let decisions: Decisions | undefined;
+let loading: Promise<Decisions> | undefined;
+
+/**
+ * Loads the engine's decisions on records (once; again after a failure, so that a retry can
+ * succeed). Start-up calls it for a screen's address, so that it loads beside the session.
+ */
+export function loadDecisions(): Promise<Decisions> {
+  loading ??= import('./decisions').then(
+    (module) => (decisions = module),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * The engine's decisions for the signed-in user, at the runtime's clock. Until the evaluator has
+ * loaded, the component suspends (its Suspense boundary shows the loader).
+ */
 export function useAuthorizer(): Authorizer {
   const { model, now } = useRuntime();
   const { data: session } = useSession();
+  const engine = decisions ?? use(loadDecisions());
   const user = session?.context ?? null;
   return useMemo<Authorizer>(
     () => ({
       user,
-      can: (action, entity, record) => can(model, user, action, entity, record ?? null, { now: now() }),
-      readable: (entity, record) => readableFields(model, user, entity, record ?? null, { now: now() }),
+      can: (action, entity, record) =>
+        engine.can(model, user, action, entity, record ?? null, { now: now() }),
+      readable: (entity, record) =>
+        engine.readableFields(model, user, entity, record ?? null, { now: now() }),
       writable: (entity, action, record) =>
-        writableFields(model, user, entity, action, record ?? null, { now: now() }),
-      transitions: (entity, record) => availableTransitions(model, user, entity, record, { now: now() }),
+        engine.writableFields(model, user, entity, action, record ?? null, { now: now() }),
+      transitions: (entity, record) =>
+        engine.availableTransitions(model, user, entity, record, { now: now() }),
       mayOpen: (screen) => mayOpenScreen(model, user, screen),
     }),
-    [model, now, user],
+    [engine, model, now, user],
   );
 }

@@ -2,8 +2,8 @@
  * Every failure as its catalogue message, rendered with the spec's ICU templates by the engine —
  * the same text the server would have sent.
  */
-import { formatMessage } from '@ninefold/engine';
-import { type Model, type Value } from '@ninefold/spec/model';
+import { formatMessage } from '@ninefold/engine/messages';
+import type { Model, Value } from '@ninefold/spec/model';
 import { ApiError, NetworkError } from '../api/http';
 
 /**

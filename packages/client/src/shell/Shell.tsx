@@ -12,31 +12,24 @@ import {
   Divider,
   Group,
   Loader,
-  Menu,
   NavLink,
-  ScrollArea,
-  Text,
   Title,
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import {
-  IconHelpCircle,
-  IconInfoCircle,
-  IconLogout,
-  IconMoon,
-  IconSun,
-  IconUserCircle,
-} from '@tabler/icons-react';
-import { Suspense, useEffect } from 'react';
-import { Link, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
-import { useSession, useSignOut } from '../auth/session';
+import { IconHelpCircle, IconInfoCircle, IconMoon, IconSun } from '@tabler/icons-react';
+import { Suspense, lazy, useEffect } from 'react';
+import { Link, Outlet, useLocation, useMatch } from 'react-router';
+import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { visibleNav } from '../runtime/access';
 import { useModel } from '../runtime/runtime';
+import { AccountButton } from './AccountButton';
 import { NavIcon } from './icons';
+
+const UserMenu = lazy(() => import('./UserMenu'));
 
 export function Shell() {
   const model = useModel();
@@ -68,7 +61,11 @@ export function Shell() {
           <Group gap="xs" wrap="nowrap">
             <ColorSchemeToggle />
             {user != null ? (
-              <UserMenu name={user.name} email={user.email} roles={user.roles} />
+              // the menu's code (its popover) loads after the first paint; its button shows at once,
+              // marked unavailable until then
+              <Suspense fallback={<AccountButton name={user.name} aria-disabled />}>
+                <UserMenu name={user.name} email={user.email} roles={user.roles} />
+              </Suspense>
             ) : (
               <SignInButton />
             )}
@@ -76,7 +73,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        <AppShell.Section grow component={ScrollArea}>
+        <AppShell.Section grow className="nf-nav-scroll">
           {visibleNav(model, user?.context ?? null).map(({ item, screen }) => (
             <NavItemLink
               key={screen.id}
@@ -168,39 +165,6 @@ function SignInButton() {
     <Button component={Link} to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} size="xs">
       Sign in
     </Button>
-  );
-}
-
-function UserMenu({ name, email, roles }: { name: string; email: string; roles: readonly string[] }) {
-  const model = useModel();
-  const signOut = useSignOut();
-  const navigate = useNavigate();
-  return (
-    <Menu position="bottom-end" width={240}>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Account: ${name}`}>
-          <IconUserCircle size={22} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>
-          <Text size="sm" fw={600} c="var(--mantine-color-text)">
-            {name}
-          </Text>
-          <Text size="xs">{email}</Text>
-          <Text size="xs">{roles.map((r) => model.roles[r]?.label ?? r).join(', ')}</Text>
-        </Menu.Label>
-        <Menu.Divider />
-        <Menu.Item
-          leftSection={<IconLogout size={16} />}
-          onClick={() =>
-            signOut.mutate(undefined, { onSettled: () => void navigate('/sign-in', { replace: true }) })
-          }
-        >
-          Sign out
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
   );
 }
 

@@ -3,6 +3,7 @@
  * may take now, and its history. The server decides what is readable and which transitions may
  * fire; the engine, the same rules in the browser, decides whether to offer edit and delete.
  */
+import '../../styles/detail';
 import { Anchor, Button, Center, Divider, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { type Entity, type Screen } from '@ninefold/spec/model';
 import { IconPencil } from '@tabler/icons-react';

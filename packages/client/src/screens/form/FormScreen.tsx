@@ -2,6 +2,7 @@
  * The create and edit screens of an entity: refused when the role may not create, or may not
  * update this record; not found when the record does not exist (or may not be seen).
  */
+import '../../styles/form';
 import { Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { type Entity, type Screen } from '@ninefold/spec/model';
 import { useState } from 'react';

@@ -3,6 +3,7 @@
  * sorted, searched and filtered on the server, loaded page by page as the user scrolls, and
  * rendered as a table (cards on phones). Sort, search and filters live in the URL.
  */
+import '../../styles/list';
 import {
   Anchor,
   Badge,

@@ -1,0 +1,5 @@
+/**
+ * The Mantine styles of the page about unspecified facets beyond the shell's (`shell.ts`).
+ */
+import '@mantine/core/styles/Card.css';
+import '@mantine/core/styles/SimpleGrid.css';

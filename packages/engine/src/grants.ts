@@ -1,0 +1,34 @@
+/**
+ * What a user's roles grant on an entity, before any record is looked at. It evaluates no
+ * expression, so it needs no CEL: the client's navigation decides with it on first load, and the
+ * engine's subpath `@ninefold/engine/grants` offers it without the evaluator.
+ */
+import type { Access, EntityAccess, Expr, Model } from '@ninefold/spec/model';
+import { type UserContext, lookup } from './record.js';
+
+export type Action = 'read' | 'create' | 'update' | 'delete';
+
+/** The access each of the user's known roles has to an entity. */
+export function grantsOf(model: Model, user: UserContext | null, entity: string): EntityAccess[] {
+  if (user === null) return [];
+  const out: EntityAccess[] = [];
+  for (const name of new Set(user.roles)) {
+    const role = lookup(model.roles, name);
+    const access = role === undefined ? undefined : lookup(role.entities, entity);
+    if (access !== undefined) out.push(access);
+  }
+  return out;
+}
+
+/** The union of the user's roles' access for an action: true, false, or the conditions of which any suffices. */
+export function accessFor(model: Model, user: UserContext | null, action: Action, entity: string): Access {
+  let any: Access = false;
+  for (const grant of grantsOf(model, user, entity)) {
+    const a = grant[action];
+    if (a === true) return true;
+    if (a === false) continue;
+    const seen: readonly Expr[] = any === false ? [] : any.any;
+    any = { any: [...seen, ...a.any.filter((e) => !seen.some((s) => s.source === e.source))] };
+  }
+  return any;
+}

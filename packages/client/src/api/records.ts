@@ -12,7 +12,10 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { type ListParams, recordKeys, recordListOptions } from './list-query';
 import { useHttp } from '../runtime/runtime';
+
+export { type ListParams, type Page, listQuery, recordKeys, recordListOptions } from './list-query';
 
 /** A record as the API sends it: system fields, the fields its reader may see, and `_actions`. */
 export interface ApiRecord {
@@ -27,12 +30,6 @@ export interface ApiRecord {
   readonly [field: string]: Value | undefined;
 }
 
-export interface Page {
-  readonly data: readonly ApiRecord[];
-  readonly nextCursor: string | null;
-  readonly total?: number;
-}
-
 export interface HistoryEntry {
   readonly id: string;
   readonly at: string;
@@ -44,48 +41,11 @@ export interface HistoryEntry {
   readonly changes: Readonly<Record<string, { readonly from: Value; readonly to: Value }>>;
 }
 
-/**
- * What a list asks for. `filters` are query parameters as the API reads them (`amount[gt]` → `100`).
- */
-export interface ListParams {
-  readonly screen?: string;
-  readonly filters?: Readonly<Record<string, string>>;
-  readonly sort?: string;
-  readonly q?: string;
-  readonly limit?: number;
-}
-
-/** The query string of a list request, without the cursor. */
-export function listQuery(params: ListParams): Record<string, string> {
-  const query: Record<string, string> = { ...params.filters };
-  if (params.screen !== undefined) query['screen'] = params.screen;
-  if (params.sort !== undefined && params.sort !== '') query['sort'] = params.sort;
-  if (params.q !== undefined && params.q.trim() !== '') query['q'] = params.q.trim();
-  if (params.limit !== undefined) query['limit'] = String(params.limit);
-  return query;
-}
-
-export const recordKeys = {
-  all: (entity: string) => ['records', entity] as const,
-  list: (entity: string, params: ListParams) => ['records', entity, 'list', listQuery(params)] as const,
-  one: (entity: string, id: string) => ['records', entity, 'one', id] as const,
-  history: (entity: string, id: string) => ['records', entity, 'history', id] as const,
-  labels: (entity: string) => ['records', entity, 'label'] as const,
-};
-
-/** A list, page by page: `fetchNextPage` follows `nextCursor`. The first page also counts the rows. */
+/** A list, page by page, showing the previous rows while another sort or filter loads. */
 export function useRecordList(entity: Entity, params: ListParams, options: { enabled?: boolean } = {}) {
   const http = useHttp();
   return useInfiniteQuery({
-    queryKey: recordKeys.list(entity.name, params),
-    queryFn: ({ pageParam, signal }) => {
-      const query = listQuery(params);
-      if (pageParam === null) query['total'] = 'true';
-      else query['cursor'] = pageParam;
-      return http.get<Page>(entity.resource, { query, signal });
-    },
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
+    ...recordListOptions(http, entity, params),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });

@@ -1,68 +1,87 @@
-import { Anchor, Text } from '@mantine/core';
-import { type Field, type Value } from '@ninefold/spec/model';
+/**
+ * Field values for reading: refs as links to their record, URLs and emails as links, the rest as
+ * formatted text. Plain elements with the classes of `values.css`, not Mantine's Text and Anchor:
+ * a list's first frame renders hundreds of them.
+ */
+import { type Field, type Model, type Value } from '@ninefold/spec/model';
+import { type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useRecordTitle } from '../api/ref-labels';
 import { formatValue } from '../format/values';
 import { detailPath } from '../runtime/paths';
 import { useModel } from '../runtime/runtime';
+import './values.css';
 
 /** One field's value for reading: refs as links to their record, URLs and emails as links. */
 export function FieldValue({ field, value }: { field: Field; value: Value | undefined }) {
-  const model = useModel();
+  return valueView(useModel(), field, value);
+}
+
+/**
+ * What `FieldValue` shows, made without a component of its own, for the cells of a list.
+ *
+ * @example valueView(model, claim.fields.amount, '12.5') // '€12.50'
+ */
+export function valueView(model: Model, field: Field, value: Value | undefined): ReactNode {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
     return (
-      <Text span c="dimmed" aria-label="empty">
+      <span className="nf-value-dimmed" aria-label="empty">
         —
-      </Text>
+      </span>
     );
   }
   if (field.type === 'ref' && field.to !== null) {
     const ids = Array.isArray(value) ? value.map(String) : [String(value)];
-    return (
-      <>
-        {ids.map((id, i) => (
-          <span key={id}>
-            {i > 0 && ', '}
-            <RefLink entity={field.to ?? ''} id={id} />
-          </span>
-        ))}
-      </>
-    );
+    return ids.map((id, i) => (
+      <span key={id}>
+        {i > 0 && ', '}
+        <RefLink entity={field.to ?? ''} id={id} />
+      </span>
+    ));
   }
   if (field.type === 'url' && typeof value === 'string' && /^https?:\/\//i.test(value)) {
     return (
-      <Anchor href={value} target="_blank" rel="noopener noreferrer">
+      <a className="nf-value-link" href={value} target="_blank" rel="noopener noreferrer">
         {value}
-      </Anchor>
+      </a>
     );
   }
   if (field.type === 'email' && typeof value === 'string')
-    return <Anchor href={`mailto:${value}`}>{value}</Anchor>;
-  return <>{formatValue(field, value, model.product.locale)}</>;
+    return (
+      <a className="nf-value-link" href={`mailto:${value}`}>
+        {value}
+      </a>
+    );
+  return formatValue(field, value, model.product.locale);
+}
+
+/**
+ * A link to a record's page in the app, or its text alone when it has none.
+ *
+ * @example <RecordLink path="/claims/0190…" title="Train to Lyon" strong />
+ */
+export function RecordLink({
+  path,
+  title,
+  strong = false,
+}: {
+  path: string | null;
+  title: string;
+  strong?: boolean;
+}) {
+  if (path === null) return title;
+  return (
+    <Link to={path} className={strong ? 'nf-value-link nf-value-title' : 'nf-value-link'}>
+      {title}
+    </Link>
+  );
 }
 
 /** The title of a referenced record, linked to its page when there is one. */
 export function RefLink({ entity, id }: { entity: string; id: string }) {
   const model = useModel();
   const { data: title, isPending } = useRecordTitle(entity, id);
-  if (isPending)
-    return (
-      <Text span c="dimmed">
-        …
-      </Text>
-    );
-  if (title === null || title === undefined)
-    return (
-      <Text span c="dimmed">
-        (hidden)
-      </Text>
-    );
-  const path = detailPath(model, entity, id);
-  return path === null ? (
-    <>{title}</>
-  ) : (
-    <Anchor component={Link} to={path}>
-      {title}
-    </Anchor>
-  );
+  if (isPending) return <span className="nf-value-dimmed">…</span>;
+  if (title === null || title === undefined) return <span className="nf-value-dimmed">(hidden)</span>;
+  return <RecordLink path={detailPath(model, entity, id)} title={title} />;
 }

@@ -58,6 +58,15 @@ export function formatDecimal(value: string, locale: string, currency?: string |
     .join('');
 }
 
+/**
+ * A whole number in the locale's notation, with the formatter every count and integer shares.
+ *
+ * @example formatInteger(10000, 'en-GB') // '10,000'
+ */
+export function formatInteger(value: number, locale: string): string {
+  return numberFormat(locale, {}).format(value);
+}
+
 /** A calendar date ("2026-11-23") in the locale, never shifted by the viewer's time zone. */
 export function formatDate(value: string, locale: string): string {
   const date = new Date(`${value}T00:00:00.000Z`);
@@ -94,7 +103,7 @@ export function formatValue(field: Field, value: Value | undefined, locale: stri
       return formatDecimal(scaled, locale, field.type === 'money' ? field.currency : null);
     }
     case 'integer':
-      return typeof value === 'number' ? numberFormat(locale, {}).format(value) : String(value);
+      return typeof value === 'number' ? formatInteger(value, locale) : String(value);
     case 'boolean':
       return value === true ? 'Yes' : 'No';
     case 'date':

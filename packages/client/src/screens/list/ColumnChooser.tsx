@@ -4,7 +4,7 @@
 import { Button, Checkbox, Popover, Stack, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconColumns } from '@tabler/icons-react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { type ListColumn } from './columns';
 
 /**
@@ -32,7 +32,28 @@ export function useHiddenColumns(product: string, screen: string) {
   return [hidden, setHidden] as const;
 }
 
-export function ColumnChooser({
+/**
+ * The "Columns" button, and its menu once first opened: a closed popover still costs its
+ * positioning hooks in the list's first frame.
+ */
+export function ColumnChooser(props: {
+  columns: readonly ListColumn[];
+  hidden: ReadonlySet<string>;
+  onToggle(name: string, hide: boolean): void;
+}) {
+  const [wanted, setWanted] = useState(false);
+  if (!wanted)
+    return (
+      <Button {...BUTTON} onClick={() => setWanted(true)}>
+        Columns
+      </Button>
+    );
+  return <ColumnMenu {...props} />;
+}
+
+const BUTTON = { variant: 'default', leftSection: <IconColumns size={16} aria-hidden /> } as const;
+
+function ColumnMenu({
   columns,
   hidden,
   onToggle,
@@ -43,11 +64,9 @@ export function ColumnChooser({
 }) {
   const shown = columns.filter((c) => !hidden.has(c.name)).length;
   return (
-    <Popover position="bottom-end" shadow="md" withinPortal trapFocus returnFocus>
+    <Popover position="bottom-end" shadow="md" withinPortal trapFocus returnFocus defaultOpened>
       <Popover.Target>
-        <Button variant="default" leftSection={<IconColumns size={16} aria-hidden />}>
-          Columns
-        </Button>
+        <Button {...BUTTON}>Columns</Button>
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs" role="group" aria-label="Columns shown">

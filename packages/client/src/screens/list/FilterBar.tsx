@@ -6,7 +6,7 @@
 import { Box, Input, MultiSelect, SegmentedControl, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { type Field, type Model } from '@ninefold/spec/model';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, memo, useEffect, useId, useState } from 'react';
 import { RefPicker } from '../../components/RefPicker';
 import { humanize } from '../../format/values';
 import { filterKey } from './list-params';
@@ -26,8 +26,11 @@ export const TYPING_DELAY_MS = 350;
 
 const NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;
 
-/** The filters of a screen in a responsive grid. */
-export function FilterBar({
+/**
+ * The filters of a screen in a responsive grid. Memoised: they re-render when they change, not with
+ * every page or scroll of the rows below them.
+ */
+export const FilterBar = memo(function FilterBar({
   model,
   entity,
   fields,
@@ -54,7 +57,7 @@ export function FilterBar({
       ))}
     </SimpleGrid>
   );
-}
+});
 
 function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
   const { field } = props;

@@ -5,7 +5,6 @@
  */
 import '../../styles/list';
 import {
-  Anchor,
   Badge,
   Button,
   Center,
@@ -21,22 +20,22 @@ import {
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { queryableFields } from '@ninefold/engine';
-import { type Entity, type Field, type Screen } from '@ninefold/spec/model';
+import { type Entity, type Field, type Model, type Screen } from '@ninefold/spec/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { useCallback, useMemo } from 'react';
+import { type ReactNode, Suspense, lazy, useCallback, useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type ApiRecord, listQuery, useRecordList } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { FieldValue } from '../../components/FieldValue';
+import { valueView } from '../../components/FieldValue';
+import { formatInteger } from '../../format/values';
 import { StateBadge } from '../../components/StateBadge';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { useAuthorizer } from '../../runtime/access';
 import { createPath, detailPath } from '../../runtime/paths';
 import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
-import { TransitionActions } from '../detail/TransitionActions';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
 import { FilterBar, type ParamChanges, TypedInput } from './FilterBar';
 import { RecordCards } from './RecordCards';
@@ -51,13 +50,14 @@ import {
   withoutFilters,
 } from './list-params';
 import { type RowsView } from './rows-view';
-import { useWindowRows } from './window-rows';
+import { followInApp } from './window-rows';
 
-/** Estimated heights before rows are measured. */
-const ROW_HEIGHT = 45;
-const CARD_HEIGHT = 140;
 /** Below this width rows are cards. */
 const PHONE = '(max-width: 47.99em)';
+
+/** The buttons of a row's transitions, with their dialogs and the form inputs those ask with. */
+const loadRowActions = () => import('../detail/TransitionActions');
+const RowActions = lazy(() => loadRowActions().then((module) => ({ default: module.TransitionActions })));
 
 export default function ListScreen({ screen }: { screen: Screen }) {
   const model = useModel();
@@ -72,6 +72,8 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const http = useHttp();
   const access = useAuthorizer();
   const navigate = useNavigate();
+  const open = useCallback((path: string) => void navigate(path), [navigate]);
+  const pathOf = useMemo(() => recordPaths(model, entity.name), [model, entity.name]);
   // read at once, not after a first render: a phone should never flash the wide table
   const phone = useMediaQuery(PHONE, undefined, { getInitialValueInEffect: false });
   const [filtersOpen, { toggle: toggleFilters }] = useDisclosure(false);
@@ -121,18 +123,20 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
       id: column.name,
       header: column.label,
       accessorFn: (record) => record[column.name],
-      cell: ({ row }) => <Cell column={column} entity={entity} record={row.original} />,
+      cell: ({ row }) => cellView(model, entity, column, row.original, pathOf, open),
     }));
     if (transitionNames.length > 0)
       defs.push({
         id: ACTIONS_COLUMN,
         header: 'Actions',
         cell: ({ row }) => (
-          <TransitionActions entity={entity.name} record={row.original} names={transitionNames} size="xs" />
+          <RowActions entity={entity.name} record={row.original} names={transitionNames} size="xs" />
         ),
       });
     return defs;
-  }, [columns, entity, transitionNames]);
+  }, [columns, entity, transitionNames, model, pathOf, open]);
+  // the actions' code loads beside the rows, not once they are rendered
+  if (transitionNames.length > 0) void loadRowActions();
   const columnVisibility = useMemo(
     () => Object.fromEntries([...hidden].map((name) => [name, false])),
     [hidden],
@@ -148,17 +152,12 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
 
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const virtual = useWindowRows<HTMLElement>({
-    count: records.length,
-    estimate: phone ? CARD_HEIGHT : ROW_HEIGHT,
-    onNearEnd: loadMore,
-    canLoadMore: hasNextPage && !isFetchingNextPage && !isFetchNextPageError,
-  });
   const rows: RowsView = {
-    ...virtual,
     total,
-    pathOf: (record) => detailPath(model, entity.name, record.id),
-    open: (path) => void navigate(path),
+    pathOf,
+    open,
+    loadMore,
+    canLoadMore: hasNextPage && !isFetchingNextPage && !isFetchNextPageError,
   };
 
   const newPath = createPath(model, entity.name);
@@ -264,11 +263,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
           title="The list could not be loaded"
         />
       ) : list.isPending ? (
-        <Stack gap={6} aria-busy="true" aria-label={`Loading ${lowerFirst(entity.pluralLabel)}`}>
-          {[0, 1, 2, 3, 4].map((i) => (
-            <Skeleton key={i} height={phone ? 96 : 36} radius="sm" />
-          ))}
-        </Stack>
+        <RowsLoading label={`Loading ${lowerFirst(entity.pluralLabel)}`} phone={phone} />
       ) : records.length === 0 ? (
         <EmptyState
           title={
@@ -292,26 +287,33 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             </Group>
           )}
         </EmptyState>
-      ) : phone ? (
-        <RecordCards
-          table={table}
-          rows={rows}
-          titleColumn={
-            columns.some((c) => c.name === entity.display) ? entity.display : (columns[0]?.name ?? '')
-          }
-          busy={busy}
-          label={screen.title}
-        />
       ) : (
-        <RecordTable
-          table={table}
-          rows={rows}
-          sort={state.sort}
-          onSort={onSort}
-          sortable={sortable}
-          busy={busy}
-          label={screen.title}
-        />
+        // the rows wait for their actions' code, rather than grow buttons once it arrives
+        <Suspense
+          fallback={<RowsLoading label={`Loading ${lowerFirst(entity.pluralLabel)}`} phone={phone} />}
+        >
+          {phone ? (
+            <RecordCards
+              table={table}
+              rows={rows}
+              titleColumn={
+                columns.some((c) => c.name === entity.display) ? entity.display : (columns[0]?.name ?? '')
+              }
+              busy={busy}
+              label={screen.title}
+            />
+          ) : (
+            <RecordTable
+              table={table}
+              rows={rows}
+              sort={state.sort}
+              onSort={onSort}
+              sortable={sortable}
+              busy={busy}
+              label={screen.title}
+            />
+          )}
+        </Suspense>
       )}
 
       {isFetchNextPageError && (
@@ -337,22 +339,51 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   );
 }
 
-/** One cell: the record's title as the link to it, the state as its badge, any other value as read. */
-function Cell({ column, entity, record }: { column: ListColumn; entity: Entity; record: ApiRecord }) {
-  const model = useModel();
+/** Placeholders of a few rows, while the first page or the rows' code loads. */
+function RowsLoading({ label, phone }: { label: string; phone: boolean }) {
+  return (
+    <Stack gap={6} aria-busy="true" aria-label={label}>
+      {[0, 1, 2, 3, 4].map((i) => (
+        <Skeleton key={i} height={phone ? 96 : 36} radius="sm" />
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * One cell, made without a component of its own: the record's title as the link to it, the state
+ * as its badge, any other value as read.
+ */
+function cellView(
+  model: Model,
+  entity: Entity,
+  column: ListColumn,
+  record: ApiRecord,
+  pathOf: (record: ApiRecord) => string | null,
+  open: (path: string) => void,
+): ReactNode {
   if (column.name === 'state') return <StateBadge entity={entity.name} state={record.state} />;
-  if (column.name === entity.display && column.field.type !== 'ref') {
-    const path = detailPath(model, entity.name, record.id);
-    const title = recordTitle(entity, record);
-    return path === null ? (
-      <>{title}</>
-    ) : (
-      <Anchor component={Link} to={path} fw={500}>
-        {title}
-      </Anchor>
-    );
-  }
-  return <FieldValue field={column.field} value={record[column.name]} />;
+  if (column.name !== entity.display || column.field.type === 'ref')
+    return valueView(model, column.field, record[column.name]);
+  const path = pathOf(record);
+  const title = recordTitle(entity, record);
+  if (path === null) return title;
+  // a plain link the app follows itself: react-router's Link costs a dozen hooks per row
+  return (
+    <a href={path} className="nf-value-link nf-value-title" onClick={followInApp(() => open(path))}>
+      {title}
+    </a>
+  );
+}
+
+/** The detail page of each record, worked out once per record however often its row renders. */
+function recordPaths(model: Model, entity: string): (record: ApiRecord) => string | null {
+  const paths = new WeakMap<ApiRecord, string | null>();
+  return (record) => {
+    let path = paths.get(record);
+    if (path === undefined) paths.set(record, (path = detailPath(model, entity, record.id)));
+    return path;
+  };
 }
 
 /** On phones, where there are no column headers: the sort as a choice. */
@@ -387,14 +418,9 @@ function SortSelect({
 }
 
 /** "1 claim", "60 claims", in the product's locale. */
-const counters = new Map<string, Intl.NumberFormat>();
-
 function countOf(entity: Entity, total: number, locale: string): string {
   const word = total === 1 ? entity.label : entity.pluralLabel;
-  // a NumberFormat costs far more to make than to use: one per locale
-  let counter = counters.get(locale);
-  if (counter === undefined) counters.set(locale, (counter = new Intl.NumberFormat(locale)));
-  return `${counter.format(total)} ${lowerFirst(word)}`;
+  return `${formatInteger(total, locale)} ${lowerFirst(word)}`;
 }
 
 /** "Claims" → "claims", but "API keys" stays as it is. */

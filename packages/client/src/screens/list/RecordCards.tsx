@@ -8,7 +8,10 @@ import { type Ref } from 'react';
 import { type ApiRecord } from '../../api/records';
 import { ACTIONS_COLUMN } from './columns';
 import { type RowsView } from './rows-view';
-import { rowActivation } from './window-rows';
+import { rowActivation, useWindowRows } from './window-rows';
+
+/** A card of a few lines, before it is measured. */
+const CARD_HEIGHT = 140;
 
 export function RecordCards({
   table,
@@ -25,16 +28,22 @@ export function RecordCards({
   label: string;
 }) {
   const all = table.getRowModel().rows;
+  const visible = useWindowRows<HTMLUListElement>({
+    count: all.length,
+    estimate: CARD_HEIGHT,
+    onNearEnd: rows.loadMore,
+    canLoadMore: rows.canLoadMore,
+  });
   return (
     <Box
       component="ul"
-      ref={rows.listRef as Ref<HTMLUListElement>}
+      ref={visible.listRef as Ref<HTMLUListElement>}
       aria-label={label}
       aria-busy={busy}
       style={{ listStyle: 'none', padding: 0, margin: 0 }}
     >
-      {rows.before > 0 && <li aria-hidden="true" style={{ height: rows.before }} />}
-      {rows.items.map((item) => {
+      {visible.before > 0 && <li aria-hidden="true" style={{ height: visible.before }} />}
+      {visible.items.map((item) => {
         const row = all[item.index];
         if (row === undefined) return null;
         const cells = row.getVisibleCells();
@@ -44,7 +53,7 @@ export function RecordCards({
         const rest = cells.filter((c) => c !== title && c !== state && c !== actions);
         const path = rows.pathOf(row.original);
         return (
-          <li key={row.id} data-index={item.index} ref={rows.measure} style={{ paddingBottom: 8 }}>
+          <li key={row.id} data-index={item.index} ref={visible.measure} style={{ paddingBottom: 8 }}>
             <Card
               withBorder
               padding="sm"
@@ -85,7 +94,7 @@ export function RecordCards({
           </li>
         );
       })}
-      {rows.after > 0 && <li aria-hidden="true" style={{ height: rows.after }} />}
+      {visible.after > 0 && <li aria-hidden="true" style={{ height: visible.after }} />}
     </Box>
   );
 }

@@ -1,16 +1,21 @@
 /**
  * A list's rows as a table: sortable headers, rows that open their record, and only the rows near
- * the window rendered — spacer rows stand in for the others, so columns keep their widths.
+ * the window rendered — spacer rows stand in for the others, so columns keep their widths. The
+ * rows are plain elements with the classes of Mantine's table, which the header and the table
+ * itself still render: a Mantine component per cell costs more than the cell.
  */
 import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { type Table as TableModel, flexRender } from '@tanstack/react-table';
+import { type Row, type Table as TableModel, flexRender } from '@tanstack/react-table';
 import { type Ref } from 'react';
 import { type ApiRecord } from '../../api/records';
 import { ACTIONS_COLUMN } from './columns';
 import { sortDirection } from './list-params';
 import { type RowsView } from './rows-view';
-import { rowActivation } from './window-rows';
+import { rowActivation, useWindowRows } from './window-rows';
+
+/** A row of one line, as the table's spacing and the theme's type make it, before it is measured. */
+const ROW_HEIGHT = 46;
 
 export function RecordTable({
   table,
@@ -32,6 +37,12 @@ export function RecordTable({
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
   const all = table.getRowModel().rows;
   const width = headers.length;
+  const visible = useWindowRows<HTMLTableSectionElement>({
+    count: all.length,
+    estimate: ROW_HEIGHT,
+    onNearEnd: rows.loadMore,
+    canLoadMore: rows.canLoadMore,
+  });
   return (
     <Table.ScrollContainer minWidth={Math.max(width * 130, 480)} type="native">
       <Table
@@ -80,42 +91,61 @@ export function RecordTable({
             })}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody ref={rows.listRef as Ref<HTMLTableSectionElement>}>
-          {rows.before > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={width} style={{ height: rows.before, padding: 0, border: 0 }} />
-            </tr>
-          )}
-          {rows.items.map((item) => {
+        <Table.Tbody ref={visible.listRef as Ref<HTMLTableSectionElement>}>
+          {visible.before > 0 && <Spacer height={visible.before} width={width} />}
+          {visible.items.map((item) => {
             const row = all[item.index];
-            if (row === undefined) return null;
-            const path = rows.pathOf(row.original);
-            return (
-              <Table.Tr
-                key={row.id}
-                data-index={item.index}
-                ref={rows.measure}
-                aria-rowindex={item.index + 2}
-                data-record={row.original.id}
-                {...(path === null
-                  ? {}
-                  : { tabIndex: 0, style: { cursor: 'pointer' }, ...rowActivation(() => rows.open(path)) })}
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id} style={{ verticalAlign: 'top' }}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
+            return row === undefined ? null : (
+              <RecordRow key={row.id} row={row} index={item.index} rows={rows} measure={visible.measure} />
             );
           })}
-          {rows.after > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={width} style={{ height: rows.after, padding: 0, border: 0 }} />
-            </tr>
-          )}
+          {visible.after > 0 && <Spacer height={visible.after} width={width} />}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** One record's row, as `Table.Tr` and `Table.Td` of a table with row borders and hover render them. */
+function RecordRow({
+  row,
+  index,
+  rows,
+  measure,
+}: {
+  row: Row<ApiRecord>;
+  index: number;
+  rows: RowsView;
+  measure: ((element: HTMLElement | null) => void) | undefined;
+}) {
+  const path = rows.pathOf(row.original);
+  return (
+    <tr
+      className={Table.classes.tr}
+      data-with-row-border
+      data-hover
+      data-index={index}
+      ref={measure}
+      aria-rowindex={index + 2}
+      data-record={row.original.id}
+      {...(path === null
+        ? {}
+        : { tabIndex: 0, style: { cursor: 'pointer' }, ...rowActivation(() => rows.open(path)) })}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <td key={cell.id} className={Table.classes.td} style={{ verticalAlign: 'top' }}>
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+/** Stands in for the rows not rendered above or below the window. */
+function Spacer({ height, width }: { height: number; width: number }) {
+  return (
+    <tr aria-hidden="true">
+      <td colSpan={width} style={{ height, padding: 0, border: 0 }} />
+    </tr>
   );
 }

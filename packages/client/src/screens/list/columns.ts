@@ -4,6 +4,7 @@
  */
 import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { humanize } from '../../format/values';
+import { hasField } from './list-params';
 
 /** One column: the field it shows (system columns get a field-like description too). */
 export interface ListColumn {
@@ -38,9 +39,8 @@ const isSystem = (name: string) => (SYSTEM_FIELDS as readonly string[]).includes
 export function fieldOf(model: Model, entity: Entity, name: string): Field | null {
   const own = entity.fields[name];
   if (own !== undefined) return own;
-  if (!isSystem(name)) return null;
+  if (!hasField(model, entity, name)) return null;
   const machine = model.states[entity.name];
-  if (name === 'state' && machine === undefined) return null;
   const base: Field = {
     name,
     type: 'string',

@@ -3,9 +3,8 @@
  * the back button undoes a filter. Filters use the API's own names (`amount[gte]=10`), so the URL
  * reads like the request it makes.
  */
-import { type Entity, type Model, type Screen } from '@ninefold/spec/model';
-import { type ListParams } from '../../api/records';
-import { fieldOf } from './columns';
+import { type Entity, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type ListParams } from '../../api/list-query';
 
 export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -14,6 +13,17 @@ export type FilterOp = (typeof FILTER_OPS)[number];
 export const filterKey = (field: string, op: FilterOp): string => `${field}[${op}]`;
 
 const FILTER_KEY = /^([A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z]+)\]$/;
+
+/**
+ * Whether a list of the entity can show, filter or sort on a field: one of its own, or a system
+ * field (the state only where the entity has states). Here rather than beside `fieldOf`, which
+ * builds on it, because the app's first chunk reads a list's URL before the list's code loads.
+ */
+export function hasField(model: Model, entity: Entity, name: string): boolean {
+  if (entity.fields[name] !== undefined) return true;
+  if (!(SYSTEM_FIELDS as readonly string[]).includes(name)) return false;
+  return name !== 'state' || model.states[entity.name] !== undefined;
+}
 
 /** What the URL says the list shows. */
 export interface ListState {
@@ -41,8 +51,7 @@ export function readListState(
     const match = FILTER_KEY.exec(key);
     if (match === null || value === '') continue;
     const [, name = '', op = ''] = match;
-    if ((FILTER_OPS as readonly string[]).includes(op) && fieldOf(model, entity, name) !== null)
-      filters[key] = value;
+    if ((FILTER_OPS as readonly string[]).includes(op) && hasField(model, entity, name)) filters[key] = value;
   }
   return { sort: search.get('sort') ?? screen.sort ?? '', q: search.get('q') ?? '', filters };
 }

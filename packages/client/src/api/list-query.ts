@@ -1,0 +1,64 @@
+/**
+ * The request of a list, and the keys of the records' cache: what the first screen needs before its
+ * code has loaded, kept apart from the hooks and writes of `records.ts` so that it alone is in the
+ * app's first chunk.
+ */
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { type Entity } from '@ninefold/spec/model';
+import { type Http } from './http';
+// `import type` leaves no import behind: this module is in the app's first chunk, records.ts is not
+import type { ApiRecord } from './records';
+
+export interface Page {
+  readonly data: readonly ApiRecord[];
+  readonly nextCursor: string | null;
+  readonly total?: number;
+}
+
+/**
+ * What a list asks for. `filters` are query parameters as the API reads them (`amount[gt]` → `100`).
+ */
+export interface ListParams {
+  readonly screen?: string;
+  readonly filters?: Readonly<Record<string, string>>;
+  readonly sort?: string;
+  readonly q?: string;
+  readonly limit?: number;
+}
+
+/** The query string of a list request, without the cursor. */
+export function listQuery(params: ListParams): Record<string, string> {
+  const query: Record<string, string> = { ...params.filters };
+  if (params.screen !== undefined) query['screen'] = params.screen;
+  if (params.sort !== undefined && params.sort !== '') query['sort'] = params.sort;
+  if (params.q !== undefined && params.q.trim() !== '') query['q'] = params.q.trim();
+  if (params.limit !== undefined) query['limit'] = String(params.limit);
+  return query;
+}
+
+export const recordKeys = {
+  all: (entity: string) => ['records', entity] as const,
+  list: (entity: string, params: ListParams) => ['records', entity, 'list', listQuery(params)] as const,
+  one: (entity: string, id: string) => ['records', entity, 'one', id] as const,
+  history: (entity: string, id: string) => ['records', entity, 'history', id] as const,
+  labels: (entity: string) => ['records', entity, 'label'] as const,
+};
+
+/**
+ * The query of a list, page by page: `fetchNextPage` follows `nextCursor`, and the first page also
+ * counts the rows. Shared by `useRecordList` and the screen gate, which asks for the first page
+ * while the list's code is still loading; both must name the same key and URL for the list to find it.
+ */
+export function recordListOptions(http: Http, entity: Entity, params: ListParams) {
+  return infiniteQueryOptions({
+    queryKey: recordKeys.list(entity.name, params),
+    queryFn: ({ pageParam, signal }) => {
+      const query = listQuery(params);
+      if (pageParam === null) query['total'] = 'true';
+      else query['cursor'] = pageParam;
+      return http.get<Page>(entity.resource, { query, signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: Page) => last.nextCursor,
+  });
+}

@@ -50,7 +50,6 @@ export interface Authorizer {
 
 type Decisions = typeof DecisionsModule;
 
-let decisions: Decisions | undefined;
 let loading: Promise<Decisions> | undefined;
 
 /**
@@ -58,24 +57,22 @@ let loading: Promise<Decisions> | undefined;
  * succeed). Start-up calls it for a screen's address, so that it loads beside the session.
  */
 export function loadDecisions(): Promise<Decisions> {
-  loading ??= import('./decisions').then(
-    (module) => (decisions = module),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
+  loading ??= import('./decisions').catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
   return loading;
 }
 
 /**
  * The engine's decisions for the signed-in user, at the runtime's clock. Until the evaluator has
- * loaded, the component suspends (its Suspense boundary shows the loader).
+ * loaded, the component suspends (its Suspense boundary shows the loader); React reads the same
+ * promise synchronously once it has settled.
  */
 export function useAuthorizer(): Authorizer {
   const { model, now } = useRuntime();
   const { data: session } = useSession();
-  const engine = decisions ?? use(loadDecisions());
+  const engine = use(loadDecisions());
   const user = session?.context ?? null;
   return useMemo<Authorizer>(
     () => ({

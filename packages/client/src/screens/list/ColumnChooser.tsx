@@ -1,11 +1,13 @@
 /**
  * Which columns a list shows: a menu of checkboxes, remembered per screen in this browser.
  */
-import { Button, Checkbox, Popover, Stack, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconColumns } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { type ListColumn } from './columns';
+
+const ColumnMenu = lazy(() => import('./ColumnMenu'));
 
 /**
  * The columns hidden on a screen, kept in localStorage under the product and the screen.
@@ -33,8 +35,8 @@ export function useHiddenColumns(product: string, screen: string) {
 }
 
 /**
- * The "Columns" button, and its menu once first opened: a closed popover still costs its
- * positioning hooks in the list's first frame.
+ * The "Columns" button, and its menu once first opened, with its code: a closed popover still
+ * costs its positioning hooks in the list's first frame, and its checkboxes the list's chunk.
  */
 export function ColumnChooser(props: {
   columns: readonly ListColumn[];
@@ -44,50 +46,24 @@ export function ColumnChooser(props: {
   const [wanted, setWanted] = useState(false);
   if (!wanted)
     return (
-      <Button {...BUTTON} onClick={() => setWanted(true)}>
+      <Button {...COLUMNS_BUTTON} onClick={() => setWanted(true)}>
         Columns
       </Button>
     );
-  return <ColumnMenu {...props} />;
-}
-
-const BUTTON = { variant: 'default', leftSection: <IconColumns size={16} aria-hidden /> } as const;
-
-function ColumnMenu({
-  columns,
-  hidden,
-  onToggle,
-}: {
-  columns: readonly ListColumn[];
-  hidden: ReadonlySet<string>;
-  onToggle(name: string, hide: boolean): void;
-}) {
-  const shown = columns.filter((c) => !hidden.has(c.name)).length;
   return (
-    <Popover position="bottom-end" shadow="md" withinPortal trapFocus returnFocus defaultOpened>
-      <Popover.Target>
-        <Button {...BUTTON}>Columns</Button>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="xs" role="group" aria-label="Columns shown">
-          <Text size="sm" fw={500}>
-            Columns shown
-          </Text>
-          {columns.map((column) => {
-            const visible = !hidden.has(column.name);
-            return (
-              <Checkbox
-                key={column.name}
-                label={column.label}
-                checked={visible}
-                // the last visible column stays: a list without columns shows nothing
-                disabled={visible && shown === 1}
-                onChange={(event) => onToggle(column.name, !event.currentTarget.checked)}
-              />
-            );
-          })}
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+    <Suspense
+      fallback={
+        <Button {...COLUMNS_BUTTON} loading>
+          Columns
+        </Button>
+      }
+    >
+      <ColumnMenu {...props} />
+    </Suspense>
   );
 }
+
+export const COLUMNS_BUTTON = {
+  variant: 'default',
+  leftSection: <IconColumns size={16} aria-hidden />,
+} as const;

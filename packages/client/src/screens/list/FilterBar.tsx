@@ -3,12 +3,13 @@
  * or a state, yes/no for a boolean, a range for numbers and dates, "contains" for text, records for
  * a reference. Each filter reads and writes the API's query parameters.
  */
-import { Box, Input, MultiSelect, SegmentedControl, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Box, Input, MultiSelect, SegmentedControl, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { type Field, type Model } from '@ninefold/spec/model';
-import { type ReactNode, memo, useEffect, useId, useState } from 'react';
+import { type CSSProperties, type ReactNode, memo, useEffect, useId, useState } from 'react';
 import { RefPicker } from '../../components/RefPicker';
 import { humanize } from '../../format/values';
+import './list.css';
 import { filterKey } from './list-params';
 
 /** Changes to the URL's parameters: a string sets one, null removes it. */
@@ -20,6 +21,13 @@ export interface FilterProps {
   readonly filters: Readonly<Record<string, string>>;
   onChange(changes: ParamChanges): void;
 }
+
+/**
+ * The dropdowns of a list's choosers: in a portal, and in the page only while open. Mantine keeps
+ * a closed one in the page and positions it as it mounts, laying the whole page out once more
+ * before the list's first frame.
+ */
+export const DROPDOWN = { withinPortal: true, keepMounted: false } as const;
 
 /** Typing commits after this pause: one request per word, not per key. */
 export const TYPING_DELAY_MS = 350;
@@ -44,7 +52,7 @@ export const FilterBar = memo(function FilterBar({
   onChange(changes: ParamChanges): void;
 }) {
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="sm" verticalSpacing="xs">
+    <div className="nf-filters">
       {fields.map((field) => (
         <FieldFilter
           key={field.name}
@@ -55,7 +63,7 @@ export const FilterBar = memo(function FilterBar({
           onChange={onChange}
         />
       ))}
-    </SimpleGrid>
+    </div>
   );
 });
 
@@ -114,7 +122,7 @@ function ValuesFilter({
       placeholder={value.length === 0 ? 'Any' : undefined}
       clearable
       searchable={data.length > 7}
-      comboboxProps={{ withinPortal: true }}
+      comboboxProps={DROPDOWN}
     />
   );
 }
@@ -135,7 +143,7 @@ function ContainsValueFilter({
       onChange={(next) => onChange({ [key]: next })}
       placeholder="Any"
       clearable
-      comboboxProps={{ withinPortal: true }}
+      comboboxProps={DROPDOWN}
     />
   );
 }
@@ -148,8 +156,7 @@ function BooleanFilter({ field, filters, onChange }: FilterProps) {
   return (
     <Input.Wrapper label={field.label} labelElement="div" id={labelId}>
       <Box role="radiogroup" aria-labelledby={`${labelId}-label`}>
-        <SegmentedControl
-          fullWidth
+        <Segments
           data={[
             { value: '', label: 'Any' },
             { value: 'true', label: 'Yes' },
@@ -160,6 +167,57 @@ function BooleanFilter({ field, filters, onChange }: FilterProps) {
         />
       </Box>
     </Input.Wrapper>
+  );
+}
+
+const SEGMENTS = SegmentedControl.classes;
+const SEGMENTS_STYLE = { '--sc-shadow': 'var(--mantine-shadow-xs)' } as CSSProperties;
+
+/**
+ * Radios drawn as Mantine's full-width SegmentedControl draws them at rest, with its classes.
+ * Mantine's own re-renders itself as it mounts and measures the page to slide its indicator,
+ * which cost the list's first frame more than all its rows; here the choice moves without sliding.
+ */
+function Segments({
+  data,
+  value,
+  onChange,
+}: {
+  data: readonly { value: string; label: string }[];
+  value: string;
+  onChange(value: string): void;
+}) {
+  const name = useId();
+  return (
+    <div
+      className={SEGMENTS.root}
+      role="radiogroup"
+      data-full-width
+      data-with-items-borders
+      style={SEGMENTS_STYLE}
+    >
+      {data.map((item) => {
+        const active = item.value === value || undefined;
+        const id = `${name}-${item.value}`;
+        return (
+          <div key={item.value} className={SEGMENTS.control} data-active={active}>
+            <input
+              className={SEGMENTS.input}
+              type="radio"
+              name={name}
+              value={item.value}
+              id={id}
+              checked={item.value === value}
+              onChange={() => onChange(item.value)}
+              data-focus-ring="auto"
+            />
+            <label className={SEGMENTS.label} data-active={active} htmlFor={id}>
+              <span className={SEGMENTS.innerLabel}>{item.label}</span>
+            </label>
+          </div>
+        );
+      })}
+    </div>
   );
 }
 
@@ -215,7 +273,7 @@ function RangeFilter({ field, filters, onChange, input }: FilterProps & { input:
   const to = filterKey(field.name, 'lte');
   return (
     <Input.Wrapper label={field.label} labelElement="div">
-      <SimpleGrid cols={2} spacing="xs">
+      <div className="nf-range">
         <RangeBound
           label={`${field.label} from`}
           placeholder="From"
@@ -232,7 +290,7 @@ function RangeFilter({ field, filters, onChange, input }: FilterProps & { input:
           value={filters[to] ?? ''}
           onCommit={(next) => onChange({ [to]: next })}
         />
-      </SimpleGrid>
+      </div>
     </Input.Wrapper>
   );
 }

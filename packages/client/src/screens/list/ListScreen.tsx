@@ -37,7 +37,7 @@ import { createPath, detailPath } from '../../runtime/paths';
 import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
-import { FilterBar, type ParamChanges, TypedInput } from './FilterBar';
+import { DROPDOWN, FilterBar, type ParamChanges, TypedInput } from './FilterBar';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
 import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
@@ -411,7 +411,7 @@ function SortSelect({
       value={current}
       onChange={(next) => onChange({ sort: next })}
       allowDeselect={false}
-      comboboxProps={{ withinPortal: true }}
+      comboboxProps={DROPDOWN}
       style={{ flex: '1 1 12rem' }}
     />
   );

@@ -51,3 +51,5 @@ export {
   numberedPlaceholders,
   toSqlFilter,
 } from './sql.js';
+export { lazyActivation } from './expressions.js';
+export { type ValueDecoder, valueDecoder } from './storage.js';

@@ -3,12 +3,12 @@
  * the union of their roles' grants; a role the model does not know grants nothing, and so does no role.
  */
 import { type Access, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
-import { activation, entityOf, holds } from './expressions.js';
+import { entityOf, holds, lazyActivation } from './expressions.js';
 import { type Action, accessFor, grantsOf } from './grants.js';
 import { type Clock, type UserContext, type WireRecord } from './record.js';
 
 /**
- * A clock, and optionally the record's activation (`activation(model, entity, record, { user, now })`)
+ * A clock, and optionally the record's activation (`lazyActivation(model, entity, record, { user, now })`)
  * when the caller already built it: a list row is checked by `can`, `maskRecord` and
  * `availableTransitions`, and converting it to CEL once serves all three.
  */
@@ -37,7 +37,7 @@ export function accessHolds(
   prepared?: Record<string, unknown>,
 ): boolean {
   if (typeof access === 'boolean') return access;
-  const vars = prepared ?? activation(model, entity, record, ctx);
+  const vars = prepared ?? lazyActivation(model, entity, record, ctx);
   return access.any.some((expr) => holds(model, entity, expr, vars));
 }
 

@@ -4,7 +4,7 @@
  */
 import { type Model, type Transition, type Value } from '@ninefold/spec/model';
 import { fromCel } from './cel-values.js';
-import { activation, entityOf, evaluate, holds } from './expressions.js';
+import { entityOf, evaluate, holds, lazyActivation } from './expressions.js';
 import { type Checked, type FieldError } from './field-error.js';
 import { isEmptyValue } from './field-value.js';
 import { can } from './permissions.js';
@@ -53,7 +53,7 @@ export function availableTransitions(
   if (machine === undefined) return [];
   const state = record['state'];
   // the caller's activation of this record, when it built one (see `RecordOptions` in permissions.ts)
-  const vars = clock.vars ?? activation(model, entity, record, { user, ...clock });
+  const vars = clock.vars ?? lazyActivation(model, entity, record, { user, ...clock });
   return Object.values(machine.transitions).filter(
     (t) =>
       typeof state === 'string' &&
@@ -108,7 +108,7 @@ export function applyTransition(
       errors: [{ code: 'E_FORBIDDEN', field: null, params: { transition: transition.label } }],
     };
   }
-  const before = activation(model, entity, record, { user, ...clock });
+  const before = lazyActivation(model, entity, record, { user, ...clock });
   if (transition.when !== null && !holds(model, entity, transition.when, before)) return notAllowed();
 
   const writeErrors = checkWrite(model, user, entity, input, {
@@ -128,7 +128,7 @@ export function applyTransition(
   }
   if (missing.length > 0) return { ok: false, errors: missing };
 
-  const vars = activation(model, entity, next, { user, ...clock });
+  const vars = lazyActivation(model, entity, next, { user, ...clock });
   const effects: Record<string, Value> = {};
   for (const [field, expr] of Object.entries(transition.set)) {
     const f = def.fields[field];

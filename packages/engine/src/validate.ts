@@ -3,7 +3,7 @@
  * apply to the operation. The same function runs as the user types and, authoritatively, on the server.
  */
 import { type Model, type Rule, type RuleTrigger, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
-import { activation, entityOf, holds, violated } from './expressions.js';
+import { entityOf, holds, lazyActivation, violated } from './expressions.js';
 import { type Checked, type FieldError } from './field-error.js';
 import { checkFieldValue, isEmptyValue } from './field-value.js';
 import { type Clock, type UserContext, type WireRecord, lookup } from './record.js';
@@ -73,7 +73,7 @@ export function validateRecord(
     }
   }
 
-  const vars = activation(model, entity, valid, {
+  const vars = lazyActivation(model, entity, valid, {
     user: options.user,
     now: options.now,
     ...(options.today === undefined ? {} : { today: options.today }),

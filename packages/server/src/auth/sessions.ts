@@ -4,7 +4,6 @@
  */
 import { type UserContext } from '@ninefold/engine';
 import { type Limits, type Model } from '@ninefold/spec/model';
-import { CompiledQuery } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { type Database } from '../db/open.js';
 import { decodeRow, entityTable } from '../resources/records.js';
@@ -65,10 +64,7 @@ export async function lookupSession(
   if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return { status: 'none' };
   const idHash = hashSessionId(id);
   const lookup = sessionQuery(database, model);
-  const result = await database.db.executeQuery<Record<string, unknown>>(
-    CompiledQuery.raw(lookup.sql, [idHash]),
-  );
-  const row = result.rows[0];
+  const [row] = await database.select(lookup.sql, [idHash]);
   if (row === undefined) return { status: 'none' };
   const user = toSummary(row);
   if (user.disabled) {

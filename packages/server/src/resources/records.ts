@@ -6,10 +6,11 @@
 import {
   type StoredField,
   type UserContext,
+  type ValueDecoder,
   type WireRecord,
-  decodeValue,
   encodeValue,
   systemField,
+  valueDecoder,
 } from '@ninefold/engine';
 import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { type Kysely } from 'kysely';
@@ -29,6 +30,8 @@ export interface EntityTable {
   readonly columns: readonly string[];
   /** How each column is stored. */
   readonly stored: ReadonlyMap<string, StoredField>;
+  /** Each column with its decoder, in the order of `columns`: a row is decoded without a lookup. */
+  readonly decoders: readonly (readonly [string, ValueDecoder])[];
 }
 
 /**
@@ -44,7 +47,15 @@ export function entityTable(model: Model, entity: Entity): EntityTable {
     stored.set(name, systemField(name));
   }
   for (const field of Object.values(entity.fields)) stored.set(field.name, field);
-  return { entity, table: tableName(entity.resource), hasState, columns: [...stored.keys()], stored };
+  const decoders = [...stored].map(([name, field]) => [name, valueDecoder(field)] as const);
+  return {
+    entity,
+    table: tableName(entity.resource),
+    hasState,
+    columns: [...stored.keys()],
+    stored,
+    decoders,
+  };
 }
 
 /** Whether a column holds text (compared in code-point order). */
@@ -55,10 +66,10 @@ export function isTextColumn(info: EntityTable, column: string): boolean {
   );
 }
 
-/** A row as the record on the wire. */
-export function decodeRow(info: EntityTable, row: Readonly<Record<string, unknown>>, dialect: DialectName) {
+/** A row as the record on the wire, its keys in the order of the table's columns. */
+export function decodeRow(info: EntityTable, row: Readonly<Record<string, unknown>>, _dialect: DialectName) {
   const record: Record<string, Value> = {};
-  for (const [name, field] of info.stored) record[name] = decodeValue(field, row[name], dialect);
+  for (const [name, decode] of info.decoders) record[name] = decode(row[name]);
   return record;
 }
 

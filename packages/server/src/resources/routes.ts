@@ -8,13 +8,14 @@ import {
   type UserContext,
   type WireRecord,
   accessFor,
-  activation,
+  accessHolds,
   applyDefaults,
   applyTransition,
   availableTransitions,
   can,
   checkWrite,
   grantsOf,
+  lazyActivation,
   maskRecord,
   queryableFields,
   readableFields,
@@ -22,9 +23,9 @@ import {
   utcDate,
   validateRecord,
 } from '@ninefold/engine';
-import { type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { uuidv7 } from 'uuidv7';
 import { recordHistory } from '../audit/history.js';
@@ -87,11 +88,16 @@ export function registerResources(app: FastifyInstance, context: ResourceContext
   }
 }
 
+/** A record's CEL activation (`lazyActivation`). */
+type Vars = Record<string, unknown>;
+
 interface Caller {
   readonly user: UserContext;
   readonly now: Date;
   /** The UTC date of `now`, for the CEL `today` of every record the request shows. */
   readonly today: string;
+  /** The user's read access to the entity, decided once for every record the request shows. */
+  readonly read: Access;
   /** No role of the user that reads the entity hides a field: a readable record is shown whole. */
   readonly unmasked: boolean;
 }
@@ -127,7 +133,8 @@ class Resource {
       (grant) => grant.read === false || grant.readFields === null,
     );
     const now = this.context.now();
-    return { user, now, today: utcDate(now), unmasked };
+    const read = accessFor(this.#model, user, 'read', this.#entity);
+    return { user, now, today: utcDate(now), read, unmasked };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -135,7 +142,7 @@ class Resource {
 
   async list(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
-    const access = accessFor(this.#model, caller.user, 'read', this.#entity);
+    const access = caller.read;
     if (access === false) throw new ApiError('E_FORBIDDEN');
     const dialect = this.#database.dialect;
     const query = parseListQuery(
@@ -188,9 +195,10 @@ class Resource {
     const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
     const table = sql.table(this.info.table);
     const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
-    const result = await sql<Record<string, unknown>>`select ${columns} from ${table} where ${page}
-      order by ${orderBy(sort)} limit ${limit + 1}`.execute(this.#db);
-    const records = result.rows.map((row) => decodeRow(this.info, row, this.#database.dialect));
+    const query = sql`select ${columns} from ${table} where ${page}
+      order by ${orderBy(sort)} limit ${limit + 1}`.compile(this.#db);
+    const rows = await this.#database.select(query.sql, query.parameters);
+    const records = rows.map((row) => decodeRow(this.info, row, this.#database.dialect));
     const more = records.length > limit;
     return { shown: more ? records.slice(0, limit) : records, more };
   }
@@ -248,9 +256,9 @@ class Resource {
 
   async get(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
-    const record = await this.#readable(request, caller);
+    const { record, vars } = await this.#read(request, caller);
     reply.header('etag', etag(record));
-    return this.#present(record, caller);
+    return this.#present(record, caller, vars);
   }
 
   async history(request: FastifyRequest) {
@@ -336,7 +344,7 @@ class Resource {
       .code(201)
       .header('etag', etag(record))
       .header('location', `${this.#path}/${String(record['id'])}`);
-    return this.#present(record, caller);
+    return this.#present(inColumns(this.info, record), caller);
   }
 
   async update(request: FastifyRequest, reply: FastifyReply) {
@@ -382,7 +390,7 @@ class Resource {
       });
     });
     reply.header('etag', etag(saved));
-    return this.#present(saved, caller);
+    return this.#present(inColumns(this.info, saved), caller);
   }
 
   async remove(request: FastifyRequest, reply: FastifyReply) {
@@ -439,7 +447,7 @@ class Resource {
       });
     });
     reply.header('etag', etag(saved));
-    return this.#present(saved, caller);
+    return this.#present(inColumns(this.info, saved), caller);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -447,6 +455,14 @@ class Resource {
 
   /** The record of the `:id` parameter, or E_NOT_FOUND when it is missing or the user may not read it. */
   async #readable(request: FastifyRequest, caller: Caller): Promise<Record<string, Value>> {
+    return (await this.#read(request, caller)).record;
+  }
+
+  /** `#readable`, with the record's activation that decided it, for `#present` to reuse. */
+  async #read(
+    request: FastifyRequest,
+    caller: Caller,
+  ): Promise<{ record: Record<string, Value>; vars: Vars }> {
     const id = (request.params as { id?: unknown }).id;
     const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
     if (typeof id !== 'string' || id === '') throw notFound();
@@ -455,14 +471,12 @@ class Resource {
       .select([...this.info.columns])
       .where('id', '=', '')
       .compile().sql;
-    const result = await this.#db.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(this.#byIdSql, [id]),
-    );
-    const row = result.rows[0];
+    const [row] = await this.#database.select(this.#byIdSql, [id]);
     if (row === undefined) throw notFound();
     const record = decodeRow(this.info, row, this.#database.dialect);
-    if (!can(this.#model, caller.user, 'read', this.#entity, record, { now: caller.now })) throw notFound();
-    return record;
+    const vars = this.#activation(record, caller);
+    if (!this.#mayRead(record, caller, vars)) throw notFound();
+    return { record, vars };
   }
 
   /**
@@ -474,23 +488,38 @@ class Resource {
     return { ...input, email: normalizeEmail(input['email']) };
   }
 
-  /** The record as its reader may see it, with the transitions they may fire now. */
-  #present(record: Record<string, Value>, caller: Caller): Record<string, Value> {
+  /**
+   * The record in CEL, built once for the read check, the mask and the transitions; lazy, so that
+   * only the fields their expressions read are converted.
+   */
+  #activation(record: Record<string, Value>, caller: Caller): Vars {
     const { user, now, today } = caller;
-    // the record in CEL, built once for the read check, the mask and the transitions
-    const vars = activation(this.#model, this.#entity, record, { user, now, today });
+    return lazyActivation(this.#model, this.#entity, record, { user, now, today });
+  }
+
+  /** Whether the caller may read the record: what `can(…, 'read', …)` decides, with the request's access. */
+  #mayRead(record: Record<string, Value>, caller: Caller, vars: Vars): boolean {
+    const { user, now, today } = caller;
+    return accessHolds(this.#model, this.#entity, caller.read, record, { user, now, today }, vars);
+  }
+
+  /**
+   * The record as its reader may see it, with the transitions they may fire now. The record's keys
+   * are the table's columns in their order (`decodeRow`'s records, or `inColumns`), so that the
+   * answer lists them in that order whatever the mask leaves out.
+   */
+  #present(
+    record: Record<string, Value>,
+    caller: Caller,
+    vars: Vars = this.#activation(record, caller),
+  ): Record<string, Value> {
+    const { user, now, today } = caller;
     const masked = caller.unmasked
-      ? can(this.#model, user, 'read', this.#entity, record, { now, vars })
+      ? this.#mayRead(record, caller, vars)
         ? record
         : null
-      : maskRecord(this.#model, user, this.#entity, record, { now, vars });
-    const visible = masked ?? pick(record, SYSTEM_FIELDS);
-    // the columns' order, whatever order the record was assembled in
-    const shown: Record<string, Value> = {};
-    for (const column of this.info.columns) {
-      const value = visible[column];
-      if (value !== undefined) shown[column] = value;
-    }
+      : maskRecord(this.#model, user, this.#entity, record, { now, today, vars });
+    const shown: Record<string, Value> = { ...(masked ?? pick(record, SYSTEM_FIELDS)) };
     shown[ACTIONS_KEY] =
       masked === null
         ? []
@@ -581,6 +610,16 @@ function isSystem(name: string): boolean {
 function withoutSystem(record: Readonly<Record<string, Value>>): Record<string, Value> {
   const out: Record<string, Value> = {};
   for (const [k, v] of Object.entries(record)) if (!isSystem(k)) out[k] = v;
+  return out;
+}
+
+/** The record's columns in the table's order, without those it has no value for. */
+function inColumns(info: EntityTable, record: Readonly<Record<string, Value>>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const column of info.columns) {
+    const value = record[column];
+    if (value !== undefined) out[column] = value;
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { compile } from '@ninefold/spec';
 import { type Model } from '@ninefold/spec/model';
-import { type DemoApi, type RunningServer, demoApi, startServer } from '@ninefold/server';
+import { type DemoApi, type RunningServer, buildApp, demoApi, startServer } from '@ninefold/server';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -87,7 +87,10 @@ export async function startExample(file: string): Promise<Example> {
   });
   const cookies = new Map<string, string>();
   const accounts = server.demoAccounts.map((a) => ({ role: a.role, email: a.email, password: a.password }));
-  const demo = demoApi(server.app, model, server.demoAccounts, cookies);
+  // the arrangement runs on a quiet twin of the app over the same database: same sessions and
+  // rules, but its own rate-limit counters, so arranging never spends the browser's request budget
+  const twin = buildApp({ model, database: server.database, demo: true, logger: false });
+  const demo = demoApi(twin, model, server.demoAccounts, cookies);
 
   const example: Example = {
     file,
@@ -99,6 +102,7 @@ export async function startExample(file: string): Promise<Example> {
     demo,
     api: (role, method, path, body, headers) => demo.call(role, method, path, body, headers),
     async close() {
+      await twin.close();
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -360,8 +360,9 @@ if (wanted('list') || wanted('form') || wanted('load')) {
     console.log('\n## Cold load (fresh context, no cache), medians\n');
     const out = [];
     for (const target of pages) {
-      const measure = async () => {
-        const { page: p, close } = await openPage(browser, { storageState: target.storageState });
+      const measure = async (printWaterfall = false) => {
+        const { page: p, cdp, close } = await openPage(browser, { storageState: target.storageState });
+        if (printWaterfall) await startProfile(cdp);
         await p.goto(url(target.path), { waitUntil: 'load' });
         await p.waitForLoadState('networkidle');
         // settled: no long task for 1 s (at most 15 s)
@@ -372,6 +373,10 @@ if (wanted('list') || wanted('form') || wanted('load')) {
           await p.waitForTimeout(250);
         }
         const b = await recorded(p);
+        if (printWaterfall) {
+          await waterfall(p, b, target.what);
+          printProfile(`  cold load: ${target.what}`, await stopProfile(cdp, CLIENT_DIR), 25);
+        }
         await close();
         return {
           fcp: b.fcp,
@@ -387,6 +392,7 @@ if (wanted('list') || wanted('form') || wanted('load')) {
       const m = (key) => median(runs.map((r) => r[key]).filter((v) => v !== null));
       const figures = { what: target.what, fcp: m('fcp'), lcp: m('lcp'), cls: m('cls'), tbt: m('tbt') };
       figures.lcpElement = runs.at(-1).lcpElement;
+      if (PROFILE) await measure(true);
       out.push(figures);
       const check = target.ours
         ? `   LCP ${verdict(figures.lcp, TARGETS.lcp)}, CLS ${verdict(figures.cls, TARGETS.cls)}, TBT ${verdict(figures.tbt, TARGETS.tbt)}`
@@ -401,6 +407,30 @@ if (wanted('list') || wanted('form') || wanted('load')) {
     );
     return out;
   }
+}
+
+/**
+ * `--profile`: what a cold load did, in order: each resource's request and response end, the paints,
+ * the long tasks and the LCP, in ms since navigation.
+ */
+async function waterfall(page, recorded, what) {
+  const events = await page.evaluate(() => [
+    ...performance
+      .getEntriesByType('navigation')
+      .map((e) => [e.responseEnd, `document in (requested ${e.requestStart.toFixed(0)})`]),
+    ...performance
+      .getEntriesByType('resource')
+      .map((e) => [
+        e.responseEnd,
+        `${new URL(e.name).pathname}${new URL(e.name).search.slice(0, 40)} in (asked ${e.startTime.toFixed(0)}, ${e.initiatorType})`,
+      ]),
+  ]);
+  events.push([recorded.fcp, 'first contentful paint']);
+  events.push([recorded.lcp, `largest contentful paint <${recorded.lcpElement}>`]);
+  for (const [at, duration] of recorded.longTasks) events.push([at, `long task ${duration.toFixed(0)} ms`]);
+  console.log(`\n  waterfall of one cold load: ${what}`);
+  for (const [at, text] of events.filter(([at]) => at !== null).sort((a, b) => a[0] - b[0]))
+    console.log(`  ${at.toFixed(0).padStart(6)} ms  ${text}`);
 }
 
 /** Layout shifts in session windows (gaps < 1 s, at most 5 s long); the largest window's sum. */

@@ -1,14 +1,27 @@
 import react from '@vitejs/plugin-react';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const source = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
+/**
+ * React Router 7's package exports name only its development build (warnings, invariant texts and
+ * dev-only checks; remix-run/react-router#12532, #14102), whatever the mode. A production build of
+ * the client takes the production build the package ships beside it.
+ */
+const reactRouterProduction = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
 // The client is built from the engine's and the model's sources, so no build of them is needed first.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   resolve: {
     alias: [
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
       { find: /^@ninefold\/spec\/model$/, replacement: source('spec/src/model.ts') },
       { find: /^@ninefold\/engine$/, replacement: source('engine/src/index.ts') },
       { find: /^@ninefold\/engine\/(grants|messages)$/, replacement: source('engine/src/$1.ts') },
@@ -59,4 +72,4 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 800,
   },
-});
+}));

@@ -11,7 +11,7 @@ import { matchRoutes } from 'react-router';
 import { App, createAppParts } from './app/App';
 import { SESSION_KEY, fetchSession } from './auth/session';
 import { loadDecisions } from './runtime/access';
-import { preloadScreen } from './screens/ScreenGate';
+import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
 async function loadModel(): Promise<Model> {
   const inline = document.getElementById('ninefold-model');
@@ -47,12 +47,19 @@ function fail(error: unknown): void {
   root.replaceChildren(box);
 }
 
-loadModel().then((model) => {
+/**
+ * How long the first render waits for the session: with it, the first paint is the screen the
+ * address names (its heading at least) rather than a loader that the session's answer replaces a
+ * moment later. The session is usually back before the app's code has finished starting.
+ */
+const SESSION_WAIT_MS = 300;
+
+loadModel().then(async (model) => {
   const root = document.getElementById('root');
   if (root === null) return;
   const parts = createAppParts(model);
-  // the session and the first screen's code load side by side, not one after the other
-  void parts.queryClient.prefetchQuery({
+  // the session, the first screen's code and a list's rows load side by side, not one after another
+  const session = parts.queryClient.prefetchQuery({
     queryKey: SESSION_KEY,
     queryFn: ({ signal }) => fetchSession(parts.runtime.http, signal),
   });
@@ -60,9 +67,15 @@ loadModel().then((model) => {
   const initial = matchRoutes(routes, window.location.pathname)?.at(-1)?.route.screen;
   if (initial !== undefined) {
     preloadScreen(initial.kind);
+    // a list's first page too: without a session it is refused, and signing in clears the cache
+    if (initial.kind === 'list') {
+      const search = new URLSearchParams(window.location.search);
+      prefetchList({ client: parts.queryClient, http: parts.runtime.http, model }, initial, search);
+    }
     // a failure shows when the screen asks for the decisions, with a retry
     void loadDecisions().catch(() => undefined);
   }
+  await Promise.race([session, new Promise((resolve) => setTimeout(resolve, SESSION_WAIT_MS))]);
   createRoot(root).render(
     <StrictMode>
       <App parts={parts} />

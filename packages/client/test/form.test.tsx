@@ -58,6 +58,8 @@ describe('the create form', () => {
     const { w, bob, departmentId } = await claimsWorld();
     const { user, router } = renderApp(w, { as: 'ann', path: '/claims/new' });
     expect(await screen.findByRole('heading', { name: 'New claim', level: 1 })).toBeInTheDocument();
+    // the heading shows while the form's code loads; the form is there with its button
+    await screen.findByRole('button', { name: 'Create claim' });
 
     // defaults: a literal (category), `today` (the server's clock), and `user.department` shown by its title
     expect(screen.getByRole('combobox', { name: /^Category/ })).toHaveValue('other');
@@ -121,6 +123,7 @@ describe('the create form', () => {
 
     // a site: text, a time with its default, a phone
     await screen.findByRole('heading', { name: 'New office', level: 1 });
+    await screen.findByRole('button', { name: 'Create office' });
     await user.type(textbox(/^Name/), 'Zürich HQ');
     await user.type(textbox(/^City/), 'Zürich');
     await user.type(textbox('Address'), 'Bahnhofstrasse 1\n8001 Zürich');

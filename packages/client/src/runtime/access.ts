@@ -50,19 +50,32 @@ export interface Authorizer {
 
 type Decisions = typeof DecisionsModule;
 
-let loading: Promise<Decisions> | undefined;
+/** A promise marked as React's `use()` reads it: once fulfilled, read at once, without suspending. */
+type Tracked<T> = Promise<T> & { status?: 'fulfilled'; value?: T };
+
+let loading: Tracked<Decisions> | undefined;
 
 /**
  * Loads the engine's decisions on records (once; again after a failure, so that a retry can
  * succeed). Start-up calls it for a screen's address, so that it loads beside the session.
  */
 export function loadDecisions(): Promise<Decisions> {
-  loading ??= import('./decisions').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  if (loading === undefined) {
+    const promise: Tracked<Decisions> = import('./decisions').catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    void promise.then(
+      (module) => Object.assign(promise, { status: 'fulfilled', value: module }),
+      () => undefined,
+    );
+    loading = promise;
+  }
   return loading;
 }
+
+/** Whether the decisions have loaded: a component asking for them now does not suspend. */
+export const decisionsLoaded = (): boolean => loading?.status === 'fulfilled';
 
 /**
  * The engine's decisions for the signed-in user, at the runtime's clock. Until the evaluator has

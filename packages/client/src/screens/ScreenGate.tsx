@@ -1,14 +1,18 @@
 /**
  * One screen of the spec: refused when the role may not open it, otherwise the component of its
- * kind, loaded on demand.
+ * kind, loaded on demand. Until its code (and the engine's decisions) are here, the screen's own
+ * heading shows where the screen will draw it, so the first paint already says where the user is.
  */
-import { type Screen } from '@ninefold/spec/model';
-import { useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy } from 'react';
+import { Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { type Model, type Screen } from '@ninefold/spec/model';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { type ComponentType, Suspense, lazy, startTransition, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { type Http } from '../api/http';
 import { recordListOptions } from '../api/list-query';
+import { useSession } from '../auth/session';
 import { ForbiddenPage } from '../pages/ForbiddenPage';
-import { useAuthorizer } from '../runtime/access';
+import { decisionsLoaded, loadDecisions, mayOpenScreen } from '../runtime/access';
 import { useHttp, useModel } from '../runtime/runtime';
 import { readListState, toListParams } from './list/list-params';
 
@@ -27,6 +31,7 @@ function onDemand(load: () => Promise<{ default: ComponentType<{ screen: Screen 
   const Lazy = lazy(track);
   return {
     load: track,
+    isLoaded: () => loaded !== null,
     View({ screen }: { screen: Screen }) {
       const Component = loaded ?? Lazy;
       return <Component screen={screen} />;
@@ -51,13 +56,28 @@ const PageScreen = screens.page.View;
  * app opens on, so that the chunk arrives while the session is being asked for, not after.
  */
 export function preloadScreen(kind: Screen['kind']): void {
-  const screen = kind === 'create' || kind === 'edit' ? screens.form : screens[kind];
-  void screen.load().catch(() => undefined); // a failure shows when the screen renders, with a retry
+  void codeOf(kind)
+    .load()
+    .catch(() => undefined); // a failure shows when the screen renders, with a retry
 }
 
+const codeOf = (kind: Screen['kind']) =>
+  kind === 'create' || kind === 'edit' ? screens.form : screens[kind];
+
 export function ScreenGate({ screen }: { screen: Screen }) {
-  const access = useAuthorizer();
-  if (!access.mayOpen(screen)) return <ForbiddenPage />;
+  const model = useModel();
+  const { data: session } = useSession();
+  // the roles' grants decide it: no need to wait for the engine's decisions on records
+  if (!mayOpenScreen(model, session?.context ?? null, screen)) return <ForbiddenPage />;
+  return (
+    <Suspense fallback={<ScreenPlaceholder screen={screen} />}>
+      <OpenScreen screen={screen} />
+    </Suspense>
+  );
+}
+
+function OpenScreen({ screen }: { screen: Screen }) {
+  if (!useCodeReady(screen.kind)) return <ScreenPlaceholder screen={screen} />;
   switch (screen.kind) {
     case 'list':
       return <ListGate screen={screen} />;
@@ -71,22 +91,100 @@ export function ScreenGate({ screen }: { screen: Screen }) {
   }
 }
 
-/** A list screen, whose first page is asked for while its code loads rather than after. */
-function ListGate({ screen }: { screen: Screen }) {
-  usePrefetchedList(screen);
-  return <ListScreen screen={screen} />;
+/**
+ * Whether a screen kind's code and the engine's decisions are here. Until they are, the screen's
+ * placeholder shows; their arrival renders the screen in a transition, which React renders in
+ * slices between frames and shows at once (a Suspense fallback would hold it back for up to 300 ms
+ * and render it in one long task). If either fails to load, the screen renders all the same: its
+ * lazy component throws, and the error boundary offers a retry.
+ */
+function useCodeReady(kind: Screen['kind']): boolean {
+  const code = codeOf(kind);
+  const [failed, setFailed] = useState(false);
+  const [, setArrived] = useState(0);
+  const ready = code.isLoaded() && decisionsLoaded();
+  useEffect(() => {
+    if (ready || failed) return;
+    let live = true;
+    Promise.all([code.load(), loadDecisions()]).then(
+      () => live && startTransition(() => setArrived((n) => n + 1)),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ready, failed, code]);
+  return ready || failed;
 }
 
 /**
- * Puts the first page of the list the URL asks for into the query cache, under the very key and
- * URL the list screen will use, unless it is there already. Asked during render, like TanStack
- * Query's own `usePrefetchQuery`: the request must leave before the list's code has arrived.
+ * What a screen shows while its code loads: its heading, laid out as the screen lays it out (a
+ * list's title above its count line, a form's title), so that nothing moves when the screen comes.
+ * A detail screen's heading is its record's title, unknown until the record is here.
  */
-function usePrefetchedList(screen: Screen): void {
+function ScreenPlaceholder({ screen }: { screen: Screen }) {
+  const loader = (
+    <Center py="xl">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+  switch (screen.kind) {
+    case 'list':
+      return (
+        <Stack gap="md">
+          <div>
+            <Title order={1}>{screen.title}</Title>
+            <Text size="sm" aria-hidden>
+              {'\u00a0'}
+            </Text>
+          </div>
+          {loader}
+        </Stack>
+      );
+    case 'create':
+    case 'edit':
+      return (
+        <>
+          <Title order={1} mb="md">
+            {screen.title}
+          </Title>
+          {loader}
+        </>
+      );
+    case 'page':
+      return (
+        <Stack maw={760} gap="xs">
+          <Title order={1}>{screen.title}</Title>
+          {loader}
+        </Stack>
+      );
+    case 'detail':
+      return loader;
+  }
+}
+
+/** A list screen, whose first page is asked for while its code loads rather than after. */
+function ListGate({ screen }: { screen: Screen }) {
   const model = useModel();
   const http = useHttp();
   const client = useQueryClient();
   const [search] = useSearchParams();
+  // asked during render, like TanStack Query's own `usePrefetchQuery`: the request must leave
+  // before the list's code has arrived
+  prefetchList({ client, http, model }, screen, search);
+  return <ListScreen screen={screen} />;
+}
+
+/**
+ * Puts the first page of the list a URL asks for into the query cache, under the very key and URL
+ * the list screen will use, unless it is there already. Start-up calls it for the address the app
+ * opens on, beside the session, so that the rows are on their way before any code has rendered.
+ */
+export function prefetchList(
+  { client, http, model }: { client: QueryClient; http: Http; model: Model },
+  screen: Screen,
+  search: URLSearchParams,
+): void {
   const entity = model.entities[screen.entity ?? ''];
   if (entity === undefined) return; // the screen shows that it is not found
   const params = toListParams(screen, readListState(model, entity, screen, search));

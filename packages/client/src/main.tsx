@@ -11,6 +11,7 @@ import { matchRoutes } from 'react-router';
 import { App, createAppParts } from './app/App';
 import { SESSION_KEY, fetchSession } from './auth/session';
 import { loadDecisions } from './runtime/access';
+import { loadMessageFormat } from './runtime/messages';
 import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
 async function loadModel(): Promise<Model> {
@@ -81,6 +82,8 @@ loadModel().then(async (model) => {
       <App parts={parts} />
     </StrictMode>,
   );
+  // messages with plurals or number formats need the ICU compiler; simple ones render without it
+  void loadMessageFormat().catch(() => undefined);
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     const install = () =>
       navigator.serviceWorker

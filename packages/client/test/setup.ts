@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { loadMessageFormat } from '../src/runtime/messages';
 
 // Mantine reads these browser APIs that jsdom lacks
 window.matchMedia ??= (query: string) =>
@@ -35,3 +36,6 @@ configure({ asyncUtilTimeout: 10_000 });
 afterEach(() => {
   cleanup();
 });
+
+// the app loads the ICU compiler right after its first render; components here render at once
+beforeAll(() => loadMessageFormat());

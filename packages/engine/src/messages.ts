@@ -1,34 +1,34 @@
 /**
  * Catalogue messages: an error code and its arguments rendered in the user's locale (ICU MessageFormat).
+ * Simple templates are filled in by `message-text.ts`; the rest are compiled here, once each.
  */
 import { type Model, type Value } from '@ninefold/spec/model';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { lookup } from './record.js';
+import { type CompiledMessage, type MessageCompiler, renderMessage } from './message-text.js';
 
-const formats = new WeakMap<Model, Map<string, IntlMessageFormat | null>>();
+const compiled = new Map<string, CompiledMessage | null>();
 
-function compiledMessage(model: Model, template: string, locale: string): IntlMessageFormat | null {
-  let byKey = formats.get(model);
-  if (byKey === undefined) {
-    byKey = new Map();
-    formats.set(model, byKey);
-  }
+/**
+ * An ICU template compiled for a locale (an unknown or malformed locale falls back to English), or
+ * `null` for a template that does not parse. Kept per template and locale.
+ */
+export const compileMessage: MessageCompiler = (template, locale) => {
   const key = `${locale}\u0000${template}`;
-  let format = byKey.get(key);
+  let format = compiled.get(key);
   if (format === undefined) {
     try {
       format = new IntlMessageFormat(template, locale);
     } catch {
       try {
-        format = new IntlMessageFormat(template, 'en'); // an unknown or malformed locale
+        format = new IntlMessageFormat(template, 'en');
       } catch {
         format = null; // a template that does not parse is shown as written
       }
     }
-    byKey.set(key, format);
+    compiled.set(key, format);
   }
   return format;
-}
+};
 
 /**
  * The message of a catalogue code with its arguments, in a locale. The spec's constants are always
@@ -43,21 +43,5 @@ export function formatMessage(
   params: Readonly<Record<string, Value | undefined>> = {},
   locale: string = model.product.locale,
 ): string {
-  const def = lookup(model.errors, code) ?? model.errors['E_INTERNAL'];
-  const template = def?.message ?? 'Something went wrong on our side.';
-  try {
-    const format = compiledMessage(model, template, locale);
-    if (format === null) return template;
-    const values: Record<string, string | number | boolean | Date> = {};
-    for (const [name, value] of Object.entries(model.constants)) values[name] = value;
-    for (const [name, value] of Object.entries(params)) {
-      if (value === undefined || value === null) continue;
-      values[name] =
-        typeof value === 'object' ? (Array.isArray(value) ? value.join(', ') : JSON.stringify(value)) : value;
-    }
-    const out = format.format(values);
-    return typeof out === 'string' ? out : Array.isArray(out) ? out.join('') : String(out);
-  } catch {
-    return template;
-  }
+  return renderMessage(model, code, params, locale, compileMessage);
 }

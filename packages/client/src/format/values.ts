@@ -7,18 +7,41 @@ import { type Field, type Value } from '@ninefold/spec/model';
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (format === undefined) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+/** A formatter, made once per locale and `key` (which names `options`): making one is costly. */
+function numberFormat(locale: string, key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const id = `${locale}|${key}`;
+  let format = numberFormats.get(id);
+  if (format === undefined) numberFormats.set(id, (format = new Intl.NumberFormat(locale, options)));
   return format;
 }
 
-function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = dateFormats.get(key);
-  if (format === undefined) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+function dateFormat(locale: string, key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const id = `${locale}|${key}`;
+  let format = dateFormats.get(id);
+  if (format === undefined) dateFormats.set(id, (format = new Intl.DateTimeFormat(locale, options)));
   return format;
+}
+
+/** How a locale writes a decimal of some digits (and currency), the whole part aside. */
+interface DecimalPattern {
+  readonly parts: readonly Intl.NumberFormatPart[];
+}
+
+const decimalPatterns = new Map<string, DecimalPattern>();
+
+function decimalPattern(locale: string, digits: number, currency: string | null, negative: boolean) {
+  const id = `${locale}|${digits}|${currency ?? ''}|${negative ? '-' : '+'}`;
+  let pattern = decimalPatterns.get(id);
+  if (pattern === undefined) {
+    const options: Intl.NumberFormatOptions = {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      ...(currency === null ? {} : { style: 'currency', currency }),
+    };
+    const parts = new Intl.NumberFormat(locale, options).formatToParts(negative ? -1.5 : 1.5);
+    decimalPatterns.set(id, (pattern = { parts }));
+  }
+  return pattern;
 }
 
 /** `travelExpenses` → `Travel expenses`; `in_progress` → `In progress`. */
@@ -39,23 +62,15 @@ export function humanize(name: string): string {
 export function formatDecimal(value: string, locale: string, currency?: string | null): string {
   const negative = value.startsWith('-');
   const [whole = '0', fraction = ''] = value.replace(/^[-+]/, '').split('.');
-  const parts = numberFormat(locale, {
-    minimumFractionDigits: fraction.length,
-    maximumFractionDigits: fraction.length,
-    ...(currency == null ? {} : { style: 'currency', currency }),
-  }).formatToParts(negative ? -1.5 : 1.5);
-  // the locale's pattern with our own digits: grouping and decimal marks from Intl, digits exact
-  const group = numberFormat(locale, { useGrouping: true })
-    .formatToParts(1000)
-    .find((p) => p.type === 'group');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group?.value ?? ',');
-  return parts
-    .map((part) => {
-      if (part.type === 'integer') return grouped;
-      if (part.type === 'fraction') return fraction;
-      return part.value;
-    })
-    .join('');
+  if (!/^[0-9]+$/.test(whole) || !/^[0-9]*$/.test(fraction)) return value;
+  // the locale's pattern with our own digits: marks and grouping from Intl (the whole part as a
+  // BigInt, so that no digit is rounded: 1,00,000 in India, 1234 in Spain), digits exact
+  const { parts } = decimalPattern(locale, fraction.length, currency ?? null, negative);
+  const grouped = numberFormat(locale, 'whole', { numberingSystem: 'latn' }).format(BigInt(whole));
+  let text = '';
+  for (const part of parts)
+    text += part.type === 'integer' ? grouped : part.type === 'fraction' ? fraction : part.value;
+  return text;
 }
 
 /**
@@ -64,21 +79,21 @@ export function formatDecimal(value: string, locale: string, currency?: string |
  * @example formatInteger(10000, 'en-GB') // '10,000'
  */
 export function formatInteger(value: number, locale: string): string {
-  return numberFormat(locale, {}).format(value);
+  return numberFormat(locale, 'integer', {}).format(value);
 }
 
 /** A calendar date ("2026-11-23") in the locale, never shifted by the viewer's time zone. */
 export function formatDate(value: string, locale: string): string {
   const date = new Date(`${value}T00:00:00.000Z`);
   if (Number.isNaN(date.getTime())) return value;
-  return dateFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  return dateFormat(locale, 'date', { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
 }
 
 /** An instant in the viewer's time zone. */
 export function formatDateTime(value: string, locale: string): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return dateFormat(locale, 'datetime', { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 /** "09:30:00" → "09:30". */

@@ -1,10 +1,32 @@
 /**
- * Every failure as its catalogue message, rendered with the spec's ICU templates by the engine —
- * the same text the server would have sent.
+ * Every failure as its catalogue message, rendered from the spec's ICU templates by the engine —
+ * the same text the server would have sent. Templates of plain text and `{name}` arguments (most
+ * of them) are filled in at once; the ICU compiler for the rest (plurals, number formats) loads in
+ * its own chunk after the first paint (`loadMessageFormat`).
  */
-import { formatMessage } from '@ninefold/engine/messages';
+import { type MessageCompiler, renderMessage } from '@ninefold/engine/message-text';
 import type { Model, Value } from '@ninefold/spec/model';
 import { ApiError, NetworkError } from '../api/http';
+
+let compiler: MessageCompiler | null = null;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the ICU compiler (once; again after a failure). Until it is here, a template that needs it
+ * shows as written: start-up asks for it right after the first render.
+ */
+export function loadMessageFormat(): Promise<void> {
+  loading ??= import('@ninefold/engine/messages').then(
+    (module) => {
+      compiler = module.compileMessage;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
 
 /**
  * The catalogue message of a code.
@@ -16,7 +38,7 @@ export function message(
   code: string,
   params: Readonly<Record<string, Value | undefined>> = {},
 ): string {
-  return formatMessage(model, code, params);
+  return renderMessage(model, code, params, model.product.locale, compiler);
 }
 
 /** The code and message to show for any thrown value. */

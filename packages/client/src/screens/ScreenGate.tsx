@@ -77,10 +77,11 @@ export function ScreenGate({ screen }: { screen: Screen }) {
 }
 
 function OpenScreen({ screen }: { screen: Screen }) {
+  usePrefetchedList(screen);
   if (!useCodeReady(screen.kind)) return <ScreenPlaceholder screen={screen} />;
   switch (screen.kind) {
     case 'list':
-      return <ListGate screen={screen} />;
+      return <ListScreen screen={screen} />;
     case 'detail':
       return <DetailScreen screen={screen} />;
     case 'create':
@@ -163,16 +164,16 @@ function ScreenPlaceholder({ screen }: { screen: Screen }) {
   }
 }
 
-/** A list screen, whose first page is asked for while its code loads rather than after. */
-function ListGate({ screen }: { screen: Screen }) {
+/**
+ * A list's first page, asked for while the list's code loads rather than after: during render, like
+ * TanStack Query's own `usePrefetchQuery`, so that the request leaves before the code has arrived.
+ */
+function usePrefetchedList(screen: Screen): void {
   const model = useModel();
   const http = useHttp();
   const client = useQueryClient();
   const [search] = useSearchParams();
-  // asked during render, like TanStack Query's own `usePrefetchQuery`: the request must leave
-  // before the list's code has arrived
-  prefetchList({ client, http, model }, screen, search);
-  return <ListScreen screen={screen} />;
+  if (screen.kind === 'list') prefetchList({ client, http, model }, screen, search);
 }
 
 /**

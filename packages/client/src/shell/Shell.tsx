@@ -1,10 +1,11 @@
 /**
  * The frame of every page: the product's name, the navigation the signed-in role may use, the
- * colour scheme, and the user's menu. A burger folds the navigation away below 48em.
+ * colour scheme, and the user's menu. A burger folds the navigation away below 48em. The layout is
+ * our own CSS (`shell.css`) rather than Mantine's AppShell, whose resizing, asides, footers and
+ * scroll-lock code the first page would otherwise load.
  */
 import {
   ActionIcon,
-  AppShell,
   Badge,
   Burger,
   Button,
@@ -28,6 +29,7 @@ import { visibleNav } from '../runtime/access';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
 import { NavIcon } from './icons';
+import './shell.css';
 
 const UserMenu = lazy(() => import('./UserMenu'));
 
@@ -40,18 +42,23 @@ export function Shell() {
   const unspecified = Object.values(model.facets).filter((facet) => !facet.specified).length;
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
+    <div className="nf-shell" data-nav-open={opened || undefined}>
       <a href="#main" className="nf-skip-link">
         Skip to content
       </a>
-      <AppShell.Header>
+      {/* the class keeps the header clear of the scrollbar while a dialog locks the page's scroll */}
+      <header className="nf-shell-header right-scroll-bar-position">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" miw={0}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Navigation"
+              aria-controls="nf-nav"
+              aria-expanded={opened}
+            />
             <UnstyledButton component={Link} to="/" miw={0}>
               <Title order={2} size="h4" lineClamp={1}>
                 {model.product.name}
@@ -71,9 +78,9 @@ export function Shell() {
             )}
           </Group>
         </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Main">
-        <AppShell.Section grow className="nf-nav-scroll">
+      </header>
+      <nav className="nf-shell-nav" id="nf-nav" aria-label="Main">
+        <div className="nf-nav-scroll">
           {visibleNav(model, user?.context ?? null).map(({ item, screen }) => (
             <NavItemLink
               key={screen.id}
@@ -82,8 +89,8 @@ export function Shell() {
               icon={<NavIcon name={item.icon} />}
             />
           ))}
-        </AppShell.Section>
-        <AppShell.Section>
+        </div>
+        <div>
           <Divider my="xs" />
           <NavItemLink to="/help" label="Help" icon={<IconHelpCircle size={18} stroke={1.6} aria-hidden />} />
           <NavItemLink
@@ -92,9 +99,9 @@ export function Shell() {
             icon={<IconInfoCircle size={18} stroke={1.6} aria-hidden />}
             badge={unspecified > 0 ? `${unspecified} unspecified` : undefined}
           />
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1}>
+        </div>
+      </nav>
+      <main className="nf-shell-main" id="main" tabIndex={-1}>
         <ErrorBoundary resetKey={location.pathname}>
           <Suspense
             fallback={
@@ -106,8 +113,8 @@ export function Shell() {
             <Outlet />
           </Suspense>
         </ErrorBoundary>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </div>
   );
 }
 

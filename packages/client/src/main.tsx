@@ -9,6 +9,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { App, createAppParts } from './app/App';
+import { APP_PATHS, preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
 import { loadDecisions } from './runtime/access';
 import { loadMessageFormat } from './runtime/messages';
@@ -76,7 +77,10 @@ loadModel().then(async (model) => {
     // a failure shows when the screen asks for the decisions, with a retry
     void loadDecisions().catch(() => undefined);
   }
+  if (window.location.pathname === APP_PATHS.signIn) preloadSignIn();
   await Promise.race([session, new Promise((resolve) => setTimeout(resolve, SESSION_WAIT_MS))]);
+  // nobody signed in: the app is about to send them to the sign-in page
+  if (parts.queryClient.getQueryData(SESSION_KEY) === null) preloadSignIn();
   createRoot(root).render(
     <StrictMode>
       <App parts={parts} />

@@ -3,17 +3,38 @@
  * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
  */
 import { type Model, type Screen } from '@ninefold/spec/model';
-import { lazy } from 'react';
+import { type ComponentType, Suspense, lazy } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { RequireSession } from '../auth/RequireSession';
-import { SignInPage } from '../auth/SignInPage';
 import { RouteError } from '../pages/RouteError';
 import { HomeRedirect } from '../pages/HomeRedirect';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { ScreenGate } from '../screens/ScreenGate';
-import { Shell } from '../shell/Shell';
+import { PageLoader, Shell } from '../shell/Shell';
 
 const HelpPage = lazy(() => import('../pages/HelpPage'));
+
+/**
+ * The sign-in page loads on its own: a signed-in user's first page does not need its inputs. Start-up
+ * asks for it when the address is the sign-in page's or when there is no session; once here, it
+ * renders without suspending.
+ */
+let signInPage: ComponentType | null = null;
+const loadSignIn = () => import('../auth/SignInPage').then((module) => (signInPage = module.SignInPage));
+const LazySignIn = lazy(() => loadSignIn().then((page) => ({ default: page })));
+
+export function preloadSignIn(): void {
+  void loadSignIn().catch(() => undefined); // a failure shows when the page renders, with a retry
+}
+
+function SignInRoute() {
+  const Page = signInPage ?? LazySignIn;
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Page />
+    </Suspense>
+  );
+}
 const AboutPage = lazy(() => import('../pages/AboutPage'));
 
 /** Paths the app keeps for itself; a screen the spec puts at one of them wins over ours. */
@@ -27,7 +48,7 @@ export function createRoutes(model: Model): RouteObject[] {
     {
       errorElement: <RouteError />,
       children: [
-        { path: APP_PATHS.signIn, element: <SignInPage /> },
+        { path: APP_PATHS.signIn, element: <SignInRoute /> },
         {
           // the shell also frames help and about, which are readable before signing in
           element: <Shell />,

@@ -1,3 +1,4 @@
+import '../styles/sign-in';
 import {
   Alert,
   Anchor,

@@ -13,7 +13,6 @@ import {
   Divider,
   Group,
   Loader,
-  NavLink,
   Title,
   UnstyledButton,
   useComputedColorScheme,
@@ -130,22 +129,17 @@ function NavItemLink({
   badge?: string | undefined;
 }) {
   const active = useMatch({ path: to, end: false }) !== null;
+  // drawn as Mantine's NavLink draws a link (shell.css), without its collapsible children's code
   return (
-    <NavLink
-      component={Link}
-      to={to}
-      label={label}
-      leftSection={icon}
-      active={active}
-      aria-current={active ? 'page' : undefined}
-      rightSection={
-        badge === undefined ? undefined : (
-          <Badge size="xs" variant="light" color="orange">
-            {badge}
-          </Badge>
-        )
-      }
-    />
+    <Link to={to} className="nf-nav-link mantine-focus-auto" aria-current={active ? 'page' : undefined}>
+      <span className="nf-nav-link-section">{icon}</span>
+      <span className="nf-nav-link-label">{label}</span>
+      {badge !== undefined && (
+        <Badge size="xs" variant="light" color="orange" className="nf-nav-link-badge">
+          {badge}
+        </Badge>
+      )}
+    </Link>
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The Mantine styles of the first page — the shell, sign-in, the status pages and error panels —
+ * The Mantine styles of the first page — the shell, the status pages and error panels —
  * instead of the whole of `@mantine/core/styles.css`: the global styles, then each component's own
  * file in the order Mantine's full sheet has them (a component after those it is built on). Each
  * lazy screen adds what it uses beyond these (the other modules of this folder).
@@ -27,7 +27,5 @@ import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Center.css';
 import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/Menu.css';
-import '@mantine/core/styles/NavLink.css';
-import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Title.css';

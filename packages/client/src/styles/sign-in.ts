@@ -1,0 +1,2 @@
+/** The Mantine styles the sign-in page uses beyond the shell's (`shell.ts`): the password input. */
+import '@mantine/core/styles/PasswordInput.css';

@@ -37,7 +37,15 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { writeProblem } from './issues.js';
-import { type SortKey, cursorCondition, encodeCursor, orderBy, parseListQuery } from './list-query.js';
+import { CompiledSql } from './compiled-sql.js';
+import {
+  type SortKey,
+  cursorCondition,
+  encodeCursor,
+  orderBy,
+  parseListQuery,
+  sortSignature,
+} from './list-query.js';
 import {
   type Db,
   type EntityTable,
@@ -109,6 +117,8 @@ class Resource {
   readonly #path: string;
   /** The SQL of a read by id, compiled once: only the id changes between requests. */
   #byIdSql: string | null = null;
+  /** The SELECT of each shape of list page, compiled once (`#page`). */
+  readonly #pages = new CompiledSql();
 
   constructor(
     private readonly context: ResourceContext,
@@ -152,10 +162,12 @@ class Resource {
       caller.user,
       dialect,
     );
-    const permitted = engineFilter(
-      toSqlFilter(this.#model, this.#entity, access, { user: caller.user, now: caller.now, dialect }),
-    );
-    const conditions = [sql`(${permitted})`, ...query.conditions];
+    const permission = toSqlFilter(this.#model, this.#entity, access, {
+      user: caller.user,
+      now: caller.now,
+      dialect,
+    });
+    const conditions = [sql`(${engineFilter(permission)})`, ...query.conditions];
     const fixed = query.screen?.where ?? null;
     if (fixed !== null) {
       // a screen's condition is a view, never a grant: it only narrows what the permission allows
@@ -169,7 +181,12 @@ class Resource {
     }
     if (query.format === 'csv') return this.#exportCsv(reply, caller, conditions, query.sort);
 
-    const { shown, more } = await this.#page(conditions, query.after, query.sort, query.limit);
+    // a page of the permission alone (no filter, screen or cursor) has one text per filter and sort
+    const shape =
+      query.conditions.length === 0 && fixed === null && query.after === null
+        ? { key: `${permission.sql}\u0000${sortSignature(query.sort)}`, parameters: permission.params }
+        : null;
+    const { shown, more } = await this.#page(conditions, query.after, query.sort, query.limit, shape);
     const last = shown.at(-1);
     const body: { data: Record<string, Value>[]; nextCursor: string | null; total?: number } = {
       data: shown.map((record) => this.#present(record, caller)),
@@ -185,18 +202,27 @@ class Resource {
     return body;
   }
 
-  /** One keyset page: the rows after `after` in `sort` order, and whether more follow. */
+  /**
+   * One keyset page: the rows after `after` in `sort` order, and whether more follow. With a
+   * `shape` (a key naming the conditions' text and the sort, and the conditions' parameters in
+   * order), the SELECT is compiled once per shape and run with this request's values.
+   */
   async #page(
     conditions: readonly RawBuilder<unknown>[],
     after: RawBuilder<unknown> | null,
     sort: readonly SortKey[],
     limit: number,
+    shape: { readonly key: string; readonly parameters: readonly unknown[] } | null = null,
   ): Promise<{ shown: Record<string, Value>[]; more: boolean }> {
-    const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
-    const table = sql.table(this.info.table);
-    const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
-    const query = sql`select ${columns} from ${table} where ${page}
-      order by ${orderBy(sort)} limit ${limit + 1}`.compile(this.#db);
+    const compile = () => {
+      const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
+      const table = sql.table(this.info.table);
+      const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
+      return sql`select ${columns} from ${table} where ${page}
+        order by ${orderBy(sort)} limit ${limit + 1}`.compile(this.#db);
+    };
+    const query =
+      shape === null ? compile() : this.#pages.query(shape.key, [...shape.parameters, limit + 1], compile);
     const rows = await this.#database.select(query.sql, query.parameters);
     const records = rows.map((row) => decodeRow(this.info, row, this.#database.dialect));
     const more = records.length > limit;
@@ -507,6 +533,10 @@ class Resource {
    * The record as its reader may see it, with the transitions they may fire now. The record's keys
    * are the table's columns in their order (`decodeRow`'s records, or `inColumns`), so that the
    * answer lists them in that order whatever the mask leaves out.
+   *
+   * The record must be this request's own object (decoded from a row, or built by `inColumns`): when
+   * nothing is masked it is answered as it is, without a copy, `_actions` added once every rule
+   * about it has been decided.
    */
   #present(
     record: Record<string, Value>,
@@ -519,14 +549,15 @@ class Resource {
         ? record
         : null
       : maskRecord(this.#model, user, this.#entity, record, { now, today, vars });
-    const shown: Record<string, Value> = { ...(masked ?? pick(record, SYSTEM_FIELDS)) };
-    shown[ACTIONS_KEY] =
-      masked === null
-        ? []
-        : availableTransitions(this.#model, user, this.#entity, record, { now, today, vars }).map(
-            (t) => t.name,
-          );
-    return shown;
+    if (masked === null) {
+      const shown = pick(record, SYSTEM_FIELDS);
+      shown[ACTIONS_KEY] = [];
+      return shown;
+    }
+    // decided before the record gains a key: its activation reads it while the transitions are
+    const actions = availableTransitions(this.#model, user, this.#entity, record, { now, today, vars });
+    masked[ACTIONS_KEY] = actions.map((t) => t.name);
+    return masked;
   }
 
   /** Every ref the input sets must point at records that exist and that the user may read. */

@@ -25,7 +25,7 @@ import {
 } from '@ninefold/engine';
 import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { uuidv7 } from 'uuidv7';
 import { recordHistory } from '../audit/history.js';
@@ -119,6 +119,8 @@ class Resource {
   #byIdSql: string | null = null;
   /** The SELECT of each shape of list page, compiled once (`#page`). */
   readonly #pages = new CompiledSql();
+  /** The INSERT of a created record, compiled once. */
+  readonly #inserts = new CompiledSql(1);
 
   constructor(
     private readonly context: ResourceContext,
@@ -351,11 +353,15 @@ class Resource {
     await this.#checkRefs(input, caller);
 
     const fields = this.info.columns.filter((c) => !isSystem(c) && record[c] !== null);
+    const row = encodeFields(this.info, record, this.info.columns, this.#database.dialect);
     await this.#write(async (tx) => {
-      await tx
-        .insertInto(this.info.table)
-        .values(encodeFields(this.info, record, this.info.columns, this.#database.dialect))
-        .execute();
+      // every column bound in the table's order: one text for every create
+      const insert = this.#inserts.query(
+        'insert',
+        this.info.columns.map((c) => row[c]),
+        () => tx.insertInto(this.info.table).values(row).compile(),
+      );
+      await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
       await recordHistory(tx, {
         entity: this.#entity,
         recordId: record['id'] as string,

@@ -4,7 +4,7 @@
  */
 import { type Value } from '@ninefold/spec/model';
 import { CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
 
 export interface HistoryEntry {
@@ -49,7 +49,7 @@ const insertSql = new WeakMap<DialectAdapter, string>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function recordHistory(db: Kysely<any>, entry: HistoryEntry): Promise<void> {
   const row = {
-    id: uuidv7(),
+    id: newId(),
     entity: entry.entity,
     record_id: entry.recordId,
     at: entry.at.toISOString(),

@@ -27,9 +27,9 @@ import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from 
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../ids.js';
 import { recordHistory } from '../audit/history.js';
-import { requireUser } from '../auth/request-auth.js';
+import { READ_BY_ID, requireUser } from '../auth/request-auth.js';
 import { normalizeEmail } from '../auth/users.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
@@ -83,7 +83,10 @@ export function registerResources(app: FastifyInstance, context: ResourceContext
     const path = resourcePath(context.model, entity);
     app.get(path, (request, reply) => resource.list(request, reply));
     app.post(path, (request, reply) => resource.create(request, reply));
-    app.get(`${path}/:id`, (request, reply) => resource.get(request, reply));
+    // the session lookup reads the record too: a GET of one record costs one statement
+    app.get(`${path}/:id`, { config: { [READ_BY_ID]: resource.table } }, (request, reply) =>
+      resource.get(request, reply),
+    );
     app.patch(`${path}/:id`, (request, reply) => resource.update(request, reply));
     app.delete(`${path}/:id`, (request, reply) => resource.remove(request, reply));
     app.get(`${path}/:id/history`, (request) => resource.history(request));
@@ -130,6 +133,11 @@ class Resource {
     this.#database = context.database;
     this.#entity = info.entity.name;
     this.#path = resourcePath(context.model, info.entity);
+  }
+
+  /** The entity's table, for the routes that ask the session lookup to read one of its records. */
+  get table(): EntityTable {
+    return this.info;
   }
 
   get #db(): Db {
@@ -341,7 +349,7 @@ class Resource {
     const at = now.toISOString();
     const record: Record<string, Value> = {
       ...checked.record,
-      id: uuidv7(),
+      id: newId(),
       createdAt: at,
       updatedAt: at,
       createdBy: user.id,
@@ -498,17 +506,32 @@ class Resource {
     const id = (request.params as { id?: unknown }).id;
     const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
     if (typeof id !== 'string' || id === '') throw notFound();
+    const record = this.#readWithSession(request, id) ?? (await this.#readById(id));
+    if (record === null) throw notFound();
+    const vars = this.#activation(record, caller);
+    if (!this.#mayRead(record, caller, vars)) throw notFound();
+    return { record, vars };
+  }
+
+  /**
+   * The record of `id` as the session lookup read it for this request (null: no such row), or
+   * undefined when it did not read that one.
+   */
+  #readWithSession(request: FastifyRequest, id: string): Record<string, Value> | null | undefined {
+    const read = request.auth.record;
+    if (read === undefined || read.table !== this.info || read.id !== id) return undefined;
+    return read.record;
+  }
+
+  /** The record of `id`, read now; null when no row has it. */
+  async #readById(id: string): Promise<Record<string, Value> | null> {
     this.#byIdSql ??= this.#db
       .selectFrom(this.info.table)
       .select([...this.info.columns])
       .where('id', '=', '')
       .compile().sql;
     const [row] = await this.#database.select(this.#byIdSql, [id]);
-    if (row === undefined) throw notFound();
-    const record = decodeRow(this.info, row, this.#database.dialect);
-    const vars = this.#activation(record, caller);
-    if (!this.#mayRead(record, caller, vars)) throw notFound();
-    return { record, vars };
+    return row === undefined ? null : decodeRow(this.info, row, this.#database.dialect);
   }
 
   /**

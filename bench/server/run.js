@@ -91,8 +91,22 @@ function stopAll() {
  * One autocannon run of `seconds` against a request (or one path after another from `paths`). Every
  * response must be 2xx; latencies are taken per response, as autocannon's histogram rounds to 1 ms.
  */
+/** The CPU time (user + system, µs) a server process has used so far. */
+function cpuTime(server) {
+  return new Promise((resolve) => {
+    const listener = (message) => {
+      if (message?.type !== 'cpu') return;
+      server.child.off('message', listener);
+      resolve(message.micros);
+    };
+    server.child.on('message', listener);
+    server.child.send({ type: 'cpu' });
+  });
+}
+
 async function load(server, request, { seconds, connections = CONNECTIONS }) {
   const latencies = [];
+  const cpuBefore = await cpuTime(server);
   const statuses = new Map();
   const { path, method = 'GET', headers = {}, body, paths } = request;
   let i = 0;
@@ -117,6 +131,7 @@ async function load(server, request, { seconds, connections = CONNECTIONS }) {
     statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
   });
   const result = await instance;
+  const cpuMicros = (await cpuTime(server)) - cpuBefore;
   const bad = [...statuses].filter(([code]) => code < 200 || code > 299);
   if (bad.length > 0 || result.errors > 0 || result.timeouts > 0) {
     const sample = await fetch(`${server.url}${paths?.[0] ?? path}`, {
@@ -132,6 +147,8 @@ async function load(server, request, { seconds, connections = CONNECTIONS }) {
   }
   latencies.sort((a, b) => a - b);
   return {
+    // the server's own CPU time per response (user + system, every thread of its process)
+    cpu: cpuMicros / latencies.length,
     rps: latencies.length / result.duration,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -148,6 +165,7 @@ async function pair(sides, options = {}) {
       runs[i].push(await load(sides[i].server, sides[i].request, { seconds: SECONDS, ...options }));
   }
   return runs.map((list) => ({
+    cpu: median(list.map((x) => x.cpu)),
     rps: median(list.map((x) => x.rps)),
     rpsMin: Math.min(...list.map((x) => x.rps)),
     rpsMax: Math.max(...list.map((x) => x.rps)),
@@ -321,16 +339,19 @@ for (const m of MEASUREMENTS) {
     m.target === null ? { seconds: INFO_SECONDS } : {},
   );
   const ratio = nf.rps / rw.rps;
-  results[m.key] = { ninefold: nf, raw: rw, ratio, target: m.target };
+  results[m.key] = { ninefold: nf, raw: rw, ratio, cpuRatio: rw.cpu / nf.cpu, target: m.target };
   console.log(m.title);
   for (const [name, s] of [
     ['Ninefold', nf],
     ['raw', rw],
   ]) {
     console.log(
-      `  ${name.padEnd(9)} ${num(s.rps).padStart(7)} req/s (${num(s.rpsMin)}–${num(s.rpsMax)})   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}`,
+      `  ${name.padEnd(9)} ${num(s.rps).padStart(7)} req/s (${num(s.rpsMin)}–${num(s.rpsMax)})   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}   CPU ${num(s.cpu)} µs/req`,
     );
   }
+  console.log(
+    `  CPU per request, raw ÷ Ninefold: ${(rw.cpu / nf.cpu).toFixed(2)} (informational: each server process's own CPU time per response)`,
+  );
   console.log(
     `  ratio ${ratio.toFixed(2)}${m.target === null ? ' (no target: informational)' : `   target ≥ ${m.target}   ${verdict(ratio >= m.target)}`}\n`,
   );

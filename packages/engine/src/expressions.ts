@@ -31,6 +31,8 @@ interface ModelCel {
   readonly compiled: Map<string, Evaluator | Error>;
   /** Each entity's record variables: an activation is built per row. */
   readonly records: Map<string, RecordVars>;
+  /** The variables of `user` with their CEL types: every request's user context is converted by it. */
+  userVars: readonly (readonly [string, string])[] | null;
 }
 
 /** An entity's record variables with their CEL types, and the prototype of its lazy activations. */
@@ -45,7 +47,7 @@ const cache = new WeakMap<Model, ModelCel>();
 function modelCel(model: Model): ModelCel {
   let entry = cache.get(model);
   if (entry === undefined) {
-    entry = { base: null, byEntity: new Map(), compiled: new Map(), records: new Map() };
+    entry = { base: null, byEntity: new Map(), compiled: new Map(), records: new Map(), userVars: null };
     cache.set(model, entry);
   }
   return entry;
@@ -251,9 +253,15 @@ const celUsers = new WeakMap<UserContext, { readonly model: Model; readonly cel:
 function celUser(model: Model, user: UserContext): Record<string, unknown> {
   const cached = celUsers.get(user);
   if (cached !== undefined && cached.model === model) return cached.cel;
-  const cel = celRecord(Object.entries(userSchema(model.entities['User'])), user);
+  const cel = celRecord(userVars(model), user);
   celUsers.set(user, { model, cel });
   return cel;
+}
+
+/** The user's variables with their CEL types, built once per model (each request brings a new user context). */
+function userVars(model: Model): readonly (readonly [string, string])[] {
+  const cel = modelCel(model);
+  return (cel.userVars ??= Object.entries(userSchema(model.entities['User'])));
 }
 
 /** The outcome of an evaluation: a value, or the error that stopped it. */

@@ -24,9 +24,25 @@ export function isAbsent(value: Value | undefined): value is null | undefined {
   return value === null || value === undefined;
 }
 
-/** The date of an instant in UTC, `YYYY-MM-DD`. */
+const DAY_MS = 86_400_000;
+/** The last day `utcDate` formatted (days since the epoch) and its text: requests ask all day long. */
+let lastDay = Number.NaN;
+let lastDate = '';
+
+/**
+ * The date of an instant in UTC, `YYYY-MM-DD`. The text of the last day asked for is kept, so that
+ * the requests of one day format it once.
+ *
+ * @example utcDate(new Date('2026-11-23T18:00:00Z')) // '2026-11-23'
+ */
 export function utcDate(now: Date): string {
-  return now.toISOString().slice(0, 10);
+  const day = Math.floor(now.getTime() / DAY_MS);
+  if (day === lastDay) return lastDate;
+  // an invalid date throws here, as it always did (NaN never equals lastDay)
+  const date = now.toISOString().slice(0, 10);
+  lastDay = day;
+  lastDate = date;
+  return date;
 }
 
 /**

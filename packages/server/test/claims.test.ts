@@ -230,6 +230,12 @@ for (const dialect of DIALECTS) {
         expect((list['data'] as Json[]).map((c) => c['id'])).not.toContain(id);
         expect((list['data'] as Json[]).every((c) => c['submittedBy'] === bob.id)).toBe(true);
         expect(list['total']).toBe((list['data'] as Json[]).length);
+        // the page's SQL, compiled for bob, serves ann with her own id and limit
+        const annList = body(await ann.get('/api/claims?limit=200'));
+        expect((annList['data'] as Json[]).map((c) => c['id'])).toContain(id);
+        expect((annList['data'] as Json[]).every((c) => c['submittedBy'] === ann.id)).toBe(true);
+        await claim(ann);
+        expect((body(await ann.get('/api/claims?limit=1'))['data'] as Json[]).length).toBe(1);
       });
 
       it('expression: a manager reads the claims of their department only', async () => {

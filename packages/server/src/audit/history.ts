@@ -3,8 +3,8 @@
  * the transaction of the change; user administration writes it too.
  */
 import { type Value } from '@ninefold/spec/model';
-import { type Kysely } from 'kysely';
-import { uuidv7 } from 'uuidv7';
+import { CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
+import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
 
 export interface HistoryEntry {
@@ -21,6 +21,26 @@ export interface HistoryEntry {
   readonly changes?: Readonly<Record<string, { readonly from: Value; readonly to: Value }>>;
 }
 
+/** The history table's columns, in the order of the compiled insert's parameters. */
+const COLUMNS = [
+  'id',
+  'entity',
+  'record_id',
+  'at',
+  'by',
+  'action',
+  'transition',
+  'from_state',
+  'to_state',
+  'changes',
+] as const;
+
+/**
+ * The insert's SQL, compiled once per dialect (its adapter: one per Kysely instance, shared by its
+ * transactions): the text is the same for every entry, only the placeholder style differs.
+ */
+const insertSql = new WeakMap<DialectAdapter, string>();
+
 /**
  * Records one entry; call it inside the transaction of the change it describes.
  *
@@ -28,19 +48,29 @@ export interface HistoryEntry {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function recordHistory(db: Kysely<any>, entry: HistoryEntry): Promise<void> {
-  await db
-    .insertInto(TABLES.history)
-    .values({
-      id: uuidv7(),
-      entity: entry.entity,
-      record_id: entry.recordId,
-      at: entry.at.toISOString(),
-      by: entry.by,
-      action: entry.action,
-      transition: entry.transition ?? null,
-      from_state: entry.fromState ?? null,
-      to_state: entry.toState ?? null,
-      changes: entry.changes === undefined ? null : JSON.stringify(entry.changes),
-    })
-    .execute();
+  const row = {
+    id: newId(),
+    entity: entry.entity,
+    record_id: entry.recordId,
+    at: entry.at.toISOString(),
+    by: entry.by,
+    action: entry.action,
+    transition: entry.transition ?? null,
+    from_state: entry.fromState ?? null,
+    to_state: entry.toState ?? null,
+    changes: entry.changes === undefined ? null : JSON.stringify(entry.changes),
+  };
+  const parameters = COLUMNS.map((column) => row[column]);
+  const adapter = db.getExecutor().adapter;
+  let text = insertSql.get(adapter);
+  if (text === undefined) {
+    const compiled = db.insertInto(TABLES.history).values(row).compile();
+    // every column is bound, in COLUMNS' order: the text serves every later entry
+    if (!parameters.every((value, i) => Object.is(value, compiled.parameters[i]))) {
+      throw new Error('The history insert does not bind its columns in order.');
+    }
+    text = compiled.sql;
+    insertSql.set(adapter, text);
+  }
+  await db.executeQuery(CompiledQuery.raw(text, parameters));
 }

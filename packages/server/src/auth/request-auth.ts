@@ -5,11 +5,12 @@
 import { type UserContext } from '@ninefold/engine';
 import { type Model } from '@ninefold/spec/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
-import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type FastifyContextConfig, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
-import { lookupSession } from './sessions.js';
+import { type EntityTable } from '../resources/records.js';
+import { type RecordRead, lookupSession } from './sessions.js';
 import { type UserSummary } from './users.js';
 
 export const SESSION_COOKIE = 'ninefold_session';
@@ -23,6 +24,20 @@ export interface RequestAuth {
   readonly expired: boolean;
   /** The signed-in user's record as the engine sees it, read with the session (null: load it). */
   readonly context?: UserContext | null;
+  /** The record of the route's `:id`, read with the session when the route asks for it (`READ_BY_ID`). */
+  readonly record?: RecordRead | undefined;
+}
+
+/**
+ * The route config key under which a route names the table whose record its `:id` reads: the
+ * session lookup then reads that record too, in the same statement (`lookupSession`'s `withRecord`).
+ */
+export const READ_BY_ID = 'ninefoldReadById';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    [READ_BY_ID]?: EntityTable;
+  }
 }
 
 declare module 'fastify' {
@@ -31,7 +46,14 @@ declare module 'fastify' {
   }
 }
 
-const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false };
+// every RequestAuth has the same keys, so that reading one is a monomorphic property load
+const ANONYMOUS: RequestAuth = {
+  user: null,
+  sessionId: null,
+  expired: false,
+  context: null,
+  record: undefined,
+};
 
 /**
  * Resolves the session of every request under `calls.basePath` into `request.auth`.
@@ -51,10 +73,27 @@ export function installRequestAuth(
     if (!request.url.startsWith(apiPrefix)) return done();
     const id = request.cookies[SESSION_COOKIE];
     if (id === undefined || id === '') return done();
-    lookupSession(context.database, context.model, id, context.now()).then((found) => {
-      if (found.status === 'active')
-        request.auth = { user: found.user, sessionId: id, expired: false, context: found.context };
-      else request.auth = { user: null, sessionId: null, expired: found.status === 'expired' };
+    // a route that no path matched (404) may have no config
+    const config = request.routeOptions.config as FastifyContextConfig | undefined;
+    const table = config?.[READ_BY_ID];
+    const recordId = table === undefined ? undefined : (request.params as { id?: unknown }).id;
+    const withRecord =
+      table !== undefined && typeof recordId === 'string' && recordId !== ''
+        ? { table, id: recordId }
+        : undefined;
+    lookupSession(context.database, context.model, id, context.now(), withRecord).then((found) => {
+      if (found.status === 'active') {
+        request.auth = {
+          user: found.user,
+          sessionId: id,
+          expired: false,
+          context: found.context,
+          record: found.record,
+        };
+      } else {
+        const expired = found.status === 'expired';
+        request.auth = { user: null, sessionId: null, expired, context: null, record: undefined };
+      }
       done();
     }, done);
   });

@@ -3,10 +3,16 @@
  * random id; the table holds only its SHA-256, so a copy of the table opens no session.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Limits, type Model } from '@ninefold/spec/model';
-import { createHash, randomBytes } from 'node:crypto';
+import { type Limits, type Model, type Value } from '@ninefold/spec/model';
+import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
-import { decodeRow, entityTable } from '../resources/records.js';
+import {
+  type EntityTable,
+  decodeAliasedRow,
+  decodeRow,
+  entityTable,
+  recordAlias,
+} from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
 
@@ -18,15 +24,25 @@ export type SessionLookup =
       readonly status: 'active';
       readonly user: UserSummary;
       readonly idHash: string;
-      /** The user as the engine sees them (every field of their User record), when the model has one. */
-      readonly context: UserContext | null;
+      /** The user as the engine sees them: their id, roles and every field of their User record, if any. */
+      readonly context: UserContext;
+      /** The record asked for with the session (`withRecord`), read by the same statement. */
+      readonly record?: RecordRead;
     }
   | { readonly status: 'expired' }
   | { readonly status: 'none' };
 
-/** The SHA-256 of a session id, as stored. */
+/** Node's one-shot `crypto.hash` (20.12 and 21.7 on), which skips the Hash object createHash makes. */
+const oneShotHash = (crypto as Partial<typeof crypto>).hash;
+
+/**
+ * The SHA-256 of a session id, as stored: hashed at every request that carries a session cookie.
+ *
+ * @example hashSessionId('q3V…') // 64 hex digits
+ */
 export function hashSessionId(id: string): string {
-  return createHash('sha256').update(id).digest('hex');
+  if (oneShotHash !== undefined) return oneShotHash('sha256', id, 'hex');
+  return crypto.createHash('sha256').update(id).digest('hex');
 }
 
 /**
@@ -35,7 +51,7 @@ export function hashSessionId(id: string): string {
  * @example const id = await createSession(database, userId, new Date()); // 'q3V…' (22 characters)
  */
 export async function createSession(database: Database, userId: string, now: Date): Promise<string> {
-  const id = randomBytes(16).toString('base64url');
+  const id = crypto.randomBytes(16).toString('base64url');
   await database.db
     .insertInto(TABLES.sessions)
     .values({
@@ -49,8 +65,23 @@ export async function createSession(database: Database, userId: string, now: Dat
 }
 
 /**
+ * A record read by id together with the session, by the same statement: the request's first read
+ * (a GET of one record) then costs no statement of its own. Only the request that asked gets it;
+ * nothing is kept between requests.
+ */
+export interface RecordRead {
+  /** The table the record was read from. */
+  readonly table: EntityTable;
+  /** The id asked for. */
+  readonly id: string;
+  /** The record, decoded; null when no row has that id (whether the user may read it is not decided). */
+  readonly record: Record<string, Value> | null;
+}
+
+/**
  * The session of an id: active (with its user, roles as they are now), expired (idle or past its
- * absolute lifetime; deleted on the way), or none (unknown, ended, or its user disabled).
+ * absolute lifetime; deleted on the way), or none (unknown, ended, or its user disabled). With
+ * `withRecord`, the active session comes with that record (`RecordRead`), read by the same query.
  *
  * @example const found = await lookupSession(database, model, cookieValue, new Date());
  */
@@ -59,12 +90,14 @@ export async function lookupSession(
   model: Model,
   id: string,
   now: Date,
+  withRecord?: { readonly table: EntityTable; readonly id: string },
 ): Promise<SessionLookup> {
   // an id that cannot be ours is not worth a query
   if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return { status: 'none' };
   const idHash = hashSessionId(id);
-  const lookup = sessionQuery(database, model);
-  const [row] = await database.select(lookup.sql, [idHash]);
+  const lookup = sessionQuery(database, model, withRecord?.table ?? null);
+  const parameters = withRecord === undefined ? [idHash] : [withRecord.id, idHash];
+  const [row] = await database.select(lookup.sql, parameters);
   if (row === undefined) return { status: 'none' };
   const user = toSummary(row);
   if (user.disabled) {
@@ -84,11 +117,20 @@ export async function lookupSession(
       .execute();
   }
   const users = lookup.users;
+  // without a User entity the engine knows a user by their id and roles alone (as userContext says)
   const context =
     users === null
-      ? null
+      ? { id: user.id, roles: [...user.roles] }
       : { ...decodeRow(users, row, database.dialect), id: user.id, roles: [...user.roles] };
-  return { status: 'active', user, idHash, context };
+  if (withRecord === undefined) return { status: 'active', user, idHash, context };
+  const record = decodeAliasedRow(withRecord.table, row);
+  return {
+    status: 'active',
+    user,
+    idHash,
+    context,
+    record: { table: withRecord.table, id: withRecord.id, record },
+  };
 }
 
 interface SessionQuery {
@@ -96,34 +138,54 @@ interface SessionQuery {
   readonly users: ReturnType<typeof entityTable> | null;
 }
 
-const sessionQueries = new WeakMap<Database, WeakMap<Model, SessionQuery>>();
+/** Per database and model: the lookup alone (key null), and with each table's record by id. */
+const sessionQueries = new WeakMap<Database, WeakMap<Model, Map<EntityTable | null, SessionQuery>>>();
 
 /**
  * The session lookup's SQL, compiled once per database and model: the session and every column of
  * its user's record, so that who is asking costs one query (its only parameter is the id's hash).
+ * With a table, the same query also reads the row of that table whose id is its first parameter
+ * (a LEFT JOIN: the session is found whether the row exists or not), each column under its alias.
  */
-function sessionQuery(database: Database, model: Model): SessionQuery {
+function sessionQuery(database: Database, model: Model, table: EntityTable | null): SessionQuery {
   let byModel = sessionQueries.get(database);
   if (byModel === undefined) {
     byModel = new WeakMap();
     sessionQueries.set(database, byModel);
   }
-  let query = byModel.get(model);
+  let byTable = byModel.get(model);
+  if (byTable === undefined) {
+    byTable = new Map();
+    byModel.set(model, byTable);
+  }
+  let query = byTable.get(table);
   if (query === undefined) {
     const entity = model.entities['User'];
     const users = entity === undefined ? null : entityTable(model, entity);
     const columns = new Set(['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])]);
-    const compiled = database.db
+    const selected = ['s.created_at', 's.last_seen_at', ...[...columns].map((c) => `u.${c}`)];
+    let lookup = database.db
       .selectFrom(`${TABLES.sessions} as s`)
-      .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id')
-      .select(['s.created_at', 's.last_seen_at', ...[...columns].map((c) => `u.${c}`)])
-      .where('s.id_hash', '=', '')
-      .compile();
+      .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id');
+    if (table !== null) {
+      lookup = lookup.leftJoin(`${table.table} as r`, (join) => join.on('r.id', '=', RECORD_ID));
+      selected.push(...table.columns.map((c) => `r.${c} as ${recordAlias(c)}`));
+    }
+    const compiled = lookup.select(selected).where('s.id_hash', '=', ID_HASH).compile();
+    const expected = table === null ? [ID_HASH] : [RECORD_ID, ID_HASH];
+    // lookupSession binds its values in this order
+    if (compiled.parameters.join('\u0000') !== expected.join('\u0000')) {
+      throw new Error('The session lookup does not take its parameters in the expected order.');
+    }
     query = { sql: compiled.sql, users };
-    byModel.set(model, query);
+    byTable.set(table, query);
   }
   return query;
 }
+
+/** Placeholder values, to check the order of the compiled lookup's parameters. */
+const RECORD_ID = '\u0000record id';
+const ID_HASH = '\u0000id hash';
 
 /**
  * Whether a session is past its idle or absolute lifetime.

@@ -5,7 +5,7 @@
  */
 import { type Model, isEmail } from '@ninefold/spec/model';
 import { type Kysely } from 'kysely';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../ids.js';
 import { recordHistory } from '../audit/history.js';
 import { decodeBoolean, decodeInteger, encodeBoolean, isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
@@ -69,7 +69,7 @@ export async function addUser(
   if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
   const passwordHash = await hashPassword(user.password);
   const at = (clock.now ?? (() => new Date()))();
-  const id = uuidv7();
+  const id = newId();
   const roles = [...new Set(user.roles)];
   try {
     await database.db.transaction().execute(async (tx) => {

@@ -264,11 +264,16 @@ function column(key: SortKey): RawBuilder<unknown> {
 
 /** The cursor of the row after which the next page starts: the row's sort values, opaque. */
 export function encodeCursor(sort: readonly SortKey[], record: Readonly<Record<string, Value>>): string {
-  const payload = { s: signature(sort), v: sort.map((k) => record[k.column] ?? null) };
+  const payload = { s: sortSignature(sort), v: sort.map((k) => record[k.column] ?? null) };
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
-function signature(sort: readonly SortKey[]): string {
+/**
+ * The sort keys as text, one per order: `-createdAt,-id`.
+ *
+ * @example sortSignature(parseListQuery(model, info, { sort: '-amount' }, user, 'sqlite').sort) // '-amount,-id'
+ */
+export function sortSignature(sort: readonly SortKey[]): string {
   return sort.map((k) => `${k.descending ? '-' : ''}${k.column}`).join(',');
 }
 
@@ -289,7 +294,7 @@ export function cursorCondition(
   }
   if (typeof payload !== 'object' || payload === null) throw bad();
   const { s, v } = payload as { s?: unknown; v?: unknown };
-  if (s !== signature(sort) || !Array.isArray(v) || v.length !== sort.length) throw bad();
+  if (s !== sortSignature(sort) || !Array.isArray(v) || v.length !== sort.length) throw bad();
   const values = sort.map((key, i) => {
     const value = v[i] as Value;
     if (value === null) {

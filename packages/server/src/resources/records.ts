@@ -73,6 +73,39 @@ export function decodeRow(info: EntityTable, row: Readonly<Record<string, unknow
   return record;
 }
 
+/**
+ * The alias under which a query that reads more than one table (the session lookup) selects a
+ * record's column: no column of the other tables starts with `__`.
+ *
+ * @example recordAlias('createdAt') // '__r_createdAt'
+ */
+export function recordAlias(column: string): string {
+  return `__r_${column}`;
+}
+
+/** Each table's columns with their aliases and decoders. */
+const aliasedDecoders = new WeakMap<EntityTable, readonly (readonly [string, string, ValueDecoder])[]>();
+
+/**
+ * The record whose columns a row holds under their aliases (`recordAlias`), or null when the row
+ * holds none (a LEFT JOIN that found no record: its id, never NULL in a record, is NULL).
+ */
+export function decodeAliasedRow(
+  info: EntityTable,
+  row: Readonly<Record<string, unknown>>,
+): Record<string, Value> | null {
+  let decoders = aliasedDecoders.get(info);
+  if (decoders === undefined) {
+    decoders = info.decoders.map(([name, decode]) => [name, recordAlias(name), decode] as const);
+    aliasedDecoders.set(info, decoders);
+  }
+  const id = row[recordAlias('id')];
+  if (id === null || id === undefined) return null;
+  const record: Record<string, Value> = {};
+  for (const [name, alias, decode] of decoders) record[name] = decode(row[alias]);
+  return record;
+}
+
 /** Column values of the named fields of a (validated) record. */
 export function encodeFields(
   info: EntityTable,

@@ -25,11 +25,11 @@ import {
 } from '@ninefold/engine';
 import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../ids.js';
 import { recordHistory } from '../audit/history.js';
-import { requireUser } from '../auth/request-auth.js';
+import { READ_BY_ID, requireUser } from '../auth/request-auth.js';
 import { normalizeEmail } from '../auth/users.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
@@ -37,7 +37,15 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { writeProblem } from './issues.js';
-import { type SortKey, cursorCondition, encodeCursor, orderBy, parseListQuery } from './list-query.js';
+import { CompiledSql } from './compiled-sql.js';
+import {
+  type SortKey,
+  cursorCondition,
+  encodeCursor,
+  orderBy,
+  parseListQuery,
+  sortSignature,
+} from './list-query.js';
 import {
   type Db,
   type EntityTable,
@@ -75,7 +83,10 @@ export function registerResources(app: FastifyInstance, context: ResourceContext
     const path = resourcePath(context.model, entity);
     app.get(path, (request, reply) => resource.list(request, reply));
     app.post(path, (request, reply) => resource.create(request, reply));
-    app.get(`${path}/:id`, (request, reply) => resource.get(request, reply));
+    // the session lookup reads the record too: a GET of one record costs one statement
+    app.get(`${path}/:id`, { config: { [READ_BY_ID]: resource.table } }, (request, reply) =>
+      resource.get(request, reply),
+    );
     app.patch(`${path}/:id`, (request, reply) => resource.update(request, reply));
     app.delete(`${path}/:id`, (request, reply) => resource.remove(request, reply));
     app.get(`${path}/:id/history`, (request) => resource.history(request));
@@ -109,6 +120,10 @@ class Resource {
   readonly #path: string;
   /** The SQL of a read by id, compiled once: only the id changes between requests. */
   #byIdSql: string | null = null;
+  /** The SELECT of each shape of list page, compiled once (`#page`). */
+  readonly #pages = new CompiledSql();
+  /** The INSERT of a created record, compiled once. */
+  readonly #inserts = new CompiledSql(1);
 
   constructor(
     private readonly context: ResourceContext,
@@ -118,6 +133,11 @@ class Resource {
     this.#database = context.database;
     this.#entity = info.entity.name;
     this.#path = resourcePath(context.model, info.entity);
+  }
+
+  /** The entity's table, for the routes that ask the session lookup to read one of its records. */
+  get table(): EntityTable {
+    return this.info;
   }
 
   get #db(): Db {
@@ -152,10 +172,12 @@ class Resource {
       caller.user,
       dialect,
     );
-    const permitted = engineFilter(
-      toSqlFilter(this.#model, this.#entity, access, { user: caller.user, now: caller.now, dialect }),
-    );
-    const conditions = [sql`(${permitted})`, ...query.conditions];
+    const permission = toSqlFilter(this.#model, this.#entity, access, {
+      user: caller.user,
+      now: caller.now,
+      dialect,
+    });
+    const conditions = [sql`(${engineFilter(permission)})`, ...query.conditions];
     const fixed = query.screen?.where ?? null;
     if (fixed !== null) {
       // a screen's condition is a view, never a grant: it only narrows what the permission allows
@@ -169,7 +191,12 @@ class Resource {
     }
     if (query.format === 'csv') return this.#exportCsv(reply, caller, conditions, query.sort);
 
-    const { shown, more } = await this.#page(conditions, query.after, query.sort, query.limit);
+    // a page of the permission alone (no filter, screen or cursor) has one text per filter and sort
+    const shape =
+      query.conditions.length === 0 && fixed === null && query.after === null
+        ? { key: `${permission.sql}\u0000${sortSignature(query.sort)}`, parameters: permission.params }
+        : null;
+    const { shown, more } = await this.#page(conditions, query.after, query.sort, query.limit, shape);
     const last = shown.at(-1);
     const body: { data: Record<string, Value>[]; nextCursor: string | null; total?: number } = {
       data: shown.map((record) => this.#present(record, caller)),
@@ -185,18 +212,27 @@ class Resource {
     return body;
   }
 
-  /** One keyset page: the rows after `after` in `sort` order, and whether more follow. */
+  /**
+   * One keyset page: the rows after `after` in `sort` order, and whether more follow. With a
+   * `shape` (a key naming the conditions' text and the sort, and the conditions' parameters in
+   * order), the SELECT is compiled once per shape and run with this request's values.
+   */
   async #page(
     conditions: readonly RawBuilder<unknown>[],
     after: RawBuilder<unknown> | null,
     sort: readonly SortKey[],
     limit: number,
+    shape: { readonly key: string; readonly parameters: readonly unknown[] } | null = null,
   ): Promise<{ shown: Record<string, Value>[]; more: boolean }> {
-    const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
-    const table = sql.table(this.info.table);
-    const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
-    const query = sql`select ${columns} from ${table} where ${page}
-      order by ${orderBy(sort)} limit ${limit + 1}`.compile(this.#db);
+    const compile = () => {
+      const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
+      const table = sql.table(this.info.table);
+      const columns = sql.join(this.info.columns.map((c) => sql.ref(c)));
+      return sql`select ${columns} from ${table} where ${page}
+        order by ${orderBy(sort)} limit ${limit + 1}`.compile(this.#db);
+    };
+    const query =
+      shape === null ? compile() : this.#pages.query(shape.key, [...shape.parameters, limit + 1], compile);
     const rows = await this.#database.select(query.sql, query.parameters);
     const records = rows.map((row) => decodeRow(this.info, row, this.#database.dialect));
     const more = records.length > limit;
@@ -313,7 +349,7 @@ class Resource {
     const at = now.toISOString();
     const record: Record<string, Value> = {
       ...checked.record,
-      id: uuidv7(),
+      id: newId(),
       createdAt: at,
       updatedAt: at,
       createdBy: user.id,
@@ -325,11 +361,15 @@ class Resource {
     await this.#checkRefs(input, caller);
 
     const fields = this.info.columns.filter((c) => !isSystem(c) && record[c] !== null);
+    const row = encodeFields(this.info, record, this.info.columns, this.#database.dialect);
     await this.#write(async (tx) => {
-      await tx
-        .insertInto(this.info.table)
-        .values(encodeFields(this.info, record, this.info.columns, this.#database.dialect))
-        .execute();
+      // every column bound in the table's order: one text for every create
+      const insert = this.#inserts.query(
+        'insert',
+        this.info.columns.map((c) => row[c]),
+        () => tx.insertInto(this.info.table).values(row).compile(),
+      );
+      await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
       await recordHistory(tx, {
         entity: this.#entity,
         recordId: record['id'] as string,
@@ -466,17 +506,32 @@ class Resource {
     const id = (request.params as { id?: unknown }).id;
     const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
     if (typeof id !== 'string' || id === '') throw notFound();
+    const record = this.#readWithSession(request, id) ?? (await this.#readById(id));
+    if (record === null) throw notFound();
+    const vars = this.#activation(record, caller);
+    if (!this.#mayRead(record, caller, vars)) throw notFound();
+    return { record, vars };
+  }
+
+  /**
+   * The record of `id` as the session lookup read it for this request (null: no such row), or
+   * undefined when it did not read that one.
+   */
+  #readWithSession(request: FastifyRequest, id: string): Record<string, Value> | null | undefined {
+    const read = request.auth.record;
+    if (read === undefined || read.table !== this.info || read.id !== id) return undefined;
+    return read.record;
+  }
+
+  /** The record of `id`, read now; null when no row has it. */
+  async #readById(id: string): Promise<Record<string, Value> | null> {
     this.#byIdSql ??= this.#db
       .selectFrom(this.info.table)
       .select([...this.info.columns])
       .where('id', '=', '')
       .compile().sql;
     const [row] = await this.#database.select(this.#byIdSql, [id]);
-    if (row === undefined) throw notFound();
-    const record = decodeRow(this.info, row, this.#database.dialect);
-    const vars = this.#activation(record, caller);
-    if (!this.#mayRead(record, caller, vars)) throw notFound();
-    return { record, vars };
+    return row === undefined ? null : decodeRow(this.info, row, this.#database.dialect);
   }
 
   /**
@@ -507,6 +562,10 @@ class Resource {
    * The record as its reader may see it, with the transitions they may fire now. The record's keys
    * are the table's columns in their order (`decodeRow`'s records, or `inColumns`), so that the
    * answer lists them in that order whatever the mask leaves out.
+   *
+   * The record must be this request's own object (decoded from a row, or built by `inColumns`): when
+   * nothing is masked it is answered as it is, without a copy, `_actions` added once every rule
+   * about it has been decided.
    */
   #present(
     record: Record<string, Value>,
@@ -519,14 +578,15 @@ class Resource {
         ? record
         : null
       : maskRecord(this.#model, user, this.#entity, record, { now, today, vars });
-    const shown: Record<string, Value> = { ...(masked ?? pick(record, SYSTEM_FIELDS)) };
-    shown[ACTIONS_KEY] =
-      masked === null
-        ? []
-        : availableTransitions(this.#model, user, this.#entity, record, { now, today, vars }).map(
-            (t) => t.name,
-          );
-    return shown;
+    if (masked === null) {
+      const shown = pick(record, SYSTEM_FIELDS);
+      shown[ACTIONS_KEY] = [];
+      return shown;
+    }
+    // decided before the record gains a key: its activation reads it while the transitions are
+    const actions = availableTransitions(this.#model, user, this.#entity, record, { now, today, vars });
+    masked[ACTIONS_KEY] = actions.map((t) => t.name);
+    return masked;
   }
 
   /** Every ref the input sets must point at records that exist and that the user may read. */

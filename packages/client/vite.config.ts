@@ -24,7 +24,10 @@ export default defineConfig(({ command }) => ({
       ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
       { find: /^@ninefold\/spec\/model$/, replacement: source('spec/src/model.ts') },
       { find: /^@ninefold\/engine$/, replacement: source('engine/src/index.ts') },
-      { find: /^@ninefold\/engine\/(grants|messages|message-text)$/, replacement: source('engine/src/$1.ts') },
+      {
+        find: /^@ninefold\/engine\/(grants|messages|message-text)$/,
+        replacement: source('engine/src/$1.ts'),
+      },
     ],
   },
   plugins: [

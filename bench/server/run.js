@@ -10,7 +10,7 @@
 // loads each pair with autocannon, alternating the sides run by run. Medians of requests/s and of
 // latency p50/p99 (measured per response, at sub-millisecond precision), the ratios, and each
 // server's peak RSS. A non-2xx answer fails the run (exit 1); a missed target is printed, never
-// fatal. `--profile` writes a V8 CPU profile of the Ninefold server to bench/server/out/.
+// fatal. `--profile` writes a V8 CPU profile of each server to bench/server/out/ (ninefold-…, raw-…).
 import autocannon from 'autocannon';
 import Sqlite from 'better-sqlite3';
 import { Buffer } from 'node:buffer';
@@ -57,7 +57,10 @@ function fail(message) {
 const children = [];
 
 function startServer(kind, file, userId) {
-  const execArgv = PROFILE && kind === 'ninefold' ? ['--cpu-prof', `--cpu-prof-dir=${OUT}`] : [];
+  // each side's profile is named after it, so that both can be compared function by function
+  const execArgv = PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${OUT}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`]
+    : [];
   const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [kind, file, userId], {
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -398,4 +401,4 @@ writeFileSync(
   ),
 );
 if (PROFILE)
-  console.log(`CPU profile of the Ninefold server: ${OUT} (node bench/server/profile-summary.js <file>)`);
+  console.log(`CPU profiles of both servers: ${OUT} (node bench/server/profile-summary.js <file>)`);

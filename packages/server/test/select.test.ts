@@ -1,12 +1,13 @@
 /**
- * `database.select`, the reads every request makes: the same rows as Kysely's executor, and on
- * SQLite, where it skips the executor, never a glimpse of a transaction that is not committed.
+ * `database.selectValues`, the reads every request makes: the rows Kysely's executor answers, as
+ * arrays in the select list's order, and on SQLite, where it skips the executor, never a glimpse of
+ * a transaction that is not committed.
  */
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, freshDatabase } from './helpers.js';
 
-describe.each(DIALECTS)('%s: select', (dialect) => {
+describe.each(DIALECTS)('%s: selectValues', (dialect) => {
   async function withTable() {
     const { database } = await freshDatabase(dialect);
     await sql`create table t (n integer, label text)`.execute(database.db);
@@ -14,15 +15,25 @@ describe.each(DIALECTS)('%s: select', (dialect) => {
     return database;
   }
 
-  it('answers the rows the executor answers', async () => {
+  it('answers the rows the executor answers, as arrays in the order of the select list', async () => {
     const database = await withTable();
-    const query = sql`select n, label from t where n >= ${1} order by n`.compile(database.db);
-    const executed = await database.db.executeQuery(CompiledQuery.raw(query.sql, [...query.parameters]));
-    expect(await database.select(query.sql, query.parameters)).toEqual(executed.rows);
-    expect(await database.select(query.sql, query.parameters)).toEqual([
-      { n: 1, label: 'one' },
-      { n: 2, label: null },
+    const query = sql`select label, n from t where n >= ${1} order by n`.compile(database.db);
+    const executed = await database.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(query.sql, [...query.parameters]),
+    );
+    const values = await database.selectValues(query.sql, query.parameters);
+    expect(values).toEqual(executed.rows.map((row) => [row['label'], row['n']]));
+    expect(values).toEqual([
+      ['one', 1],
+      [null, 2],
     ]);
+  });
+
+  it('keeps columns that share a name apart when each has an alias', async () => {
+    const database = await withTable();
+    const query = sql`select a.n as c0, b.n as c1, a.label as c2 from t as a join t as b on b.n = a.n + 1`;
+    const compiled = query.compile(database.db);
+    expect(await database.selectValues(compiled.sql, compiled.parameters)).toEqual([[1, 2, 'one']]);
   });
 
   it('waits for an open transaction instead of reading its uncommitted writes', async () => {
@@ -39,14 +50,14 @@ describe.each(DIALECTS)('%s: select', (dialect) => {
       throw new Error('rolled back');
     });
     await insertedYet;
-    const read = database.select(count.sql, count.parameters);
+    const read = database.selectValues(count.sql, count.parameters);
     commit();
     await expect(transaction).rejects.toThrow('rolled back');
-    expect((await read).map((row) => Number(row['c']))).toEqual([2]);
+    expect((await read).map((row) => Number(row[0]))).toEqual([2]);
   });
 
   it('refuses SQL that is not valid, as a rejected promise', async () => {
     const database = await withTable();
-    await expect(database.select('select nope from t', [])).rejects.toThrow();
+    await expect(database.selectValues('select nope from t', [])).rejects.toThrow();
   });
 });

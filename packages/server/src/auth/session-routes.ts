@@ -90,7 +90,7 @@ export function registerSessionRoutes(
 }
 
 async function sessionUser(model: Model, database: Database, user: UserSummary): Promise<SessionUser> {
-  const context = await userContext(model, database.db, database.dialect, user);
+  const context = await userContext(model, database.db, user);
   return { id: user.id, email: user.email, name: user.name, roles: user.roles, context };
 }
 

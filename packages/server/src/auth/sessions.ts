@@ -6,13 +6,7 @@ import { type UserContext } from '@ninefold/engine';
 import { type Limits, type Model, type Value } from '@ninefold/spec/model';
 import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
-import {
-  type EntityTable,
-  decodeAliasedRow,
-  decodeRow,
-  entityTable,
-  recordAlias,
-} from '../resources/records.js';
+import { type EntityTable, decodeRow, entityTable } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
 
@@ -97,15 +91,16 @@ export async function lookupSession(
   const idHash = hashSessionId(id);
   const lookup = sessionQuery(database, model, withRecord?.table ?? null);
   const parameters = withRecord === undefined ? [idHash] : [withRecord.id, idHash];
-  const [row] = await database.select(lookup.sql, parameters);
+  const [row] = await database.selectValues(lookup.sql, parameters);
   if (row === undefined) return { status: 'none' };
-  const user = toSummary(row);
+  const [createdAt, lastSeenAt, userId, email, name, roles, disabled] = row;
+  const user = toSummary({ id: userId, email, name, roles, disabled });
   if (user.disabled) {
     await endSession(database, id);
     return { status: 'none' };
   }
-  const lastSeen = Date.parse(String(row.last_seen_at));
-  if (isExpired(model.limits, Date.parse(String(row.created_at)), lastSeen, now.getTime())) {
+  const lastSeen = Date.parse(String(lastSeenAt));
+  if (isExpired(model.limits, Date.parse(String(createdAt)), lastSeen, now.getTime())) {
     await endSession(database, id);
     return { status: 'expired' };
   }
@@ -121,22 +116,33 @@ export async function lookupSession(
   const context =
     users === null
       ? { id: user.id, roles: [...user.roles] }
-      : { ...decodeRow(users, row, database.dialect), id: user.id, roles: [...user.roles] };
+      : { ...decodeRow(users, row, SESSION_COLUMNS), id: user.id, roles: [...user.roles] };
   if (withRecord === undefined) return { status: 'active', user, idHash, context };
-  const record = decodeAliasedRow(withRecord.table, row);
+  const table = withRecord.table;
+  // a LEFT JOIN that found no record: its id, never NULL in a record, is NULL
+  const found = row[lookup.recordAt] === null ? null : decodeRow(table, row, lookup.recordAt);
   return {
     status: 'active',
     user,
     idHash,
     context,
-    record: { table: withRecord.table, id: withRecord.id, record },
+    record: { table, id: withRecord.id, record: found },
   };
 }
 
 interface SessionQuery {
   readonly sql: string;
   readonly users: ReturnType<typeof entityTable> | null;
+  /** Where the record's columns start in a row (with a table). */
+  readonly recordAt: number;
 }
+
+/**
+ * A lookup's row, by position: the session's `created_at` and `last_seen_at`, the user's `id`,
+ * `email`, `name`, `roles` and `disabled`, then (with a User entity) every column of their record,
+ * then (with a table) every column of the record asked for.
+ */
+const SESSION_COLUMNS = 7;
 
 /** Per database and model: the lookup alone (key null), and with each table's record by id. */
 const sessionQueries = new WeakMap<Database, WeakMap<Model, Map<EntityTable | null, SessionQuery>>>();
@@ -145,7 +151,8 @@ const sessionQueries = new WeakMap<Database, WeakMap<Model, Map<EntityTable | nu
  * The session lookup's SQL, compiled once per database and model: the session and every column of
  * its user's record, so that who is asking costs one query (its only parameter is the id's hash).
  * With a table, the same query also reads the row of that table whose id is its first parameter
- * (a LEFT JOIN: the session is found whether the row exists or not), each column under its alias.
+ * (a LEFT JOIN: the session is found whether the row exists or not). Its row is decoded by position
+ * (`SESSION_COLUMNS`); each column has an alias of its own, as a row object has one key per name.
  */
 function sessionQuery(database: Database, model: Model, table: EntityTable | null): SessionQuery {
   let byModel = sessionQueries.get(database);
@@ -162,22 +169,27 @@ function sessionQuery(database: Database, model: Model, table: EntityTable | nul
   if (query === undefined) {
     const entity = model.entities['User'];
     const users = entity === undefined ? null : entityTable(model, entity);
-    const columns = new Set(['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])]);
-    const selected = ['s.created_at', 's.last_seen_at', ...[...columns].map((c) => `u.${c}`)];
+    const columns = [
+      's.created_at',
+      's.last_seen_at',
+      ...['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])].map((c) => `u.${c}`),
+    ];
+    const recordAt = columns.length;
     let lookup = database.db
       .selectFrom(`${TABLES.sessions} as s`)
       .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id');
     if (table !== null) {
       lookup = lookup.leftJoin(`${table.table} as r`, (join) => join.on('r.id', '=', RECORD_ID));
-      selected.push(...table.columns.map((c) => `r.${c} as ${recordAlias(c)}`));
+      columns.push(...table.columns.map((c) => `r.${c}`));
     }
+    const selected = columns.map((column, i) => `${column} as c${i}`);
     const compiled = lookup.select(selected).where('s.id_hash', '=', ID_HASH).compile();
     const expected = table === null ? [ID_HASH] : [RECORD_ID, ID_HASH];
     // lookupSession binds its values in this order
     if (compiled.parameters.join('\u0000') !== expected.join('\u0000')) {
       throw new Error('The session lookup does not take its parameters in the expected order.');
     }
-    query = { sql: compiled.sql, users };
+    query = { sql: compiled.sql, users, recordAt };
     byTable.set(table, query);
   }
   return query;

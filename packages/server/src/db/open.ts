@@ -6,7 +6,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
-import { cachingStatements } from './statement-cache.js';
+import { StatementCache, cachingStatements } from './statement-cache.js';
 
 /** An open database: its dialect, a Kysely instance over it, and how to close it. */
 export interface Database {
@@ -14,12 +14,16 @@ export interface Database {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
   readonly db: Kysely<any>;
   /**
-   * The rows of a read whose SQL is already compiled (`CompiledQuery`'s `sql` and `parameters`):
-   * what `db.executeQuery` answers, for the reads every request makes (its session, a record by
-   * id, a page). On SQLite it runs the prepared statement at once when no transaction is open,
-   * without Kysely's hand-off of the single connection (a fifth of a read by id).
+   * The rows of a read whose SQL is already compiled (`CompiledQuery`'s `sql` and `parameters`), each
+   * an array of its values in the order of the select list: for the reads every request makes (its
+   * session, a record by id, a page), which decode by position. On SQLite the prepared statement
+   * runs at once in raw mode when no transaction is open: no object is built per row, and Kysely's
+   * hand-off of the single connection is skipped (a fifth of a read by id). Through Kysely (a
+   * transaction, PostgreSQL), a row object's values are taken in order: give every column of the
+   * select list its own name (an alias where two would share one), as a row object has one key per
+   * name. Column names start with a letter, so no key is integer-like and reordered.
    */
-  select(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  selectValues(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -52,21 +56,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 function openSqlite(path: string): Database {
   const sqlite = new SqliteDatabase(path);
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
-  const statements = cachingStatements(sqlite);
-  const db = new Kysely({ dialect: new SqliteDialect({ database: statements }) });
-  const select = async (text: string, parameters: readonly unknown[]) => {
+  const db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const rawStatements = new StatementCache(sqlite, { raw: true });
+  const selectValues = async (text: string, parameters: readonly unknown[]) => {
     // a transaction holds Kysely's one connection across awaits: a read that did not wait its turn
     // would see that transaction's writes before they are committed
-    if (sqlite.inTransaction) return executeRaw(db, text, parameters);
+    if (sqlite.inTransaction) return executeValues(db, text, parameters);
     // better-sqlite3 is synchronous: nothing else runs on the connection while the statement does
-    return statements.prepare(text).all(parameters) as Record<string, unknown>[];
+    return rawStatements.prepare(text).all(parameters) as unknown[][];
   };
   const close = async () => {
     await db.destroy();
     // destroy() leaves alone a connection Kysely never used
     if (sqlite.open) sqlite.close();
   };
-  return { dialect: 'sqlite', db, select, close };
+  return { dialect: 'sqlite', db, selectValues, close };
 }
 
 function openPostgres(url: string): Database {
@@ -78,7 +82,12 @@ function openPostgres(url: string): Database {
     await db.destroy();
     if (!pool.ended) await pool.end();
   };
-  return { dialect: 'postgres', db, select: (text, parameters) => executeRaw(db, text, parameters), close };
+  return {
+    dialect: 'postgres',
+    db,
+    selectValues: (text, parameters) => executeValues(db, text, parameters),
+    close,
+  };
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -90,14 +99,22 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     await db.destroy();
     if (!pglite.closed) await pglite.close();
   };
-  return { dialect: 'postgres', db, select: (text, parameters) => executeRaw(db, text, parameters), close };
+  return {
+    dialect: 'postgres',
+    db,
+    selectValues: (text, parameters) => executeValues(db, text, parameters),
+    close,
+  };
 }
 
-/** Runs compiled SQL through Kysely's executor, waiting for a connection like any query. */
+/**
+ * Runs compiled SQL through Kysely's executor, waiting for a connection like any query; each row's
+ * values in the order of its keys, which is the select list's (see `Database.selectValues`).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
-async function executeRaw(db: Kysely<any>, text: string, parameters: readonly unknown[]) {
+async function executeValues(db: Kysely<any>, text: string, parameters: readonly unknown[]) {
   const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...parameters]));
-  return result.rows;
+  return result.rows.map((row) => Object.values(row));
 }
 
 /** A URL without its password, for messages. */

@@ -6,35 +6,67 @@
 import { type Database as SqliteDatabase, type Statement } from 'better-sqlite3';
 import { type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 
-/** Statements kept per database; the least recently used one goes first when it is full. */
+/** Statements kept per cache; the least recently used one goes first when it is full. */
 const MAX_STATEMENTS = 256;
 
 /**
+ * A bounded LRU of prepared statements by SQL text. With `raw`, its statements return each row as
+ * an array of values in the select list's order (better-sqlite3's raw mode), which builds no object
+ * per row; a statement's mode is its own, so raw and object statements live in separate caches.
+ *
+ * @example new StatementCache(sqlite, { raw: true }).prepare('select 1').all() // [[1]]
+ */
+export class StatementCache {
+  readonly #sqlite: SqliteDatabase;
+  readonly #raw: boolean;
+  readonly #max: number;
+  readonly #cache = new Map<string, Statement>();
+
+  constructor(sqlite: SqliteDatabase, options: { readonly raw?: boolean; readonly max?: number } = {}) {
+    this.#sqlite = sqlite;
+    this.#raw = options.raw ?? false;
+    this.#max = options.max ?? MAX_STATEMENTS;
+  }
+
+  /** The statement of `text`; a cached one still being iterated (a stream) is not shared. */
+  prepare(text: string): Statement {
+    const hit = this.#cache.get(text);
+    if (hit !== undefined) {
+      if (hit.busy) return this.#fresh(text);
+      // a Map iterates in insertion order: re-inserting marks the statement most recently used
+      this.#cache.delete(text);
+      this.#cache.set(text, hit);
+      return hit;
+    }
+    const statement = this.#fresh(text);
+    if (this.#cache.size >= this.#max) {
+      const oldest = this.#cache.keys().next();
+      if (oldest.done !== true) this.#cache.delete(oldest.value);
+    }
+    this.#cache.set(text, statement);
+    return statement;
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  #fresh(text: string): Statement {
+    const statement = this.#sqlite.prepare(text);
+    return this.#raw ? statement.raw(true) : statement;
+  }
+}
+
+/**
  * The database as Kysely's `SqliteDialect` uses it, with `prepare` memoised by SQL text (a bounded
- * LRU). A cached statement still being iterated (a stream) is not shared: a fresh one is prepared.
+ * LRU, `StatementCache`).
  *
  * @example new SqliteDialect({ database: cachingStatements(new Database('app.sqlite')) })
  */
 export function cachingStatements(sqlite: SqliteDatabase, max = MAX_STATEMENTS): KyselySqliteDatabase {
-  const cache = new Map<string, Statement>();
+  const cache = new StatementCache(sqlite, { max });
   return {
-    prepare(text: string) {
-      const hit = cache.get(text);
-      if (hit !== undefined) {
-        if (hit.busy) return sqlite.prepare(text);
-        // a Map iterates in insertion order: re-inserting marks the statement most recently used
-        cache.delete(text);
-        cache.set(text, hit);
-        return hit;
-      }
-      const statement = sqlite.prepare(text);
-      if (cache.size >= max) {
-        const oldest = cache.keys().next();
-        if (oldest.done !== true) cache.delete(oldest.value);
-      }
-      cache.set(text, statement);
-      return statement;
-    },
+    prepare: (text: string) => cache.prepare(text),
     close() {
       cache.clear();
       sqlite.close();

@@ -66,44 +66,26 @@ export function isTextColumn(info: EntityTable, column: string): boolean {
   );
 }
 
-/** A row as the record on the wire, its keys in the order of the table's columns. */
-export function decodeRow(info: EntityTable, row: Readonly<Record<string, unknown>>, _dialect: DialectName) {
-  const record: Record<string, Value> = {};
-  for (const [name, decode] of info.decoders) record[name] = decode(row[name]);
-  return record;
-}
-
 /**
- * The alias under which a query that reads more than one table (the session lookup) selects a
- * record's column: no column of the other tables starts with `__`.
+ * A row as the record on the wire, its keys in the order of the table's columns. The row is the
+ * table's column values in that order (`Database.selectValues`), from `offset` on: a query that
+ * reads more than one table (the session lookup) decodes each table's part of the same row.
  *
- * @example recordAlias('createdAt') // '__r_createdAt'
+ * @example decodeRow(info, await database.selectValues(byId, [id]).then(([row]) => row))
  */
-export function recordAlias(column: string): string {
-  return `__r_${column}`;
+export function decodeRow(info: EntityTable, row: readonly unknown[], offset = 0): Record<string, Value> {
+  const record: Record<string, Value> = {};
+  const decoders = info.decoders;
+  for (let i = 0; i < decoders.length; i++) {
+    const [name, decode] = decoders[i]!;
+    record[name] = decode(row[offset + i]);
+  }
+  return record;
 }
 
-/** Each table's columns with their aliases and decoders. */
-const aliasedDecoders = new WeakMap<EntityTable, readonly (readonly [string, string, ValueDecoder])[]>();
-
-/**
- * The record whose columns a row holds under their aliases (`recordAlias`), or null when the row
- * holds none (a LEFT JOIN that found no record: its id, never NULL in a record, is NULL).
- */
-export function decodeAliasedRow(
-  info: EntityTable,
-  row: Readonly<Record<string, unknown>>,
-): Record<string, Value> | null {
-  let decoders = aliasedDecoders.get(info);
-  if (decoders === undefined) {
-    decoders = info.decoders.map(([name, decode]) => [name, recordAlias(name), decode] as const);
-    aliasedDecoders.set(info, decoders);
-  }
-  const id = row[recordAlias('id')];
-  if (id === null || id === undefined) return null;
-  const record: Record<string, Value> = {};
-  for (const [name, alias, decode] of decoders) record[name] = decode(row[alias]);
-  return record;
+/** A row object's values of the table's columns, in their order, for `decodeRow`. */
+export function columnValues(info: EntityTable, row: Readonly<Record<string, unknown>>): unknown[] {
+  return info.columns.map((column) => row[column]);
 }
 
 /** Column values of the named fields of a (validated) record. */
@@ -155,26 +137,16 @@ const contexts = new WeakMap<UserSummary, Promise<UserContext>>();
  * The signed-in user as the engine sees them: every field of their User record (`user.department`
  * in a permission reads it), their id and their roles. Loaded once per request.
  */
-export function userContext(
-  model: Model,
-  db: Db,
-  dialect: DialectName,
-  user: UserSummary,
-): Promise<UserContext> {
+export function userContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
   let context = contexts.get(user);
   if (context === undefined) {
-    context = loadUserContext(model, db, dialect, user);
+    context = loadUserContext(model, db, user);
     contexts.set(user, context);
   }
   return context;
 }
 
-async function loadUserContext(
-  model: Model,
-  db: Db,
-  dialect: DialectName,
-  user: UserSummary,
-): Promise<UserContext> {
+async function loadUserContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
   const entity = model.entities['User'];
   const base = { id: user.id, roles: [...user.roles] };
   if (entity === undefined) return base;
@@ -185,5 +157,5 @@ async function loadUserContext(
     .where('id', '=', user.id)
     .executeTakeFirst()) as Record<string, unknown> | undefined;
   if (row === undefined) return base;
-  return { ...decodeRow(info, row, dialect), ...base };
+  return { ...decodeRow(info, columnValues(info, row)), ...base };
 }

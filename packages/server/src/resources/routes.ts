@@ -147,8 +147,7 @@ class Resource {
   async #caller(request: FastifyRequest): Promise<Caller> {
     const summary = requireUser(request);
     // the session lookup decoded the User record already; the query is the fallback
-    const user =
-      request.auth.context ?? (await userContext(this.#model, this.#db, this.#database.dialect, summary));
+    const user = request.auth.context ?? (await userContext(this.#model, this.#db, summary));
     const unmasked = grantsOf(this.#model, user, this.#entity).every(
       (grant) => grant.read === false || grant.readFields === null,
     );
@@ -233,8 +232,8 @@ class Resource {
     };
     const query =
       shape === null ? compile() : this.#pages.query(shape.key, [...shape.parameters, limit + 1], compile);
-    const rows = await this.#database.select(query.sql, query.parameters);
-    const records = rows.map((row) => decodeRow(this.info, row, this.#database.dialect));
+    const rows = await this.#database.selectValues(query.sql, query.parameters);
+    const records = rows.map((row) => decodeRow(this.info, row));
     const more = records.length > limit;
     return { shown: more ? records.slice(0, limit) : records, more };
   }
@@ -530,8 +529,8 @@ class Resource {
       .select([...this.info.columns])
       .where('id', '=', '')
       .compile().sql;
-    const [row] = await this.#database.select(this.#byIdSql, [id]);
-    return row === undefined ? null : decodeRow(this.info, row, this.#database.dialect);
+    const [row] = await this.#database.selectValues(this.#byIdSql, [id]);
+    return row === undefined ? null : decodeRow(this.info, row);
   }
 
   /**

@@ -35,7 +35,7 @@ export interface ListQuery {
   /** The sort keys, ending with `id`. */
   readonly sort: readonly SortKey[];
   /** The cursor's keyset condition, when a cursor was given. */
-  readonly after: RawBuilder<unknown> | null;
+  readonly after: KeysetCondition | null;
   readonly limit: number;
   readonly total: boolean;
   /** The list screen whose fixed condition (`where`) applies too, when `screen=<id>` was given. */
@@ -277,13 +277,24 @@ export function sortSignature(sort: readonly SortKey[]): string {
   return sort.map((k) => `${k.descending ? '-' : ''}${k.column}`).join(',');
 }
 
+/**
+ * The keyset condition of a cursor (rows after the one it was made from), with what a compiled
+ * query of it needs (`CompiledSql`): its shape, which with the sort fixes its SQL text (which of its
+ * values are NULL), and its parameters in the order the text binds them.
+ */
+export interface KeysetCondition {
+  readonly condition: RawBuilder<unknown>;
+  readonly shape: string;
+  readonly parameters: readonly unknown[];
+}
+
 /** The keyset condition of a cursor: rows after the one it was made from. */
 export function cursorCondition(
   info: EntityTable,
   sort: readonly SortKey[],
   cursor: string,
   dialect: DialectName,
-): RawBuilder<unknown> {
+): KeysetCondition {
   const bad = () => invalid('the cursor is not one this list gave out; start again without `cursor`');
   let payload: unknown;
   try {
@@ -313,9 +324,21 @@ export function cursorCondition(
     return encoded;
   });
 
-  // (k1, k2, …) after (v1, v2, …): some key is past its value and all before it are equal
+  return keysetCondition(sort, values);
+}
+
+/** `cursorCondition`'s condition, over the cursor's values (each encoded, or null). */
+function keysetCondition(
+  sort: readonly SortKey[],
+  values: readonly (string | number | boolean | null)[],
+): KeysetCondition {
+  const shape = values.map((value) => (value === null ? 'n' : 'v')).join('');
+  // (k1, k2, …) after (v1, v2, …): some key is past its value and all before it are equal; each
+  // part's parameters are kept beside it, in the order its text binds them
   const alternatives: RawBuilder<unknown>[] = [];
+  const alternativeParameters: unknown[] = [];
   const equalSoFar: RawBuilder<unknown>[] = [];
+  const equalParameters: unknown[] = [];
   sort.forEach((key, i) => {
     const value = values[i] ?? null;
     const col = column(key);
@@ -334,10 +357,14 @@ export function cursorCondition(
         : sql`${col} ${past} ${value}`;
       equal = sql`${col} = ${value}`;
     }
-    if (beyond !== null) alternatives.push(sql.join([...equalSoFar, beyond], sql` and `));
+    if (beyond !== null) {
+      alternatives.push(sql.join([...equalSoFar, beyond], sql` and `));
+      alternativeParameters.push(...equalParameters, ...(value === null ? [] : [value]));
+    }
     equalSoFar.push(equal);
+    if (value !== null) equalParameters.push(value);
   });
-  if (alternatives.length === 0) return sql`1=0`;
+  if (alternatives.length === 0) return { condition: sql`1=0`, shape, parameters: [] };
   const after = sql`(${sql.join(
     alternatives.map((a) => sql`(${a})`),
     sql` or `,
@@ -345,7 +372,13 @@ export function cursorCondition(
   // the same condition, led by a plain range on the first key, so an index seeks instead of scanning
   const first = sort[0];
   const start = values[0];
-  if (first === undefined || first.nullable || start === null || start === undefined) return after;
+  if (first === undefined || first.nullable || start === null || start === undefined) {
+    return { condition: after, shape, parameters: alternativeParameters };
+  }
   const bound = first.descending ? sql.raw('<=') : sql.raw('>=');
-  return sql`(${column(first)} ${bound} ${start} and ${after})`;
+  return {
+    condition: sql`(${column(first)} ${bound} ${start} and ${after})`,
+    shape,
+    parameters: [start, ...alternativeParameters],
+  };
 }

@@ -190,12 +190,23 @@ class Resource {
     }
     if (query.format === 'csv') return this.#exportCsv(reply, caller, conditions, query.sort);
 
-    // a page of the permission alone (no filter, screen or cursor) has one text per filter and sort
+    // a page of the permission alone (no filter or screen; after a cursor or not) has one text per
+    // permission filter, sort and cursor shape
+    const after = query.after;
     const shape =
-      query.conditions.length === 0 && fixed === null && query.after === null
-        ? { key: `${permission.sql}\u0000${sortSignature(query.sort)}`, parameters: permission.params }
+      query.conditions.length === 0 && fixed === null
+        ? {
+            key: `${permission.sql}\u0000${sortSignature(query.sort)}\u0000${after?.shape ?? ''}`,
+            parameters: [...permission.params, ...(after?.parameters ?? [])],
+          }
         : null;
-    const { shown, more } = await this.#page(conditions, query.after, query.sort, query.limit, shape);
+    const { shown, more } = await this.#page(
+      conditions,
+      after?.condition ?? null,
+      query.sort,
+      query.limit,
+      shape,
+    );
     const last = shown.at(-1);
     const body: { data: Record<string, Value>[]; nextCursor: string | null; total?: number } = {
       data: shown.map((record) => this.#present(record, caller)),
@@ -264,7 +275,7 @@ class Resource {
     const page = (after: RawBuilder<unknown> | null) => this.#page(conditions, after, sort, pageSize);
     const present = (record: Record<string, Value>) => this.#present(record, caller);
     const next = (last: Record<string, Value>) =>
-      cursorCondition(this.info, sort, encodeCursor(sort, last), this.#database.dialect);
+      cursorCondition(this.info, sort, encodeCursor(sort, last), this.#database.dialect).condition;
     async function* lines(): AsyncGenerator<string> {
       yield `\uFEFF${columns.map((c) => csvCell(c.label)).join(',')}\r\n`;
       let after: RawBuilder<unknown> | null = null;

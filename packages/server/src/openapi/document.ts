@@ -7,6 +7,7 @@ import { rulesFor } from '@ninefold/engine';
 import { type Entity, type Field, type Model } from '@ninefold/spec/model';
 import { SESSION_COOKIE } from '../auth/request-auth.js';
 import { CSRF_HEADER } from '../http/csrf.js';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency.js';
 import { apiPath } from '../http/paths.js';
 import { FILTER_OPS } from '../resources/list-query.js';
 import { ACTIONS_KEY, resourcePath } from '../resources/routes.js';
@@ -22,6 +23,8 @@ const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST'];
 const SIGNED_IN = [...ANY_REQUEST, 'E_UNAUTHENTICATED', 'E_SESSION_EXPIRED'];
 /** Codes of any request that changes data. */
 const CHANGING = [...SIGNED_IN, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE'];
+/** Codes of a change to a resource, which may carry an Idempotency-Key. */
+const WRITING = [...CHANGING, 'E_IDEMPOTENCY_KEY_REUSED'];
 
 /**
  * The OpenAPI document of a model.
@@ -59,6 +62,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const json = (schema: Json) => ({ 'application/json': { schema } });
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   const csrf = { $ref: '#/components/parameters/Csrf' };
+  const idempotency = { $ref: '#/components/parameters/IdempotencyKey' };
 
   paths['/health'] = {
     get: op(['E_INTERNAL'], {
@@ -165,11 +169,11 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           },
         },
       }),
-      post: op([...CHANGING, ...writeCodes, ...createCodes], {
+      post: op([...WRITING, ...writeCodes, ...createCodes], {
         operationId: `create${name}`,
         tags: [tag],
         summary: `Create a ${entity.label}.`,
-        parameters: [csrf],
+        parameters: [csrf, idempotency],
         requestBody: { required: true, content: json(ref(`${name}Input`)) },
         responses: { '201': record },
       }),
@@ -183,21 +187,21 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
         responses: { '200': record },
       }),
       patch: op(
-        [...CHANGING, ...writeCodes, 'E_NOT_FOUND', 'E_CONFLICT', 'E_PRECONDITION_REQUIRED', ...updateCodes],
+        [...WRITING, ...writeCodes, 'E_NOT_FOUND', 'E_CONFLICT', 'E_PRECONDITION_REQUIRED', ...updateCodes],
         {
           operationId: `update${name}`,
           tags: [tag],
           summary: `Change fields of a ${entity.label}.`,
-          parameters: [idParam, ifMatch(true), csrf],
+          parameters: [idParam, ifMatch(true), csrf, idempotency],
           requestBody: { required: true, content: json(ref(`${name}Input`)) },
           responses: { '200': record },
         },
       ),
-      delete: op([...CHANGING, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_CONFLICT'], {
+      delete: op([...WRITING, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_CONFLICT'], {
         operationId: `delete${name}`,
         tags: [tag],
         summary: `Delete a ${entity.label}.`,
-        parameters: [idParam, ifMatch(false), csrf],
+        parameters: [idParam, ifMatch(false), csrf, idempotency],
         responses: { '204': { description: 'Deleted.' } },
       }),
     };
@@ -216,7 +220,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       paths[`${path}/{id}/transitions/${transition.name}`] = {
         post: op(
           [
-            ...CHANGING,
+            ...WRITING,
             ...writeCodes,
             'E_NOT_FOUND',
             'E_CONFLICT',
@@ -228,7 +232,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
             operationId: `${transition.name}${name}`,
             tags: [tag],
             summary: `${transition.label}: ${transition.from.join(', ')} → ${transition.to}.`,
-            parameters: [idParam, ifMatch(true), csrf],
+            parameters: [idParam, ifMatch(true), csrf, idempotency],
             requestBody: {
               required: false,
               content: json({
@@ -272,6 +276,16 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           required: true,
           description: 'Every request that changes data carries it (CSRF defence).',
           schema: { type: 'string', const: '1' },
+        },
+        IdempotencyKey: {
+          name: IDEMPOTENCY_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            'A key of the client’s choosing (a UUID): the change is done once whatever the number of ' +
+            'times it is sent with that key in 24 hours; a repeat answers the first outcome with ' +
+            '`Idempotent-Replayed: true`. The same key with another change is E_IDEMPOTENCY_KEY_REUSED.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
         },
       },
     },

@@ -34,6 +34,14 @@ import { normalizeEmail } from '../auth/users.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
+import {
+  type IdempotencyKey,
+  type KeptOutcome,
+  idempotencyKey,
+  isKeyTaken,
+  keepOutcome,
+  keptOutcome,
+} from '../http/idempotency.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { writeProblem } from './issues.js';
@@ -348,6 +356,10 @@ class Resource {
 
   async create(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
+    return this.#once(request, reply, caller, (key) => this.#create(request, reply, caller, key));
+  }
+
+  async #create(request: FastifyRequest, reply: FastifyReply, caller: Caller, key: IdempotencyKey | null) {
     const { user, now } = caller;
     const input = this.#normalized(bodyObject(request.body));
     if (accessFor(this.#model, user, 'create', this.#entity) === false) throw new ApiError('E_FORBIDDEN');
@@ -389,6 +401,7 @@ class Resource {
         ...(this.info.hasState ? { toState: String(record['state']) } : {}),
         changes: changeSet(fields, null, record),
       });
+      if (key !== null) await keepOutcome(tx, key, { status: 201, recordId: String(record['id']) }, now);
     });
     reply
       .code(201)
@@ -399,6 +412,10 @@ class Resource {
 
   async update(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
+    return this.#once(request, reply, caller, (key) => this.#update(request, reply, caller, key));
+  }
+
+  async #update(request: FastifyRequest, reply: FastifyReply, caller: Caller, key: IdempotencyKey | null) {
     const { user, now } = caller;
     const old = await this.#readable(request, caller);
     const version = ifMatch(request, true, old);
@@ -438,6 +455,7 @@ class Resource {
         action: 'update',
         changes: changeSet(changed, old, saved),
       });
+      if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
     });
     reply.header('etag', etag(saved));
     return this.#present(inColumns(this.info, saved), caller);
@@ -445,6 +463,10 @@ class Resource {
 
   async remove(request: FastifyRequest, reply: FastifyReply) {
     const caller = await this.#caller(request);
+    return this.#once(request, reply, caller, (key) => this.#remove(request, reply, caller, key));
+  }
+
+  async #remove(request: FastifyRequest, reply: FastifyReply, caller: Caller, key: IdempotencyKey | null) {
     const { user, now } = caller;
     const old = await this.#readable(request, caller);
     const version = ifMatch(request, false, old);
@@ -465,12 +487,23 @@ class Resource {
         action: 'delete',
         changes: changeSet(fields, old, null),
       });
+      if (key !== null) await keepOutcome(tx, key, { status: 204, recordId: String(old['id']) }, now);
     });
     return reply.code(204).send();
   }
 
   async transition(request: FastifyRequest, reply: FastifyReply, name: string) {
     const caller = await this.#caller(request);
+    return this.#once(request, reply, caller, (key) => this.#transition(request, reply, caller, name, key));
+  }
+
+  async #transition(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Caller,
+    name: string,
+    key: IdempotencyKey | null,
+  ) {
     const { user, now } = caller;
     const old = await this.#readable(request, caller);
     const version = ifMatch(request, true, old);
@@ -495,9 +528,55 @@ class Resource {
         toState: String(saved['state']),
         changes: changeSet(changed, old, saved),
       });
+      if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
     });
     reply.header('etag', etag(saved));
     return this.#present(inColumns(this.info, saved), caller);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Idempotency-Key
+
+  /**
+   * Runs a write once per `Idempotency-Key` (http/idempotency.ts): a key already taken answers what
+   * its first write did; a new one is taken in the write's transaction (`keepOutcome`). Of two
+   * requests racing with one key, the second's transaction fails on the key and answers the first's.
+   */
+  async #once(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Caller,
+    write: (key: IdempotencyKey | null) => Promise<unknown>,
+  ): Promise<unknown> {
+    const key = idempotencyKey(request, caller.user.id);
+    if (key === null) return write(null);
+    const kept = await keptOutcome(this.#db, key, caller.now);
+    if (kept !== null) return this.#replay(reply, caller, kept);
+    try {
+      return await write(key);
+    } catch (error) {
+      if (!(error instanceof KeyTaken)) throw error;
+      const first = await keptOutcome(this.#db, key, caller.now);
+      if (first === null) throw error.cause;
+      return this.#replay(reply, caller, first);
+    }
+  }
+
+  /**
+   * The answer to a write sent again: the first write's status, with its record as it is now (read
+   * as any read is: E_NOT_FOUND when it is gone or no longer the user's to see).
+   */
+  async #replay(reply: FastifyReply, caller: Caller, kept: KeptOutcome): Promise<unknown> {
+    reply.header('idempotent-replayed', 'true');
+    if (kept.status === 204) return reply.code(204).send();
+    const record = kept.recordId === null ? null : await this.#readById(kept.recordId);
+    const vars = record === null ? null : this.#activation(record, caller);
+    if (record === null || vars === null || !this.#mayRead(record, caller, vars)) {
+      throw new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
+    }
+    reply.code(kept.status).header('etag', etag(record));
+    if (kept.status === 201) reply.header('location', `${this.#path}/${String(record['id'])}`);
+    return this.#present(record, caller, vars);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -650,6 +729,8 @@ class Resource {
       await this.#db.transaction().execute(work);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
+      // another request with the same Idempotency-Key committed first: `#once` answers its outcome
+      if (isKeyTaken(error)) throw new KeyTaken(error);
       const field = uniqueFieldOf(this.info, error);
       throw new ApiError(
         'E_UNIQUE',
@@ -659,6 +740,13 @@ class Resource {
           : { errors: [{ field: field.name, code: 'E_UNIQUE', params: { field: field.label } }] },
       );
     }
+  }
+}
+
+/** A write's Idempotency-Key was taken by another request while the write ran. */
+class KeyTaken extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The Idempotency-Key was taken by another request.');
   }
 }
 

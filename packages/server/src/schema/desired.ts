@@ -170,6 +170,7 @@ function system(
 function builtinTables(): Table[] {
   const sessions = TABLES.sessions;
   const history = TABLES.history;
+  const idempotency = TABLES.idempotency;
   return [
     {
       name: sessions,
@@ -212,6 +213,28 @@ function builtinTables(): Table[] {
           table: history,
           columns: ['entity', 'record_id', 'at'],
           textColumns: ['entity', 'record_id', 'at'],
+          unique: false,
+        },
+      ],
+    },
+    {
+      // the writes each Idempotency-Key was taken for (http/idempotency.ts)
+      name: idempotency,
+      entity: null,
+      columns: [
+        // the SHA-256 of the user's id and the key: a key is its user's own
+        system('key_hash', 'text', 'sha256', { primaryKey: true }),
+        system('fingerprint', 'text', 'sha256'),
+        system('status', 'integer', 'integer'),
+        system('record_id', 'text', 'id', { notNull: false }),
+        system('created_at', 'text', 'datetime'),
+      ],
+      indexes: [
+        {
+          name: indexName(idempotency, ['created_at'], false),
+          table: idempotency,
+          columns: ['created_at'],
+          textColumns: ['created_at'],
           unique: false,
         },
       ],

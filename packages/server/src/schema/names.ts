@@ -9,6 +9,7 @@ export const TABLES = {
   migrations: 'ninefold_migrations',
   sessions: 'ninefold_sessions',
   history: 'ninefold_history',
+  idempotency: 'ninefold_idempotency',
 } as const;
 
 /** The users table's column that holds the argon2id hash; never part of the User entity. */

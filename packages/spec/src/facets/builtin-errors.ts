@@ -148,6 +148,12 @@ export const BUILTIN_ERRORS: readonly ErrorDef[] = [
     'An update or transition without If-Match.',
   ),
   e(
+    'E_IDEMPOTENCY_KEY_REUSED',
+    422,
+    'This request key was already used for a different change. Send the change again as a new request.',
+    'An Idempotency-Key sent again with another method, address, version or body.',
+  ),
+  e(
     'E_PAYLOAD_TOO_LARGE',
     413,
     'The request is larger than {limit, number} bytes.',

@@ -54,6 +54,37 @@ async function claimsWorld() {
 }
 
 describe('the create form', () => {
+  it('sends a create again with its key after its answers were lost, and one record is made', async () => {
+    const { w } = await claimsWorld();
+    let lose = true;
+    const { user, router } = renderApp(w, {
+      as: 'ann',
+      path: '/claims/new',
+      // the server does the create, but the answer never comes back
+      network: (fetch) => async (input, init) => {
+        const response = await fetch(input, init);
+        if (lose && init?.method === 'POST' && String(input).endsWith('/api/claims')) {
+          throw new TypeError('Failed to fetch');
+        }
+        return response;
+      },
+    });
+    await user.type(await screen.findByRole('textbox', { name: /^Title/ }), 'Night bus home');
+    await user.type(textbox(/^Amount/), '7.5');
+    await user.click(screen.getByRole('button', { name: 'Create claim' }));
+    // the client's own retries were lost too: the user is told, and stays on the form
+    expect(await screen.findByText(/The server could not be reached/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/claims/new');
+    const made = await records(w, 'ann', 'claims');
+    expect(made.map((c) => c['title'])).toEqual(['Night bus home']);
+
+    lose = false;
+    await user.click(screen.getByRole('button', { name: 'Create claim' }));
+    const id = await landedOn(router, /^\/claims\/(?!new$)([^/]+)$/);
+    expect(id).toBe(made[0]?.['id']);
+    expect(await records(w, 'ann', 'claims')).toHaveLength(1);
+  }, 60_000);
+
   it('gives each field type its control and sends the server exactly what was entered', async () => {
     const { w, bob, departmentId } = await claimsWorld();
     const { user, router } = renderApp(w, { as: 'ann', path: '/claims/new' });

@@ -114,10 +114,20 @@ export function injectFetch(server: TestServer, jar: { cookie: string | undefine
  *
  * @example const { user, router } = await renderApp(w, { as: 'ann', path: '/my-claims' });
  */
-export function renderApp(w: World, options: { as?: string; path?: string; now?: () => Date } = {}) {
+export function renderApp(
+  w: World,
+  options: {
+    as?: string;
+    path?: string;
+    now?: () => Date;
+    /** Puts something between the app and the server, like a network that loses answers. */
+    network?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  } = {},
+) {
   const jar = { cookie: options.as === undefined ? undefined : w.users[options.as]?.cookie };
+  const fetch = injectFetch(w.server, jar);
   const parts = createAppParts(w.model, {
-    fetch: injectFetch(w.server, jar),
+    fetch: options.network === undefined ? fetch : options.network(fetch),
     now: options.now ?? w.server.clock.now,
   });
   const router = createMemoryRouter(createRoutes(w.model), { initialEntries: [options.path ?? '/'] });

@@ -305,7 +305,7 @@ export interface Calls {
   /** Where the generated REST API is mounted. */
   readonly basePath: string;
   readonly timeoutMs: number;
-  /** How often an idempotent request is retried after a network failure. */
+  /** How often a request is retried after a network failure (a write with its Idempotency-Key). */
   readonly retries: number;
   /** Whether the client queues writes made offline and replays them. */
   readonly offlineQueue: boolean;

@@ -161,7 +161,11 @@ const calls = strictObject(
       pattern: '^/[a-z0-9-]+(?:/[a-z0-9-]+)*$',
     }),
     timeoutMs: int('How long the client waits for a response, in milliseconds. Default 10000.', 100, 300_000),
-    retries: int('How often an idempotent request is retried after a network failure. Default 2.', 0, 10),
+    retries: int(
+      'How often a request is retried after a network failure (a write with its Idempotency-Key). Default 2.',
+      0,
+      10,
+    ),
     offlineQueue: flag('Whether the client queues writes made offline and replays them. Default true.'),
   },
   { title: 'Calls', description: 'Section 7: how the client reaches the generated API.' },

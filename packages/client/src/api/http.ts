@@ -1,7 +1,8 @@
 /**
  * The HTTP client of the API a model describes: its base path, the CSRF header, a timeout per
- * request, retries of idempotent requests after a network failure, and every failure as a typed
- * error — an `ApiError` carrying the catalogue's problem, or a `NetworkError`.
+ * request, retries after a network failure, and every failure as a typed error — an `ApiError`
+ * carrying the catalogue's problem, or a `NetworkError`. A write carries an `Idempotency-Key` of its
+ * own, the same in every attempt, so that the server does it once however often it is sent.
  */
 import { type Calls } from '@ninefold/spec/model';
 
@@ -64,6 +65,11 @@ export interface RequestOptions {
   readonly version?: number;
   readonly signal?: AbortSignal;
   readonly query?: URLSearchParams | Readonly<Record<string, string>>;
+  /**
+   * A write's `Idempotency-Key`, when the caller keeps one across its own repeats (a form sent
+   * again after a lost answer); otherwise each write gets a new one, kept across the retries.
+   */
+  readonly idempotencyKey?: string;
 }
 
 export interface HttpOptions {
@@ -104,10 +110,16 @@ export function createHttp(options: HttpOptions): Http {
     return `${base}/${path.replace(/^\/+/, '')}${search === '' ? '' : `?${search}`}`;
   };
 
-  async function once(method: Method, target: string, init: RequestOptions): Promise<Response> {
+  async function once(
+    method: Method,
+    target: string,
+    init: RequestOptions,
+    idempotencyKey: string | null,
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', 'x-ninefold-csrf': '1' };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     if (init.version !== undefined) headers['if-match'] = `"${init.version}"`;
+    if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init.signal === undefined ? timeout : AbortSignal.any([init.signal, timeout]);
     try {
@@ -126,12 +138,14 @@ export function createHttp(options: HttpOptions): Http {
 
   async function request<T>(method: Method, path: string, init: RequestOptions = {}): Promise<T> {
     const target = url(path, init.query);
-    // only reads are repeated: a write that timed out may have been applied
-    const attempts = method === 'GET' ? retries + 1 : 1;
+    // a write that timed out may have been applied: its repeats carry its key, and the server
+    // answers them with the first attempt's outcome instead of doing it again
+    const idempotencyKey = method === 'GET' ? null : (init.idempotencyKey ?? newIdempotencyKey());
+    const attempts = retries + 1;
     let response: Response | undefined;
     for (let attempt = 1; response === undefined; attempt++) {
       try {
-        response = await once(method, target, init);
+        response = await once(method, target, init, idempotencyKey);
       } catch (error) {
         if (!(error instanceof NetworkError) || attempt >= attempts) throw error;
         await sleep(Math.min(250 * 2 ** (attempt - 1), 4000));
@@ -151,6 +165,20 @@ export function createHttp(options: HttpOptions): Http {
     get: (path, init) => request('GET', path, init),
     url,
   };
+}
+
+/**
+ * A random UUID (version 4) for an `Idempotency-Key`, from `crypto.getRandomValues`, which a page
+ * served over plain HTTP has too (`crypto.randomUUID` needs a secure context).
+ *
+ * @example newIdempotencyKey() // '0b7e6c1e-3f0a-4d8e-9c1b-6f2f4a9d1e77'
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function safeJson(text: string): unknown {

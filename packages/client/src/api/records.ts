@@ -12,6 +12,8 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { newIdempotencyKey } from './http';
 import { type ListParams, recordKeys, recordListOptions } from './list-query';
 import { useHttp } from '../runtime/runtime';
 
@@ -80,13 +82,28 @@ function settle(client: QueryClient, entity: Entity, record: ApiRecord | null, i
   });
 }
 
+/**
+ * Creates records. The same values sent again before a create succeeds (the user's retry after a
+ * lost answer) keep their `Idempotency-Key`, so the server makes one record of them; new values, or
+ * values sent after a create succeeded, get a new key.
+ */
 export function useCreateRecord(entity: Entity) {
   const http = useHttp();
   const client = useQueryClient();
+  const attempt = useRef<{ readonly body: string; readonly key: string } | null>(null);
   return useMutation({
-    mutationFn: (values: Record<string, Value>) =>
-      http.request<ApiRecord>('POST', entity.resource, { body: values }),
-    onSuccess: (record) => settle(client, entity, record, record.id),
+    mutationFn: (values: Record<string, Value>) => {
+      const body = JSON.stringify(values);
+      if (attempt.current?.body !== body) attempt.current = { body, key: newIdempotencyKey() };
+      return http.request<ApiRecord>('POST', entity.resource, {
+        body: values,
+        idempotencyKey: attempt.current.key,
+      });
+    },
+    onSuccess: (record) => {
+      attempt.current = null;
+      settle(client, entity, record, record.id);
+    },
   });
 }
 

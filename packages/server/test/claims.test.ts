@@ -386,6 +386,52 @@ for (const dialect of DIALECTS) {
         expect(deleted.statusCode).toBe(204);
         expect(problem(await ann.get(url)).code).toBe('E_NOT_FOUND');
       });
+
+      it('keeps a deleted claim’s history readable by those who could read the claim', async () => {
+        const c = await claim(ann, { merchant: 'SNCF', description: 'Lost ticket' });
+        const url = `/api/claims/${String(c['id'])}`;
+        expect((await ann.patch(url, { title: 'Train to Lille' }, 1)).statusCode).toBe(200);
+        expect((await ann.request('DELETE', url, undefined, { 'if-match': '"2"' })).statusCode).toBe(204);
+
+        const trail = body(await ann.get(`${url}/history`))['data'] as Json[];
+        expect(trail.map((h) => h['action'])).toEqual(['create', 'update', 'delete']);
+        expect(trail[2]?.['changes']).toMatchObject({
+          title: { from: 'Train to Lille', to: null },
+          merchant: { from: 'SNCF', to: null },
+        });
+        // the auditor reads every claim, without its free text: so its deleted history too
+        const audited = body(await aud.get(`${url}/history`))['data'] as Json[];
+        expect(audited).toHaveLength(3);
+        expect(audited[2]?.['changes']).toHaveProperty('title');
+        expect(audited[2]?.['changes']).not.toHaveProperty('merchant');
+        // another employee could not read it, nor can now; a claim that never was is not found either
+        expect(problem(await bob.get(`${url}/history`))).toMatchObject({ status: 404, code: 'E_NOT_FOUND' });
+        const never = '01a20b88-0000-7000-8000-000000000000';
+        expect(problem(await ann.get(`/api/claims/${never}/history`)).status).toBe(404);
+      });
+
+      it('decides on a deleted claim as it was when it was deleted', async () => {
+        // finance reads approved and paid claims only: a draft deleted as a draft stays hidden
+        const c = await claim(ann);
+        const url = `/api/claims/${String(c['id'])}`;
+        expect((await ann.request('DELETE', url, undefined, { 'if-match': '"1"' })).statusCode).toBe(204);
+        expect(problem(await fin.get(`${url}/history`)).status).toBe(404);
+        expect((await adm.get(`${url}/history`)).statusCode).toBe(200);
+
+        // an approved claim the admin deleted: finance read it then, so it reads its history now
+        let approved = await claim(ann, { amount: '20.00' });
+        approved = await fire(ann, approved, 'submit');
+        approved = await fire(mia, approved, 'approve');
+        const gone = `/api/claims/${String(approved['id'])}`;
+        expect((await adm.request('DELETE', gone)).statusCode).toBe(204);
+        const trail = body(await fin.get(`${gone}/history`))['data'] as Json[];
+        expect(trail.map((h) => [h['action'], h['to']])).toEqual([
+          ['create', 'draft'],
+          ['transition', 'submitted'],
+          ['transition', 'approved'],
+          ['delete', null],
+        ]);
+      });
     });
 
     describe('transitions', () => {

@@ -209,7 +209,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       get: op([...SIGNED_IN, 'E_NOT_FOUND'], {
         operationId: `history${name}`,
         tags: [tag],
-        summary: `Who changed the ${entity.label}, when, and how.`,
+        summary: `Who changed the ${entity.label}, when, and how; once it is deleted too, for those who could read it then.`,
         parameters: [idParam],
         responses: { '200': { description: 'Oldest first.', content: json(ref('HistoryPage')) } },
       }),

@@ -315,38 +315,36 @@ class Resource {
     return this.#present(record, caller, vars);
   }
 
+  /**
+   * The record's history, oldest first, each change masked as the record is for its reader. A
+   * deleted record's history stays readable by those who could read the record when it was
+   * deleted: the record is rebuilt from its own history (`recordAsDeleted`) and the same read rules
+   * decide on it.
+   */
   async history(request: FastifyRequest) {
     const caller = await this.#caller(request);
-    const record = await this.#readable(request, caller);
-    const fields = readableFields(this.#model, caller.user, this.#entity, record, { now: caller.now });
-    const visible = fields === null ? null : new Set<string>([...SYSTEM_FIELDS, ...fields]);
+    const id = (request.params as { id?: unknown }).id;
+    const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
+    if (typeof id !== 'string' || id === '') throw notFound();
     const rows = (await this.#db
       .selectFrom(TABLES.history)
       .selectAll()
       .where('entity', '=', this.#entity)
-      .where('record_id', '=', record['id'] as string)
+      .where('record_id', '=', id)
       .orderBy('at')
       .orderBy('id')
       .execute()) as Record<string, unknown>[];
-    const data = rows.map((row) => {
-      const changes =
-        typeof row['changes'] === 'string'
-          ? (JSON.parse(row['changes']) as Record<string, { from: Value; to: Value }>)
-          : {};
+    const entries = rows.map(historyEntry);
+    const record = (await this.#readById(id)) ?? recordAsDeleted(this.info, id, entries);
+    if (record === null || !this.#mayRead(record, caller, this.#activation(record, caller))) throw notFound();
+    const fields = readableFields(this.#model, caller.user, this.#entity, record, { now: caller.now });
+    const visible = fields === null ? null : new Set<string>([...SYSTEM_FIELDS, ...fields]);
+    const data = entries.map((entry) => {
       const masked: Record<string, { from: Value; to: Value }> = {};
-      for (const [name, change] of Object.entries(changes)) {
+      for (const [name, change] of Object.entries(entry.changes)) {
         if (visible === null || visible.has(name)) masked[name] = change;
       }
-      return {
-        id: String(row['id']),
-        at: String(row['at']),
-        by: row['by'] === null ? null : String(row['by']),
-        action: String(row['action']),
-        transition: row['transition'] === null ? null : String(row['transition']),
-        from: row['from_state'] === null ? null : String(row['from_state']),
-        to: row['to_state'] === null ? null : String(row['to_state']),
-        changes: masked,
-      };
+      return { ...entry, changes: masked };
     });
     return { data };
   }
@@ -741,6 +739,62 @@ class Resource {
       );
     }
   }
+}
+
+/** A history row as the API answers it. */
+interface HistoryView {
+  readonly id: string;
+  readonly at: string;
+  readonly by: string | null;
+  readonly action: string;
+  readonly transition: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly changes: Readonly<Record<string, { readonly from: Value; readonly to: Value }>>;
+}
+
+function historyEntry(row: Readonly<Record<string, unknown>>): HistoryView {
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  return {
+    id: String(row['id']),
+    at: String(row['at']),
+    by: text(row['by']),
+    action: String(row['action']),
+    transition: text(row['transition']),
+    from: text(row['from_state']),
+    to: text(row['to_state']),
+    changes:
+      typeof row['changes'] === 'string'
+        ? (JSON.parse(row['changes']) as Record<string, { from: Value; to: Value }>)
+        : {},
+  };
+}
+
+/**
+ * A deleted record as it was when it was deleted, rebuilt from its history: its creation's values
+ * and every later change in order, its state from its transitions. Null unless the history ends
+ * with its deletion (a record that never existed, or one the history does not begin).
+ */
+export function recordAsDeleted(
+  info: EntityTable,
+  id: string,
+  entries: readonly HistoryView[],
+): Record<string, Value> | null {
+  const [first] = entries;
+  if (first?.action !== 'create' || entries.at(-1)?.action !== 'delete') return null;
+  const record: Record<string, Value> = {};
+  for (const column of info.columns) record[column] = null;
+  Object.assign(record, { id, createdAt: first.at, updatedAt: first.at, createdBy: first.by, version: 0 });
+  for (const entry of entries) {
+    if (entry.action === 'delete') break;
+    for (const [name, change] of Object.entries(entry.changes)) {
+      if (info.stored.has(name)) record[name] = change.to;
+    }
+    if (info.hasState && entry.to !== null) record['state'] = entry.to;
+    record['updatedAt'] = entry.at;
+    record['version'] = Number(record['version']) + 1;
+  }
+  return record;
 }
 
 /** A write's Idempotency-Key was taken by another request while the write ran. */

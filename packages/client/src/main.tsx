@@ -55,6 +55,10 @@ function fail(error: unknown): void {
  * moment later. The session is usually back before the app's code has finished starting.
  */
 const SESSION_WAIT_MS = 300;
+/** How long the first render waits for the sign-in page's code when that is the page to show. */
+const SIGN_IN_WAIT_MS = 1000;
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 loadModel().then(async (model) => {
   const root = document.getElementById('root');
@@ -77,10 +81,13 @@ loadModel().then(async (model) => {
     // a failure shows when the screen asks for the decisions, with a retry
     void loadDecisions().catch(() => undefined);
   }
-  if (window.location.pathname === APP_PATHS.signIn) preloadSignIn();
-  await Promise.race([session, new Promise((resolve) => setTimeout(resolve, SESSION_WAIT_MS))]);
+  let signIn = window.location.pathname === APP_PATHS.signIn ? preloadSignIn() : null;
+  await Promise.race([session, wait(SESSION_WAIT_MS)]);
   // nobody signed in: the app is about to send them to the sign-in page
-  if (parts.queryClient.getQueryData(SESSION_KEY) === null) preloadSignIn();
+  if (parts.queryClient.getQueryData(SESSION_KEY) === null) signIn ??= preloadSignIn();
+  // the sign-in page is all there is to paint then: rendered before its code, it would show a loader
+  // first, and React holds content back for up to 300 ms after showing a fallback
+  if (signIn !== null) await Promise.race([signIn, wait(SIGN_IN_WAIT_MS)]);
   createRoot(root).render(
     <StrictMode>
       <App parts={parts} />

@@ -24,8 +24,9 @@ let signInPage: ComponentType | null = null;
 const loadSignIn = () => import('../auth/SignInPage').then((module) => (signInPage = module.SignInPage));
 const LazySignIn = lazy(() => loadSignIn().then((page) => ({ default: page })));
 
-export function preloadSignIn(): void {
-  void loadSignIn().catch(() => undefined); // a failure shows when the page renders, with a retry
+/** Starts loading the sign-in page; the promise settles when it is here (or failed to load). */
+export function preloadSignIn(): Promise<unknown> {
+  return loadSignIn().catch(() => undefined); // a failure shows when the page renders, with a retry
 }
 
 function SignInRoute() {

@@ -39,6 +39,23 @@ async function keepShell(): Promise<void> {
   }
 }
 
+/**
+ * The first number and date formatters of a page load ICU's data for the locale (~50 ms, ~200 ms on a
+ * slow phone): made while the app waits for the network, rather than inside the first list's render.
+ */
+function warmFormats(locale: string): void {
+  const warm = () => {
+    try {
+      new Intl.NumberFormat(locale).format(1.5);
+      new Intl.DateTimeFormat(locale).format(0);
+    } catch {
+      // a locale Intl refuses: the values' own formatters say so where they are used
+    }
+  };
+  if ('requestIdleCallback' in window) window.requestIdleCallback(warm, { timeout: 2000 });
+  else setTimeout(warm, 0);
+}
+
 function fail(error: unknown): void {
   const root = document.getElementById('root');
   if (root === null) return;
@@ -95,6 +112,7 @@ loadModel().then(async (model) => {
   );
   // messages with plurals or number formats need the ICU compiler; simple ones render without it
   void loadMessageFormat().catch(() => undefined);
+  warmFormats(model.product.locale);
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     const install = () =>
       navigator.serviceWorker

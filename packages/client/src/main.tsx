@@ -100,8 +100,15 @@ loadModel().then(async (model) => {
   }
   let signIn = window.location.pathname === APP_PATHS.signIn ? preloadSignIn() : null;
   await Promise.race([session, wait(SESSION_WAIT_MS)]);
-  // nobody signed in: the app is about to send them to the sign-in page
-  if (parts.queryClient.getQueryData(SESSION_KEY) === null) signIn ??= preloadSignIn();
+  // nobody signed in: unless the page is one of those readable before signing in (help, about), the
+  // app is about to send them to the sign-in page
+  const path = window.location.pathname;
+  const open =
+    (path === APP_PATHS.help || path === APP_PATHS.about) && !model.screens.some((s) => s.path === path);
+  if (parts.queryClient.getQueryData(SESSION_KEY) === null) {
+    if (open) void preloadSignIn();
+    else signIn ??= preloadSignIn();
+  }
   // the sign-in page is all there is to paint then: rendered before its code, it would show a loader
   // first, and React holds content back for up to 300 ms after showing a fallback
   if (signIn !== null) await Promise.race([signIn, wait(SIGN_IN_WAIT_MS)]);

@@ -148,7 +148,7 @@ describe('the create form', () => {
     });
 
     // a resource: a single enum, a ref, many enums, money in CHF, a datetime, an email, JSON
-    await act(() => history.push('/resources/new'));
+    history.push('/resources/new');
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Pool car 3');
     await user.selectOptions(screen.getByRole('combobox', { name: /^Kind/ }), 'car');
     await pick(user, 'Site', 'Zü', 'Zürich HQ');
@@ -414,7 +414,7 @@ describe('the edit form', () => {
     expect((await w.api('ann', 'GET', `/api/claims/${id}`)).body['merchant']).toBeNull();
 
     // a saved form leaves without asking
-    await act(() => history.push(`/claims/${id}/edit`));
+    history.push(`/claims/${id}/edit`);
     await user.type(await screen.findByRole('textbox', { name: 'Merchant' }), 'Ibis');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await landedOn(history, /^\/claims\/(?!new$)([^/]+)$/);

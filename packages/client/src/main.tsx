@@ -119,7 +119,9 @@ loadModel().then(async (model) => {
   );
   // messages with plurals or number formats need the ICU compiler; simple ones render without it
   void loadMessageFormat().catch(() => undefined);
-  warmFormats(model.product.locale);
+  // only for a screen of the spec, signed in: the sign-in page, help and about format no values
+  if (initial !== undefined && parts.queryClient.getQueryData(SESSION_KEY) != null)
+    warmFormats(model.product.locale);
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     const install = () =>
       navigator.serviceWorker

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, renderApp, world } from './harness';
 
@@ -15,7 +15,8 @@ describe('the shell', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
     await screen.findByRole('navigation', { name: 'Main' });
-    expect(history.location.pathname).toBe('/my-claims');
+    // signing in goes to `next` (here /), whose redirect to the first screen follows a moment later
+    await waitFor(() => expect(history.location.pathname).toBe('/my-claims'));
     const nav = within(screen.getByRole('navigation', { name: 'Main' }));
     expect(nav.getByRole('link', { name: /My claims/ })).toBeInTheDocument();
     // an employee may not approve, pay or administer: those entries are not there

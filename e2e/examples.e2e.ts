@@ -401,6 +401,52 @@ for (const file of EXAMPLES) {
       );
     });
 
+    test('back and forward ask before unsaved changes are lost, and staying keeps them', async () => {
+      for (const role of roleNames) {
+        const user = await userContext(example, role);
+        for (const edit of model.screens.filter((s) => s.kind === 'edit' && mayOpenScreen(model, user, s))) {
+          const entity = edit.entity!;
+          const record = await updatableRecord(role, entity, user);
+          if (record === null) continue;
+          const text = writableList(model, user, entity, 'update', record)
+            .filter((n) => formFields(model, edit).some((f) => f.name === n))
+            .map((n) => model.entities[entity]!.fields[n]!)
+            .find((f) => (f.type === 'string' || f.type === 'text') && f.pattern === null && !f.unique);
+          if (text === undefined) continue;
+          const { page } = await session(role);
+          const here = pathOf(edit.path, record.id);
+          await page.goto(here);
+          await settled(page);
+          // an entry of the app ahead of the form, to go forward to
+          await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
+          await page.waitForURL((url) => url.pathname !== here);
+          const ahead = new URL(page.url()).pathname;
+          await page.goBack();
+          await page.waitForURL((url) => url.pathname === here);
+          const control = fieldControl(page.getByRole('main'), text);
+          await control.fill('Not saved yet');
+
+          await page.goForward({ waitUntil: 'commit' });
+          const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+          await dialog.waitFor();
+          await page.waitForURL((url) => url.pathname === here);
+          expect(await axeProblems(page)).toEqual([]);
+          await dialog.getByRole('button', { name: 'Stay on this page' }).click();
+          await dialog.waitFor({ state: 'hidden' });
+          expect(new URL(page.url()).pathname).toBe(here);
+          expect(await control.inputValue()).toBe('Not saved yet');
+
+          await page.goForward({ waitUntil: 'commit' });
+          await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+          await page.waitForURL((url) => url.pathname === ahead);
+          expect(await getRecord(example, role, entity, record.id)).toMatchObject({
+            [text.name]: record[text.name] ?? null,
+          });
+          return;
+        }
+      }
+    });
+
     test('the about page says which of the nine facets are unspecified', async () => {
       const context = await newContext(browser, example);
       const page = await context.newPage();

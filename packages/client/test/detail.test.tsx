@@ -224,12 +224,12 @@ describe('a claim’s page', () => {
 
   it('deletes after asking, and goes back to the list', async () => {
     const record = await claim({ title: 'Parking by mistake' });
-    const { user, router } = await open('ann', record);
+    const { user, history } = await open('ann', record);
     await user.click(actions().getByRole('button', { name: 'Delete' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete claim' }));
     expect(dialog.getByText('Delete “Parking by mistake”? This cannot be undone.')).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/my-claims'));
+    await waitFor(() => expect(history.location.pathname).toBe('/my-claims'));
     expect((await w.api('ann', 'GET', `/api/claims/${String(record['id'])}`)).status).toBe(404);
   });
 

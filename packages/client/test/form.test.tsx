@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { type World, renderApp, world } from './harness';
 
@@ -14,10 +14,10 @@ async function records(w: World, as: string, resource: string, base = '/api') {
 }
 
 /** The id in the path of the detail page the app went to, once the form has gone. */
-async function landedOn(router: Rendered['router'], pattern: RegExp): Promise<string> {
-  await waitFor(() => expect(router.state.location.pathname).toMatch(pattern));
+async function landedOn(history: Rendered['history'], pattern: RegExp): Promise<string> {
+  await waitFor(() => expect(history.location.pathname).toMatch(pattern));
   await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
-  return pattern.exec(router.state.location.pathname)?.[1] ?? '';
+  return pattern.exec(history.location.pathname)?.[1] ?? '';
 }
 
 const textbox = (name: RegExp | string) => screen.getByRole('textbox', { name });
@@ -87,7 +87,7 @@ describe('the create form', () => {
 
   it('gives each field type its control and sends the server exactly what was entered', async () => {
     const { w, bob, departmentId } = await claimsWorld();
-    const { user, router } = renderApp(w, { as: 'ann', path: '/claims/new' });
+    const { user, history } = renderApp(w, { as: 'ann', path: '/claims/new' });
     expect(await screen.findByRole('heading', { name: 'New claim', level: 1 })).toBeInTheDocument();
     // the heading shows while the form's code loads; the form is there with its button
     await screen.findByRole('button', { name: 'Create claim' });
@@ -124,7 +124,7 @@ describe('the create form', () => {
     await user.type(textbox('Description'), 'Lunch with the ACME team.');
     await user.click(screen.getByRole('button', { name: 'Create claim' }));
 
-    const id = await landedOn(router, /^\/claims\/(?!new$)([^/]+)$/);
+    const id = await landedOn(history, /^\/claims\/(?!new$)([^/]+)$/);
     const { status, body } = await w.api('ann', 'GET', `/api/claims/${id}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({
@@ -150,7 +150,7 @@ describe('the create form', () => {
   it('round-trips time, datetime, phone, money in another currency, enums, a ref and JSON', async () => {
     const w = await world('bookings.yaml');
     await w.user('fay', ['facilities']);
-    const { user, router } = renderApp(w, { as: 'fay', path: '/sites/new' });
+    const { user, history } = renderApp(w, { as: 'fay', path: '/sites/new' });
 
     // a site: text, a time with its default, a phone
     await screen.findByRole('heading', { name: 'New office', level: 1 });
@@ -168,7 +168,7 @@ describe('the create form', () => {
     expect(phone).toHaveAttribute('autocomplete', 'tel');
     await user.type(phone, '+41 44 668 18 00');
     await user.click(screen.getByRole('button', { name: /^Create/ }));
-    const siteId = await landedOn(router, /^\/sites\/(?!new$)([^/]+)$/);
+    const siteId = await landedOn(history, /^\/sites\/(?!new$)([^/]+)$/);
     const site = await w.api('fay', 'GET', `/api/v1/sites/${siteId}`);
     expect(site.body).toMatchObject({
       name: 'Zürich HQ',
@@ -179,7 +179,7 @@ describe('the create form', () => {
     });
 
     // a resource: a single enum, a ref, many enums, money in CHF, a datetime, an email, JSON
-    await router.navigate('/resources/new');
+    history.push('/resources/new');
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Pool car 3');
     await user.selectOptions(screen.getByRole('combobox', { name: /^Kind/ }), 'car');
     await pick(user, 'Site', 'Zü', 'Zürich HQ');
@@ -207,7 +207,7 @@ describe('the create form', () => {
     await user.paste('{"seats": 5, "charger": "type 2"}');
     expect(textbox(/^Equipment/)).not.toHaveAttribute('aria-invalid', 'true');
     await user.click(screen.getByRole('button', { name: /^Create/ }));
-    const resourceId = await landedOn(router, /^\/resources\/(?!new$)([^/]+)$/);
+    const resourceId = await landedOn(history, /^\/resources\/(?!new$)([^/]+)$/);
     const resource = await w.api('fay', 'GET', `/api/v1/resources/${resourceId}`);
     expect(resource.body).toMatchObject({
       name: 'Pool car 3',
@@ -227,7 +227,7 @@ describe('the create form', () => {
 
   it('shows the catalogue message as you type, and saves nothing while the engine says no', async () => {
     const { w } = await claimsWorld();
-    const { user, router } = renderApp(w, { as: 'ann', path: '/claims/new' });
+    const { user, history } = renderApp(w, { as: 'ann', path: '/claims/new' });
     const title = await screen.findByRole('textbox', { name: /^Title/ });
     await user.type(title, 'ab');
     // nothing is said before the user leaves the field
@@ -248,7 +248,7 @@ describe('the create form', () => {
     await user.click(screen.getByRole('button', { name: 'Create claim' }));
     expect(textbox(/^Amount/)).toHaveAccessibleDescription(expect.stringContaining('Amount is required.'));
     await waitFor(() => expect(title).toHaveFocus());
-    expect(router.state.location.pathname).toBe('/claims/new');
+    expect(history.location.pathname).toBe('/claims/new');
     expect(await records(w, 'ann', 'claims')).toHaveLength(0);
 
     // a decimal that is not a number, and one with too many decimals
@@ -286,7 +286,7 @@ describe('the create form', () => {
 
   it('puts a refusal only the server can make (a unique value) beside its field', async () => {
     const { w } = await claimsWorld();
-    const { user, router } = renderApp(w, { as: 'root', path: '/departments/new' });
+    const { user, history } = renderApp(w, { as: 'root', path: '/departments/new' });
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Finance operations');
     await user.type(textbox(/^Code/), 'FIN');
     await user.type(textbox(/^Cost centre/), '2345');
@@ -297,14 +297,14 @@ describe('the create form', () => {
         expect.stringContaining('Another record already has this Code.'),
       ),
     );
-    expect(router.state.location.pathname).toBe('/departments/new');
+    expect(history.location.pathname).toBe('/departments/new');
     expect(await records(w, 'root', 'departments')).toHaveLength(1);
     // correcting the field takes the message away, and the save goes through
     await user.clear(textbox(/^Code/));
     await user.type(textbox(/^Code/), 'FOP');
     expect(textbox(/^Code/)).not.toHaveAttribute('aria-invalid', 'true');
     await user.click(screen.getByRole('button', { name: /^Create/ }));
-    await landedOn(router, /^\/departments\/(?!new$)([^/]+)$/);
+    await landedOn(history, /^\/departments\/(?!new$)([^/]+)$/);
     expect(await records(w, 'root', 'departments')).toHaveLength(2);
   });
 
@@ -342,7 +342,10 @@ describe('the edit form', () => {
     expect(screen.queryByLabelText('Catering cost')).toBeNull();
     created.unmount();
 
-    const { user, router } = renderApp(w, { as: 'mo', path: `/bookings/${String(booking.body['id'])}/edit` });
+    const { user, history } = renderApp(w, {
+      as: 'mo',
+      path: `/bookings/${String(booking.body['id'])}/edit`,
+    });
     const bookedBy = await screen.findByRole('combobox', { name: 'Booked by' });
     expect(bookedBy).toBeDisabled();
     await waitFor(() => expect(bookedBy).toHaveValue('mo'));
@@ -357,11 +360,11 @@ describe('the edit form', () => {
     await user.clear(screen.getByLabelText(/^Until/));
     await user.type(screen.getByLabelText(/^Until/), '10:30');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await landedOn(router, /^\/bookings\/([^/]+)$/);
+    await landedOn(history, /^\/bookings\/([^/]+)$/);
     const { body } = await w.api('mo', 'GET', `/api/v1/bookings/${String(booking.body['id'])}`);
     expect(body).toMatchObject({ title: 'Planning', endTime: '10:30:00', startTime: '09:00:00', version: 2 });
-    const history = await w.api('mo', 'GET', `/api/v1/bookings/${String(booking.body['id'])}/history`);
-    const entries = history.body['data'] as { action: string; changes: Record<string, unknown> }[];
+    const changes = await w.api('mo', 'GET', `/api/v1/bookings/${String(booking.body['id'])}/history`);
+    const entries = changes.body['data'] as { action: string; changes: Record<string, unknown> }[];
     const update = entries.find((entry) => entry.action === 'update');
     expect(Object.keys(update?.changes ?? {}).sort()).toEqual(['endTime', 'title']);
     expect(body['bookedBy']).toBe(mo.id);
@@ -375,7 +378,7 @@ describe('the edit form', () => {
       spentOn: '2026-02-20',
     });
     const id = String(claim.body['id']);
-    const { user, router } = renderApp(w, { as: 'ann', path: `/claims/${id}/edit` });
+    const { user, history } = renderApp(w, { as: 'ann', path: `/claims/${id}/edit` });
     const merchant = await screen.findByRole('textbox', { name: 'Merchant' });
     expect(textbox(/^Title/)).toHaveValue('Taxi');
 
@@ -395,7 +398,7 @@ describe('the edit form', () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Someone else changed this record since you opened it.');
-    expect(router.state.location.pathname).toBe(`/claims/${id}/edit`);
+    expect(history.location.pathname).toBe(`/claims/${id}/edit`);
     expect((await w.api('ann', 'GET', `/api/claims/${id}`)).body['merchant']).toBeNull();
 
     await user.click(within(alert).getByRole('button', { name: 'Reload' }));
@@ -404,7 +407,7 @@ describe('the edit form', () => {
     expect(textbox('Merchant')).toHaveValue('');
     await user.type(textbox('Merchant'), 'Taxi Bleu');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await landedOn(router, /^\/claims\/(?!new$)([^/]+)$/);
+    await landedOn(history, /^\/claims\/(?!new$)([^/]+)$/);
     const saved = await w.api('ann', 'GET', `/api/claims/${id}`);
     expect(saved.body).toMatchObject({ title: 'Taxi to the airport', merchant: 'Taxi Bleu', version: 3 });
   });
@@ -417,14 +420,14 @@ describe('the edit form', () => {
       spentOn: '2026-02-20',
     });
     const id = String(claim.body['id']);
-    const { user, router } = renderApp(w, { as: 'ann', path: `/claims/${id}/edit` });
+    const { user, history } = renderApp(w, { as: 'ann', path: `/claims/${id}/edit` });
     await user.type(await screen.findByRole('textbox', { name: 'Merchant' }), 'Ibis');
 
     await user.click(screen.getByRole('link', { name: /My claims/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
     await user.click(within(dialog).getByRole('button', { name: 'Stay on this page' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(router.state.location.pathname).toBe(`/claims/${id}/edit`);
+    expect(history.location.pathname).toBe(`/claims/${id}/edit`);
     expect(textbox('Merchant')).toHaveValue('Ibis');
 
     // the browser's own question, for closing the tab
@@ -438,16 +441,46 @@ describe('the edit form', () => {
         name: 'Leave without saving',
       }),
     );
-    await landedOn(router, /^\/claims\/(?!new$)([^/]+)$/);
+    await landedOn(history, /^\/claims\/(?!new$)([^/]+)$/);
     expect((await w.api('ann', 'GET', `/api/claims/${id}`)).body['merchant']).toBeNull();
 
     // a saved form leaves without asking
-    await router.navigate(`/claims/${id}/edit`);
+    history.push(`/claims/${id}/edit`);
     await user.type(await screen.findByRole('textbox', { name: 'Merchant' }), 'Ibis');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await landedOn(router, /^\/claims\/(?!new$)([^/]+)$/);
+    await landedOn(history, /^\/claims\/(?!new$)([^/]+)$/);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect((await w.api('ann', 'GET', `/api/claims/${id}`)).body['merchant']).toBe('Ibis');
+  });
+
+  it('asks before the back button loses unsaved changes', async () => {
+    const { w } = await claimsWorld();
+    const claim = await w.api('ann', 'POST', '/api/claims', {
+      title: 'Hotel',
+      amount: '20.00',
+      spentOn: '2026-02-20',
+    });
+    const id = String(claim.body['id']);
+    const { user, history } = renderApp(w, { as: 'ann', path: '/my-claims' });
+    await screen.findByRole('heading', { name: 'My claims' });
+    await act(() => history.push(`/claims/${id}/edit`));
+    await user.type(await screen.findByRole('textbox', { name: 'Merchant' }), 'Ibis');
+
+    await act(() => history.go(-1));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(history.location.pathname).toBe(`/claims/${id}/edit`);
+    await user.click(within(dialog).getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(textbox('Merchant')).toHaveValue('Ibis');
+
+    await act(() => history.go(-1));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', {
+        name: 'Leave without saving',
+      }),
+    );
+    await screen.findByRole('heading', { name: 'My claims' });
+    expect(history.location.pathname).toBe('/my-claims');
   });
 
   it('refuses a record the user may not update, and says when a record does not exist', async () => {

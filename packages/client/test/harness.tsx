@@ -9,10 +9,10 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemoryRouter } from 'react-router';
+import { UNSAFE_createMemoryHistory } from 'react-router';
 import { CSRF, type TestServer, givenUser, login, testServer } from '../../server/test/helpers';
 import { App, createAppParts } from '../src/app/App';
-import { createRoutes } from '../src/app/routes';
+import { guardHistory } from '../src/app/history';
 
 export { PASSWORD } from '../../server/test/helpers';
 
@@ -112,7 +112,7 @@ export function injectFetch(server: TestServer, jar: { cookie: string | undefine
 /**
  * Renders the whole app at a path, signed in as one of the world's users (or signed out).
  *
- * @example const { user, router } = await renderApp(w, { as: 'ann', path: '/my-claims' });
+ * @example const { user, history } = await renderApp(w, { as: 'ann', path: '/my-claims' });
  */
 export function renderApp(
   w: World,
@@ -130,8 +130,10 @@ export function renderApp(
     fetch: options.network === undefined ? fetch : options.network(fetch),
     now: options.now ?? w.server.clock.now,
   });
-  const router = createMemoryRouter(createRoutes(w.model), { initialEntries: [options.path ?? '/'] });
+  const history = guardHistory(
+    UNSAFE_createMemoryHistory({ initialEntries: [options.path ?? '/'], v5Compat: true }),
+  );
   const user = userEvent.setup();
-  const rendered = render(<App parts={parts} router={router} />);
-  return { ...rendered, user, router, parts, jar };
+  const rendered = render(<App parts={parts} history={history} />);
+  return { ...rendered, user, history, parts, jar };
 }

@@ -6,11 +6,13 @@ import { MantineProvider } from '@mantine/core';
 import { type Model } from '@ninefold/spec/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { type DataRouter, RouterProvider, createBrowserRouter } from 'react-router';
+import { UNSAFE_createBrowserHistory } from 'react-router';
 import { createHttp } from '../api/http';
 import { SESSION_KEY } from '../auth/session';
 import { type Runtime, RuntimeProvider } from '../runtime/runtime';
-import { createRoutes } from './routes';
+import { AppRouter } from './AppRouter';
+import { type GuardedHistory, guardHistory } from './history';
+import { AppRoutes } from './routes';
 import { productTheme } from './theme';
 
 export interface AppParts {
@@ -50,11 +52,15 @@ export function createAppParts(
   return { runtime: { model, http, now: options.now ?? (() => new Date()) }, queryClient };
 }
 
-export function App({ parts, router }: { parts: AppParts; router?: DataRouter }) {
+/** The app; `history` is the browser's unless given (tests give a memory history). */
+export function App({ parts, history }: { parts: AppParts; history?: GuardedHistory }) {
   const { runtime, queryClient } = parts;
   const model = runtime.model;
   const theme = useMemo(() => productTheme(model.product.theme), [model]);
-  const routes = useMemo(() => router ?? createBrowserRouter(createRoutes(model)), [router, model]);
+  const navigation = useMemo(
+    () => history ?? guardHistory(UNSAFE_createBrowserHistory({ v5Compat: true })),
+    [history],
+  );
   return (
     <RuntimeProvider runtime={runtime}>
       <MantineProvider
@@ -64,7 +70,9 @@ export function App({ parts, router }: { parts: AppParts; router?: DataRouter })
         env={import.meta.env.MODE === 'test' ? 'test' : 'default'}
       >
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={routes} />
+          <AppRouter history={navigation}>
+            <AppRoutes model={model} />
+          </AppRouter>
         </QueryClientProvider>
       </MantineProvider>
     </RuntimeProvider>

@@ -3,9 +3,10 @@
  * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
  */
 import { type Model, type Screen } from '@ninefold/spec/model';
-import { type ComponentType, Suspense, lazy } from 'react';
-import { Outlet, type RouteObject } from 'react-router';
+import { type ComponentType, Suspense, lazy, useMemo } from 'react';
+import { Outlet, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RequireSession } from '../auth/RequireSession';
+import { ErrorBoundary } from '../components/ErrorBoundary';
 import { RouteError } from '../pages/RouteError';
 import { HomeRedirect } from '../pages/HomeRedirect';
 import { NotFoundPage } from '../pages/NotFoundPage';
@@ -23,8 +24,9 @@ let signInPage: ComponentType | null = null;
 const loadSignIn = () => import('../auth/SignInPage').then((module) => (signInPage = module.SignInPage));
 const LazySignIn = lazy(() => loadSignIn().then((page) => ({ default: page })));
 
-export function preloadSignIn(): void {
-  void loadSignIn().catch(() => undefined); // a failure shows when the page renders, with a retry
+/** Starts loading the sign-in page; the promise settles when it is here (or failed to load). */
+export function preloadSignIn(): Promise<unknown> {
+  return loadSignIn().catch(() => undefined); // a failure shows when the page renders, with a retry
 }
 
 function SignInRoute() {
@@ -46,13 +48,11 @@ export function createRoutes(model: Model): RouteObject[] {
     taken.has(path) ? [] : [{ path, element }];
   return [
     {
-      errorElement: <RouteError />,
       children: [
         { path: APP_PATHS.signIn, element: <SignInRoute /> },
         {
           // the shell also frames help and about, which are readable before signing in
           element: <Shell />,
-          errorElement: <RouteError />,
           children: [
             ...own(APP_PATHS.help, <HelpPage />),
             ...own(APP_PATHS.about, <AboutPage />),
@@ -76,4 +76,19 @@ export function createRoutes(model: Model): RouteObject[] {
       ],
     },
   ];
+}
+
+/**
+ * The model's routes at the router's location. A route that fails to render shows its error in
+ * place of the page (the shell catches its screens' own), until the user goes elsewhere.
+ */
+export function AppRoutes({ model }: { model: Model }) {
+  const routes = useMemo(() => createRoutes(model), [model]);
+  const element = useRoutes(routes);
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname} fallback={(error) => <RouteError error={error} />}>
+      {element}
+    </ErrorBoundary>
+  );
 }

@@ -5,6 +5,8 @@ interface Props {
   readonly children: ReactNode;
   /** Changing it clears a caught error: the route's location, say. */
   readonly resetKey?: unknown;
+  /** What to show instead of the error panel with its retry. */
+  readonly fallback?: (error: unknown) => ReactNode;
 }
 
 /** Catches a render failure of a screen and shows it in place: never a blank page. */
@@ -25,6 +27,7 @@ export class ErrorBoundary extends Component<Props, { error: unknown; key: unkno
 
   override render() {
     if (this.state.error !== null) {
+      if (this.props.fallback !== undefined) return this.props.fallback(this.state.error);
       return (
         <ErrorPanel error={this.state.error} alwaysRetry onRetry={() => this.setState({ error: null })} />
       );

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Text } from '@mantine/core';
+import { Alert, Group, Text } from '@mantine/core';
 import { describeError, isRetryable } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
+import { TextButton } from './buttons';
 
 /** A failure as its catalogue message, with a retry when trying again may help. */
 export function ErrorPanel({
@@ -22,9 +23,9 @@ export function ErrorPanel({
       <Text size="sm">{message}</Text>
       {onRetry !== undefined && (alwaysRetry || isRetryable(error)) && (
         <Group mt="sm">
-          <Button size="xs" variant="default" color="red" onClick={onRetry}>
+          <TextButton size="xs" variant="default" onClick={onRetry}>
             Try again
-          </Button>
+          </TextButton>
         </Group>
       )}
     </Alert>

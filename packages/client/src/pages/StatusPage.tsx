@@ -1,6 +1,6 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Group, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { ButtonLink } from '../components/buttons';
 import { useDocumentTitle } from '../shell/title';
 
 /** A page that says why there is nothing to show, with the catalogue's message and a way on. */
@@ -22,9 +22,9 @@ export function StatusPage({
       <Text>{message}</Text>
       {children}
       <Group>
-        <Button component={Link} to="/" variant="light">
+        <ButtonLink to="/" variant="light">
           Go to the start page
-        </Button>
+        </ButtonLink>
       </Group>
     </Stack>
   );

@@ -1,18 +1,15 @@
-import { ActionIcon, type ActionIconProps, type ElementProps } from '@mantine/core';
 import { IconUserCircle } from '@tabler/icons-react';
-import { type Ref } from 'react';
+import { type ComponentProps } from 'react';
+import { IconButton } from '../components/buttons';
 
 /**
  * The button of the signed-in user's menu. The shell shows it on its own until the menu's code has
  * loaded (see `UserMenu`), then as the menu's target, which adds the menu's props and ref.
  */
-export function AccountButton({
-  name,
-  ...props
-}: { name: string; ref?: Ref<HTMLButtonElement> } & ElementProps<'button', keyof ActionIconProps>) {
+export function AccountButton({ name, ...props }: { name: string } & ComponentProps<'button'>) {
   return (
-    <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Account: ${name}`} {...props}>
+    <IconButton aria-label={`Account: ${name}`} {...props}>
       <IconUserCircle size={22} />
-    </ActionIcon>
+    </IconButton>
   );
 }

@@ -5,10 +5,8 @@
  * scroll-lock code the first page would otherwise load.
  */
 import {
-  ActionIcon,
   Badge,
   Burger,
-  Button,
   Center,
   Divider,
   Group,
@@ -24,6 +22,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { ButtonLink, IconButton } from '../components/buttons';
 import { visibleNav } from '../runtime/access';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
@@ -148,24 +147,18 @@ function ColorSchemeToggle() {
   const computed = useComputedColorScheme('light');
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
-    <ActionIcon
-      variant="subtle"
-      color="gray"
-      size="lg"
-      onClick={() => setColorScheme(next)}
-      aria-label={`Switch to ${next} mode`}
-    >
+    <IconButton onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} mode`}>
       {computed === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
-    </ActionIcon>
+    </IconButton>
   );
 }
 
 function SignInButton() {
   const location = useLocation();
   return (
-    <Button component={Link} to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} size="xs">
+    <ButtonLink to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} size="xs">
       Sign in
-    </Button>
+    </ButtonLink>
   );
 }
 

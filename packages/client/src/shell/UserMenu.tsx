@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { useSignOut } from '../auth/session';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
+import '../styles/controls';
 
 export default function UserMenu({
   name,

@@ -1,88 +1,29 @@
 /**
- * The icons a spec may name in `nav` (`icon: cash`). A fixed set keeps the bundle small: an unknown
- * name gets the generic icon, and `ninefold check` documents the names.
+ * The navigation's icons: their paths load in their own chunk (`nav-icons.ts`), asked for as the
+ * shell's code starts; until then each icon's place is kept empty at its size, so nothing moves.
  */
-import {
-  IconBell,
-  IconBook,
-  IconBriefcase,
-  IconBuilding,
-  IconCalendar,
-  IconCar,
-  IconCash,
-  IconChartBar,
-  IconChecklist,
-  IconClipboard,
-  IconFileText,
-  IconFolder,
-  IconHeart,
-  IconHome,
-  IconInbox,
-  IconLayoutList,
-  IconLifebuoy,
-  IconList,
-  IconMail,
-  IconMap,
-  IconMessages,
-  IconPackage,
-  IconPhone,
-  IconPlus,
-  IconReceipt,
-  IconSearch,
-  IconSettings,
-  IconShoppingCart,
-  IconStar,
-  IconTable,
-  IconTag,
-  IconTicket,
-  IconTruck,
-  IconUser,
-  IconUsers,
-  IconWallet,
-} from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import type { Icon } from './nav-icons';
 
-type Icon = typeof IconList;
+interface Icons {
+  readonly named: Readonly<Record<string, Icon>>;
+  readonly fallback: Icon;
+}
 
-export const NAV_ICONS: Readonly<Record<string, Icon>> = {
-  bell: IconBell,
-  book: IconBook,
-  briefcase: IconBriefcase,
-  building: IconBuilding,
-  calendar: IconCalendar,
-  car: IconCar,
-  cash: IconCash,
-  chart: IconChartBar,
-  checklist: IconChecklist,
-  clipboard: IconClipboard,
-  file: IconFileText,
-  folder: IconFolder,
-  heart: IconHeart,
-  home: IconHome,
-  inbox: IconInbox,
-  list: IconList,
-  lifebuoy: IconLifebuoy,
-  mail: IconMail,
-  map: IconMap,
-  messages: IconMessages,
-  package: IconPackage,
-  phone: IconPhone,
-  plus: IconPlus,
-  receipt: IconReceipt,
-  search: IconSearch,
-  settings: IconSettings,
-  cart: IconShoppingCart,
-  star: IconStar,
-  table: IconTable,
-  tag: IconTag,
-  ticket: IconTicket,
-  truck: IconTruck,
-  user: IconUser,
-  users: IconUsers,
-  wallet: IconWallet,
-};
+let icons: Icons | null = null;
+const loading: Promise<Icons | null> = import('./nav-icons').then(
+  (module) => (icons = { named: module.NAV_ICONS, fallback: module.FALLBACK_ICON }),
+  // offline without the chunk cached: the navigation keeps its labels, without icons
+  () => null,
+);
 
 export function NavIcon({ name }: { name: string | null }) {
-  const Icon =
-    (name !== null && Object.hasOwn(NAV_ICONS, name) ? NAV_ICONS[name] : undefined) ?? IconLayoutList;
+  const [loaded, setLoaded] = useState(icons);
+  useEffect(() => {
+    if (loaded === null) void loading.then(setLoaded);
+  }, [loaded]);
+  if (loaded === null) return <span className="nf-nav-icon" aria-hidden />;
+  const { named, fallback } = loaded;
+  const Icon = (name !== null && Object.hasOwn(named, name) ? named[name] : undefined) ?? fallback;
   return <Icon size={18} stroke={1.6} aria-hidden />;
 }

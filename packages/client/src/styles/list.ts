@@ -2,6 +2,7 @@
  * The Mantine styles a list screen uses beyond the shell's (`shell.ts`), in Mantine's order:
  * the table, the filters' inputs and the transition dialog.
  */
+import './controls';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Combobox.css';

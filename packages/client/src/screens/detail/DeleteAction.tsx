@@ -68,7 +68,8 @@ export function DeleteAction({
               Cancel
             </Button>
             <Button
-              color="red"
+              // shade 8 whatever the theme's primary shade: white on red's shade 6 reads at 3.3:1
+              color="red.8"
               loading={remove.isPending}
               disabled={stale}
               onClick={() =>

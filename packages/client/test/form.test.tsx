@@ -57,7 +57,7 @@ describe('the create form', () => {
   it('sends a create again with its key after its answers were lost, and one record is made', async () => {
     const { w } = await claimsWorld();
     let lose = true;
-    const { user, router } = renderApp(w, {
+    const { user, history } = renderApp(w, {
       as: 'ann',
       path: '/claims/new',
       // the server does the create, but the answer never comes back
@@ -74,13 +74,13 @@ describe('the create form', () => {
     await user.click(screen.getByRole('button', { name: 'Create claim' }));
     // the client's own retries were lost too: the user is told, and stays on the form
     expect(await screen.findByText(/The server could not be reached/)).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/claims/new');
+    expect(history.location.pathname).toBe('/claims/new');
     const made = await records(w, 'ann', 'claims');
     expect(made.map((c) => c['title'])).toEqual(['Night bus home']);
 
     lose = false;
     await user.click(screen.getByRole('button', { name: 'Create claim' }));
-    const id = await landedOn(router, /^\/claims\/(?!new$)([^/]+)$/);
+    const id = await landedOn(history, /^\/claims\/(?!new$)([^/]+)$/);
     expect(id).toBe(made[0]?.['id']);
     expect(await records(w, 'ann', 'claims')).toHaveLength(1);
   }, 60_000);

@@ -77,7 +77,8 @@ export async function signInOn(page: Page, example: Example, role: string): Prom
     .first()
     .fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  // the signed-in shell: on a phone its navigation is folded behind the burger, there but hidden
+  await page.getByRole('navigation', { name: 'Main', includeHidden: true }).waitFor({ state: 'attached' });
   const cookie = (await page.context().cookies()).find((c) => c.name === 'ninefold_session');
   if (cookie === undefined) throw new Error(`${role}: no session cookie after signing in`);
   example.cookies.set(role, `${cookie.name}=${cookie.value}`);

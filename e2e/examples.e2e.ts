@@ -99,6 +99,39 @@ for (const file of EXAMPLES) {
       return mine !== null && mayUpdate(mine) ? mine : null;
     };
 
+    /**
+     * The first edit screen some role may open with a record it may update and a plain text field
+     * it may write there (no pattern, not unique), or null; null is right only when no role may open
+     * any edit screen (the seed), which it checks.
+     */
+    const editableText = async (): Promise<{
+      role: string;
+      edit: Screen;
+      entity: string;
+      record: ApiRecord;
+      text: Field;
+    } | null> => {
+      const openable: string[] = [];
+      for (const role of roleNames) {
+        const user = await userContext(example, role);
+        for (const edit of model.screens.filter((s) => s.kind === 'edit' && mayOpenScreen(model, user, s))) {
+          openable.push(`${role}: ${edit.id}`);
+          const entity = edit.entity!;
+          const record = await updatableRecord(role, entity, user);
+          if (record === null) continue;
+          const text = writableList(model, user, entity, 'update', record)
+            .filter((n) => formFields(model, edit).some((f) => f.name === n))
+            .map((n) => model.entities[entity]!.fields[n]!)
+            .find((f) => (f.type === 'string' || f.type === 'text') && f.pattern === null && !f.unique);
+          if (text !== undefined) return { role, edit, entity, record, text };
+        }
+      }
+      expect(openable, 'an edit screen a role may open, yet no record and text field to edit on it').toEqual(
+        [],
+      );
+      return null;
+    };
+
     for (const role of roleNames) {
       test(`${role}: opens every screen it may, without serious axe violations; is refused the others`, async () => {
         const { page } = await session(role);
@@ -351,100 +384,65 @@ for (const file of EXAMPLES) {
     });
 
     test('a conflicting edit is shown as such, and nothing is overwritten', async () => {
-      for (const role of roleNames) {
-        const user = await userContext(example, role);
-        for (const edit of model.screens.filter((s) => s.kind === 'edit' && mayOpenScreen(model, user, s))) {
-          const entity = edit.entity!;
-          const record = await updatableRecord(role, entity, user);
-          if (record === null) continue;
-          const text = writableList(model, user, entity, 'update', record)
-            .filter((n) => formFields(model, edit).some((f) => f.name === n))
-            .map((n) => model.entities[entity]!.fields[n]!)
-            .find((f) => (f.type === 'string' || f.type === 'text') && f.pattern === null && !f.unique);
-          if (text === undefined) continue;
-          const { page } = await session(role);
-          await page.goto(pathOf(edit.path, record.id));
-          await settled(page);
-          await fieldControl(page.getByRole('main'), text).fill('Changed in the browser');
-          const theirs = await example.api(
-            role,
-            'PATCH',
-            `${model.entities[entity]!.resource}/${record.id}`,
-            { [text.name]: 'Changed by someone else' },
-            { 'if-match': `"${record.version}"` },
-          );
-          expect(theirs.status).toBe(200);
-          await submitButton(page).click();
-          await page
-            .getByText(formatMessage(model, 'E_CONFLICT', {}), { exact: true })
-            .first()
-            .waitFor();
-          expect(await axeProblems(page)).toEqual([]);
-          expect((await getRecord(example, role, entity, record.id))?.[text.name]).toBe(
-            'Changed by someone else',
-          );
-          return;
-        }
-      }
-      // nothing was edited: that is right only when no role may open any edit screen (the seed)
-      const editable = [];
-      for (const role of roleNames) {
-        const user = await userContext(example, role);
-        editable.push(
-          ...model.screens
-            .filter((s) => s.kind === 'edit' && mayOpenScreen(model, user, s))
-            .map((s) => `${role}: ${s.id}`),
-        );
-      }
-      expect(editable, 'an edit screen a role may open, yet no edit could be arranged to conflict').toEqual(
-        [],
+      const found = await editableText();
+      if (found === null) return;
+      const { role, edit, entity, record, text } = found;
+      const { page } = await session(role);
+      await page.goto(pathOf(edit.path, record.id));
+      await settled(page);
+      await fieldControl(page.getByRole('main'), text).fill('Changed in the browser');
+      const theirs = await example.api(
+        role,
+        'PATCH',
+        `${model.entities[entity]!.resource}/${record.id}`,
+        { [text.name]: 'Changed by someone else' },
+        { 'if-match': `"${record.version}"` },
+      );
+      expect(theirs.status).toBe(200);
+      await submitButton(page).click();
+      await page
+        .getByText(formatMessage(model, 'E_CONFLICT', {}), { exact: true })
+        .first()
+        .waitFor();
+      expect(await axeProblems(page)).toEqual([]);
+      expect((await getRecord(example, role, entity, record.id))?.[text.name]).toBe(
+        'Changed by someone else',
       );
     });
 
     test('back and forward ask before unsaved changes are lost, and staying keeps them', async () => {
-      for (const role of roleNames) {
-        const user = await userContext(example, role);
-        for (const edit of model.screens.filter((s) => s.kind === 'edit' && mayOpenScreen(model, user, s))) {
-          const entity = edit.entity!;
-          const record = await updatableRecord(role, entity, user);
-          if (record === null) continue;
-          const text = writableList(model, user, entity, 'update', record)
-            .filter((n) => formFields(model, edit).some((f) => f.name === n))
-            .map((n) => model.entities[entity]!.fields[n]!)
-            .find((f) => (f.type === 'string' || f.type === 'text') && f.pattern === null && !f.unique);
-          if (text === undefined) continue;
-          const { page } = await session(role);
-          const here = pathOf(edit.path, record.id);
-          await page.goto(here);
-          await settled(page);
-          // an entry of the app ahead of the form, to go forward to
-          await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
-          await page.waitForURL((url) => url.pathname !== here);
-          const ahead = new URL(page.url()).pathname;
-          await page.goBack();
-          await page.waitForURL((url) => url.pathname === here);
-          const control = fieldControl(page.getByRole('main'), text);
-          await control.fill('Not saved yet');
+      const found = await editableText();
+      if (found === null) return;
+      const { role, edit, entity, record, text } = found;
+      const { page } = await session(role);
+      const here = pathOf(edit.path, record.id);
+      await page.goto(here);
+      await settled(page);
+      // an entry of the app ahead of the form, to go forward to
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
+      await page.waitForURL((url) => url.pathname !== here);
+      const ahead = new URL(page.url()).pathname;
+      await page.goBack();
+      await page.waitForURL((url) => url.pathname === here);
+      const control = fieldControl(page.getByRole('main'), text);
+      await control.fill('Not saved yet');
 
-          await page.goForward({ waitUntil: 'commit' });
-          const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
-          await dialog.waitFor();
-          await page.waitForURL((url) => url.pathname === here);
-          expect(await axeProblems(page)).toEqual([]);
-          await dialog.getByRole('button', { name: 'Stay on this page' }).click();
-          await dialog.waitFor({ state: 'hidden' });
-          expect(new URL(page.url()).pathname).toBe(here);
-          expect(await control.inputValue()).toBe('Not saved yet');
+      await page.goForward({ waitUntil: 'commit' });
+      const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await dialog.waitFor();
+      await page.waitForURL((url) => url.pathname === here);
+      expect(await axeProblems(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Stay on this page' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(new URL(page.url()).pathname).toBe(here);
+      expect(await control.inputValue()).toBe('Not saved yet');
 
-          await page.goForward({ waitUntil: 'commit' });
-          await dialog.getByRole('button', { name: 'Leave without saving' }).click();
-          await page.waitForURL((url) => url.pathname === ahead);
-          expect(await getRecord(example, role, entity, record.id)).toMatchObject({
-            [text.name]: record[text.name] ?? null,
-          });
-          return;
-        }
-      }
+      await page.goForward({ waitUntil: 'commit' });
+      await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+      await page.waitForURL((url) => url.pathname === ahead);
+      expect(await getRecord(example, role, entity, record.id)).toMatchObject({
+        [text.name]: record[text.name] ?? null,
+      });
     });
 
     test('the about page says which of the nine facets are unspecified', async () => {

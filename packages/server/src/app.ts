@@ -95,7 +95,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(async (api) => {
     installCsrfCheck(api);
     installRequestAuth(api, context);
-    await installRateLimit(api, model);
+    installRateLimit(api, model, now);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
     api.get(apiPath(model, 'model'), async () => publicModel(model));
     registerSessionRoutes(api, context);

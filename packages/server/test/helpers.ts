@@ -113,6 +113,8 @@ export function testClock(start = '2026-03-01T09:00:00.000Z') {
 export interface TestServer {
   readonly app: FastifyInstance;
   readonly database: Database;
+  /** Where the database is: open it again for a second connection (another process, say). */
+  readonly target: DatabaseTarget;
   readonly model: Model;
   readonly clock: ReturnType<typeof testClock>;
 }
@@ -123,12 +125,12 @@ export async function testServer(
   model: Model,
   options: Partial<Omit<AppOptions, 'model' | 'database'>> = {},
 ): Promise<TestServer> {
-  const { database } = await freshDatabase(dialect);
+  const { database, target } = await freshDatabase(dialect);
   await migrate(database, model);
   const clock = testClock();
   const app = buildApp({ model, database, now: clock.now, ...options });
   cleanups.push(() => app.close());
-  return { app, database, model, clock };
+  return { app, database, target, model, clock };
 }
 
 export const PASSWORD = 'correct horse battery';

@@ -180,11 +180,25 @@ for (const dialect of DIALECTS) {
           url: '/api/model',
           headers: cookie === undefined ? {} : { cookie },
         });
-      for (let i = 0; i < 4; i += 1) expect((await get()).statusCode).toBe(200);
+      const allowed = [];
+      for (let i = 0; i < 4; i += 1) allowed.push(await get());
+      expect(allowed.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+      // every answer says where its client stands in the current minute
+      expect(
+        allowed.map((r) => [r.headers['x-ratelimit-limit'], r.headers['x-ratelimit-remaining']]),
+      ).toEqual([
+        ['4', '3'],
+        ['4', '2'],
+        ['4', '1'],
+        ['4', '0'],
+      ]);
+      expect(allowed[0]?.headers['x-ratelimit-reset']).toBe('60');
+      server.clock.advance(15_000);
       const guest = await get();
       expect(problem(guest)).toMatchObject({ status: 429, code: 'E_RATE_LIMITED' });
-      expect(Number(guest.headers['retry-after'])).toBeGreaterThan(0);
-      expect(problem(guest).message).toMatch(/^Too many requests\. Try again in \d+ seconds?\.$/);
+      expect(guest.headers['retry-after']).toBe('45');
+      expect(guest.headers['x-ratelimit-remaining']).toBe('0');
+      expect(problem(guest).message).toBe('Too many requests. Try again in 45 seconds.');
       // probes are never limited
       expect(
         (await checkedInject(server.app, server.model, { method: 'GET', url: '/health' })).statusCode,
@@ -220,6 +234,12 @@ for (const dialect of DIALECTS) {
       const employeeStatuses: number[] = [];
       for (let i = 0; i < 7; i += 1) employeeStatuses.push((await get(sessionCookie(employee))).statusCode);
       expect(employeeStatuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+
+      // a new minute, a new allowance: the guest's window opened 60 s ago
+      server.clock.advance(45_000);
+      const again = await get();
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['x-ratelimit-remaining']).toBe('3');
     });
   });
 }

@@ -11,6 +11,7 @@ import {
   PASSWORD,
   givenUser,
   login,
+  reopen,
   problem,
   sessionCookie,
   specModel,
@@ -411,3 +412,87 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('sqlite: sessions kept between requests', () => {
+  it('reuses a session only while nothing was committed, by this server or by another process', async () => {
+    const server = await testServer('sqlite', specModel(SPEC));
+    await givenUser(server, 'ann@example.com', ['employee']);
+    const { cookie } = await login(server.app, 'ann@example.com');
+    // which statements who-is-asking runs: the full lookup reads the sessions table, the check does not
+    const statements: string[] = [];
+    const kind = (text: string) => (text.includes(TABLES.sessions) ? 'lookup' : 'check');
+    const { selectValues, selectValuesNow } = server.database;
+    vi.spyOn(server.database, 'selectValues').mockImplementation((text, parameters) => {
+      statements.push(kind(text));
+      return selectValues(text, parameters);
+    });
+    vi.spyOn(server.database, 'selectValuesNow').mockImplementation((text, parameters) => {
+      statements.push(kind(text));
+      return selectValuesNow(text, parameters);
+    });
+    const whoAmI = async () => {
+      statements.length = 0;
+      const response = await checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      return { response, statements: [...statements] };
+    };
+
+    expect((await whoAmI()).statements).toEqual(['lookup']);
+    const kept = await whoAmI();
+    expect(kept.response.json().user.roles).toEqual(['employee']);
+    expect(kept.statements).toEqual(['check']);
+
+    // the CLI, say, changing the roles through a connection of its own
+    const other = await reopen(server.target);
+    await setRoles(other, server.model, 'ann@example.com', ['manager']);
+    const changed = await whoAmI();
+    expect(changed.statements).toEqual(['check', 'lookup']);
+    expect(changed.response.json().user.roles).toEqual(['manager']);
+    expect((await whoAmI()).statements).toEqual(['check']);
+
+    // a write of this server's own (a claim: any write) is a change too, however unrelated
+    const created = await checkedInject(server.app, server.model, {
+      method: 'POST',
+      url: '/api/claims',
+      headers: { ...CSRF, cookie: cookie! },
+      payload: { title: 'Taxi' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await whoAmI()).statements).toEqual(['check', 'lookup']);
+
+    await disableUser(other, server.model, 'ann@example.com');
+    const disabled = await whoAmI();
+    expect(problem(disabled.response).code).toBe('E_UNAUTHENTICATED');
+    expect(disabled.statements).toEqual(['check', 'lookup']);
+  }, 60_000);
+
+  it('still expires a kept session, and records its use once a minute', async () => {
+    const server = await testServer('sqlite', specModel(SPEC));
+    await givenUser(server, 'ann@example.com', ['employee']);
+    const { cookie } = await login(server.app, 'ann@example.com');
+    const lastSeen = async () =>
+      (await server.database.db.selectFrom(TABLES.sessions).select('last_seen_at').executeTakeFirst())
+        ?.last_seen_at;
+    const whoAmI = () =>
+      checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+    const signedIn = await lastSeen();
+    expect((await whoAmI()).statusCode).toBe(200);
+    server.clock.advance(30_000);
+    expect((await whoAmI()).statusCode).toBe(200);
+    expect(await lastSeen()).toBe(signedIn);
+    server.clock.advance(31_000);
+    expect((await whoAmI()).statusCode).toBe(200);
+    expect(await lastSeen()).toBe(server.clock.now().toISOString());
+    server.clock.advance(29 * MINUTE);
+    expect((await whoAmI()).statusCode).toBe(200); // kept, and still live
+    server.clock.advance(30 * MINUTE + 1);
+    expect(problem(await whoAmI())).toMatchObject({ status: 401, code: 'E_SESSION_EXPIRED' });
+  }, 60_000);
+});

@@ -1,18 +1,14 @@
 /**
- * Login attempts per minute, per account and per address: a fixed one-minute window per key.
- *
- * In memory, per instance: behind a load balancer of n instances an attacker gets at most n times
- * the limit. Moving the counters to the database is a later step (decision 0008).
+ * Login attempts per minute, per account and per address: a fixed one-minute window per key
+ * (`FixedWindows`). An attempt is refused, and not counted, while any of its keys is spent.
  */
+import { FixedWindows, secondsLeft } from '../http/windows.js';
 
 export type LimitDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
-const WINDOW_MS = 60_000;
-
 export class LoginLimiter {
-  readonly #windows = new Map<string, { count: number; resetAt: number }>();
-  #lastSweep = 0;
+  readonly #windows = new FixedWindows();
 
   constructor(
     private readonly perMinute: number,
@@ -26,29 +22,15 @@ export class LoginLimiter {
    */
   attempt(keys: readonly string[]): LimitDecision {
     const now = this.now().getTime();
-    this.#sweep(now);
-    let retryAfterMs = 0;
+    let retryAfterSeconds = 0;
     for (const key of keys) {
-      const window = this.#windows.get(key);
-      if (window !== undefined && window.resetAt > now && window.count >= this.perMinute) {
-        retryAfterMs = Math.max(retryAfterMs, window.resetAt - now);
+      const window = this.#windows.peek(key, now);
+      if (window !== undefined && window.count >= this.perMinute) {
+        retryAfterSeconds = Math.max(retryAfterSeconds, secondsLeft(window, now));
       }
     }
-    if (retryAfterMs > 0)
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
-    for (const key of keys) {
-      const window = this.#windows.get(key);
-      if (window === undefined || window.resetAt <= now)
-        this.#windows.set(key, { count: 1, resetAt: now + WINDOW_MS });
-      else window.count += 1;
-    }
+    if (retryAfterSeconds > 0) return { allowed: false, retryAfterSeconds };
+    for (const key of keys) this.#windows.count(key, now);
     return { allowed: true };
-  }
-
-  /** Forgets windows that have ended, at most once a window, so memory follows recent traffic. */
-  #sweep(now: number): void {
-    if (now - this.#lastSweep < WINDOW_MS) return;
-    this.#lastSweep = now;
-    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
   }
 }

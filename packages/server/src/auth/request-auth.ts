@@ -10,7 +10,7 @@ import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { type EntityTable } from '../resources/records.js';
-import { type RecordRead, lookupSession } from './sessions.js';
+import { type RecordRead, type SessionLookup, keptSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
 
 export const SESSION_COOKIE = 'ninefold_session';
@@ -30,7 +30,7 @@ export interface RequestAuth {
 
 /**
  * The route config key under which a route names the table whose record its `:id` reads: the
- * session lookup then reads that record too, in the same statement (`lookupSession`'s `withRecord`).
+ * session lookup then reads that record too, in the same statement (`readSession`'s `withRecord`).
  */
 export const READ_BY_ID = 'ninefoldReadById';
 
@@ -81,22 +81,28 @@ export function installRequestAuth(
       table !== undefined && typeof recordId === 'string' && recordId !== ''
         ? { table, id: recordId }
         : undefined;
-    lookupSession(context.database, context.model, id, context.now(), withRecord).then((found) => {
-      if (found.status === 'active') {
-        request.auth = {
-          user: found.user,
-          sessionId: id,
-          expired: false,
-          context: found.context,
-          record: found.record,
-        };
-      } else {
-        const expired = found.status === 'expired';
-        request.auth = { user: null, sessionId: null, expired, context: null, record: undefined };
-      }
+    const { database, model } = context;
+    const now = context.now();
+    // a kept session is answered at once: no promise, and the request goes on in this tick
+    const kept = keptSession(database, model, id, now, withRecord);
+    if (kept !== undefined) {
+      request.auth = authOf(kept, id);
+      return done();
+    }
+    readSession(database, model, id, now, withRecord).then((found) => {
+      request.auth = authOf(found, id);
       done();
     }, done);
   });
+}
+
+/** `request.auth` of a session lookup's answer for the cookie's id. */
+function authOf(found: SessionLookup, id: string): RequestAuth {
+  if (found.status === 'active') {
+    return { user: found.user, sessionId: id, expired: false, context: found.context, record: found.record };
+  }
+  const expired = found.status === 'expired';
+  return { user: null, sessionId: null, expired, context: null, record: undefined };
 }
 
 /**

@@ -5,9 +5,11 @@
 import { type UserContext } from '@ninefold/engine';
 import { type Limits, type Model, type Value } from '@ninefold/spec/model';
 import * as crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { type Database } from '../db/open.js';
 import { type EntityTable, decodeRow, entityTable } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
+import { type ActiveSession, STAMP_COLUMNS, STAMP_WIDTH, SessionCache } from './session-cache.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
 
 /** How often a session's last use is written: reads stay reads most of the time. */
@@ -72,6 +74,18 @@ export interface RecordRead {
   readonly record: Record<string, Value> | null;
 }
 
+/** What a lookup answers for an id that names no live session. */
+const NONE: SessionLookup = { status: 'none' };
+
+/** A record to read with the session, by id (`RecordRead`). */
+export interface WithRecord {
+  readonly table: EntityTable;
+  readonly id: string;
+}
+
+/** An id that cannot be ours is not worth a query. */
+const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+
 /**
  * The session of an id: active (with its user, roles as they are now), expired (idle or past its
  * absolute lifetime; deleted on the way), or none (unknown, ended, or its user disabled). With
@@ -84,43 +98,121 @@ export async function lookupSession(
   model: Model,
   id: string,
   now: Date,
-  withRecord?: { readonly table: EntityTable; readonly id: string },
+  withRecord?: WithRecord,
 ): Promise<SessionLookup> {
-  // an id that cannot be ours is not worth a query
-  if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return { status: 'none' };
+  return (
+    keptSession(database, model, id, now, withRecord) ?? readSession(database, model, id, now, withRecord)
+  );
+}
+
+/**
+ * The session of an id at once, when it is kept (SQLite: `SessionCache`), nothing was committed
+ * since it was read, and it is neither expired nor due to record its use; with `withRecord`, that
+ * record, read by the statement that checks the stamp. Undefined otherwise: `readSession` decides.
+ *
+ * @example const found = keptSession(database, model, cookieValue, new Date()) ?? (await readSession(…));
+ */
+export function keptSession(
+  database: Database,
+  model: Model,
+  id: string,
+  now: Date,
+  withRecord?: WithRecord,
+): SessionLookup | undefined {
+  const queries = sessionQueries(database, model);
+  const cache = queries.cache;
+  if (cache === null || !cache.has(id)) return undefined;
+  const check = queries.check(withRecord?.table ?? null);
+  const rows = database.selectValuesNow(check.sql, withRecord === undefined ? [] : [withRecord.id]);
+  const row = rows?.[0];
+  const kept = row === undefined ? undefined : cache.get(id, row);
+  if (kept === undefined) return undefined;
+  const time = now.getTime();
+  const settled =
+    !isExpired(model.limits, kept.createdAt, kept.lastSeenAt, time) &&
+    time - kept.lastSeenAt < TOUCH_INTERVAL_MS;
+  return settled ? active(kept, withRecord, row!, check.recordAt) : undefined;
+}
+
+/**
+ * The session of an id, read from the database (see `lookupSession`); on SQLite an active session
+ * is then kept between requests while the database is unchanged (`SessionCache`).
+ *
+ * @example const found = await readSession(database, model, cookieValue, new Date());
+ */
+export async function readSession(
+  database: Database,
+  model: Model,
+  id: string,
+  now: Date,
+  withRecord?: WithRecord,
+): Promise<SessionLookup> {
+  if (!SESSION_ID.test(id)) return NONE;
+  const queries = sessionQueries(database, model);
   const idHash = hashSessionId(id);
-  const lookup = sessionQuery(database, model, withRecord?.table ?? null);
+  const lookup = queries.lookup(withRecord?.table ?? null);
   const parameters = withRecord === undefined ? [idHash] : [withRecord.id, idHash];
   const [row] = await database.selectValues(lookup.sql, parameters);
-  if (row === undefined) return { status: 'none' };
-  const [createdAt, lastSeenAt, userId, email, name, roles, disabled] = row;
-  const user = toSummary({ id: userId, email, name, roles, disabled });
+  if (row === undefined) return NONE;
+  const at = lookup.sessionAt;
+  const user = toSummary({
+    id: row[at + 2],
+    email: row[at + 3],
+    name: row[at + 4],
+    roles: row[at + 5],
+    disabled: row[at + 6],
+  });
+  const cache = queries.cache;
   if (user.disabled) {
+    cache?.forget(id);
     await endSession(database, id);
-    return { status: 'none' };
+    return NONE;
   }
-  const lastSeen = Date.parse(String(lastSeenAt));
-  if (isExpired(model.limits, Date.parse(String(createdAt)), lastSeen, now.getTime())) {
+  const users = queries.users;
+  // without a User entity the engine knows a user by their id and roles alone (as userContext says)
+  const context =
+    users === null
+      ? { id: user.id, roles: [...user.roles] }
+      : { ...decodeRow(users, row, at + SESSION_COLUMNS), id: user.id, roles: [...user.roles] };
+  const session: ActiveSession = {
+    user,
+    idHash,
+    context,
+    createdAt: Date.parse(String(row[at])),
+    lastSeenAt: Date.parse(String(row[at + 1])),
+  };
+  const time = now.getTime();
+  if (isExpired(model.limits, session.createdAt, session.lastSeenAt, time)) {
+    cache?.forget(id);
     await endSession(database, id);
     return { status: 'expired' };
   }
-  if (now.getTime() - lastSeen >= TOUCH_INTERVAL_MS) {
+  if (time - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+    // the write changes the stamp: the session is read afresh next time, with its new last use
+    cache?.forget(id);
     await database.db
       .updateTable(TABLES.sessions)
       .set({ last_seen_at: now.toISOString() })
       .where('id_hash', '=', idHash)
       .execute();
+  } else {
+    cache?.keep(id, session, row);
   }
-  const users = lookup.users;
-  // without a User entity the engine knows a user by their id and roles alone (as userContext says)
-  const context =
-    users === null
-      ? { id: user.id, roles: [...user.roles] }
-      : { ...decodeRow(users, row, SESSION_COLUMNS), id: user.id, roles: [...user.roles] };
+  return active(session, withRecord, row, lookup.recordAt);
+}
+
+/** An active session's answer, with the record `row` holds from `recordAt` on (with `withRecord`). */
+function active(
+  session: ActiveSession,
+  withRecord: WithRecord | undefined,
+  row: readonly unknown[],
+  recordAt: number,
+): SessionLookup {
+  const { user, idHash, context } = session;
   if (withRecord === undefined) return { status: 'active', user, idHash, context };
   const table = withRecord.table;
   // a LEFT JOIN that found no record: its id, never NULL in a record, is NULL
-  const found = row[lookup.recordAt] === null ? null : decodeRow(table, row, lookup.recordAt);
+  const found = row[recordAt] === null ? null : decodeRow(table, row, recordAt);
   return {
     status: 'active',
     user,
@@ -132,67 +224,131 @@ export async function lookupSession(
 
 interface SessionQuery {
   readonly sql: string;
-  readonly users: ReturnType<typeof entityTable> | null;
+  /** Where the session's columns start in a row (after the stamp, on SQLite). */
+  readonly sessionAt: number;
   /** Where the record's columns start in a row (with a table). */
   readonly recordAt: number;
 }
 
 /**
- * A lookup's row, by position: the session's `created_at` and `last_seen_at`, the user's `id`,
- * `email`, `name`, `roles` and `disabled`, then (with a User entity) every column of their record,
- * then (with a table) every column of the record asked for.
+ * A lookup's row, by position from `sessionAt`: the session's `created_at` and `last_seen_at`, the
+ * user's `id`, `email`, `name`, `roles` and `disabled`, then (with a User entity) every column of
+ * their record, then (with a table) every column of the record asked for.
  */
 const SESSION_COLUMNS = 7;
 
-/** Per database and model: the lookup alone (key null), and with each table's record by id. */
-const sessionQueries = new WeakMap<Database, WeakMap<Model, Map<EntityTable | null, SessionQuery>>>();
-
 /**
- * The session lookup's SQL, compiled once per database and model: the session and every column of
- * its user's record, so that who is asking costs one query (its only parameter is the id's hash).
- * With a table, the same query also reads the row of that table whose id is its first parameter
- * (a LEFT JOIN: the session is found whether the row exists or not). Its row is decoded by position
- * (`SESSION_COLUMNS`); each column has an alias of its own, as a row object has one key per name.
+ * The statements of who is asking, compiled once per database and model, and (SQLite) the sessions
+ * kept between requests.
  */
-function sessionQuery(database: Database, model: Model, table: EntityTable | null): SessionQuery {
-  let byModel = sessionQueries.get(database);
+class SessionQueries {
+  /** The User entity's table, whose columns the lookup reads, or null without a User entity. */
+  readonly users: EntityTable | null;
+  /** Null on PostgreSQL, which has no stamp to tell that nothing changed. */
+  readonly cache: SessionCache | null;
+  readonly #lookups = new Map<EntityTable | null, SessionQuery>();
+  readonly #checks = new Map<EntityTable | null, SessionQuery>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly model: Model,
+  ) {
+    const entity = model.entities['User'];
+    this.users = entity === undefined ? null : entityTable(model, entity);
+    this.cache = database.dialect === 'sqlite' ? new SessionCache() : null;
+  }
+
+  /**
+   * The session lookup: the session and every column of its user's record, so that who is asking
+   * costs one query (its only parameter is the id's hash); on SQLite, the stamp first. With a
+   * table, the same query also reads the row of that table whose id is its first parameter (a LEFT
+   * JOIN: the session is found whether the row exists or not). Its row is decoded by position; each
+   * column has an alias of its own, as a row object has one key per name.
+   */
+  lookup(table: EntityTable | null): SessionQuery {
+    let query = this.#lookups.get(table);
+    if (query === undefined) {
+      const stamp = this.cache === null ? [] : STAMP_COLUMNS;
+      const columns: string[] = [
+        's.created_at',
+        's.last_seen_at',
+        ...['id', 'email', 'name', 'roles', 'disabled', ...(this.users?.columns ?? [])].map((c) => `u.${c}`),
+      ];
+      let lookup = this.database.db
+        .selectFrom(`${TABLES.sessions} as s`)
+        .innerJoin(`${usersTable(this.model)} as u`, 'u.id', 's.user_id');
+      if (table !== null) {
+        lookup = lookup.leftJoin(`${table.table} as r`, (join) => join.on('r.id', '=', RECORD_ID));
+        columns.push(...table.columns.map((c) => `r.${c}`));
+      }
+      const compiled = lookup
+        .select([...stamp.map((s, i) => sql.raw(s).as(`t${i}`)), ...aliased(columns)])
+        .where('s.id_hash', '=', ID_HASH)
+        .compile();
+      inOrder(compiled.parameters, table === null ? [ID_HASH] : [RECORD_ID, ID_HASH]);
+      const sessionAt = stamp.length;
+      query = {
+        sql: compiled.sql,
+        sessionAt,
+        recordAt: sessionAt + columns.length - (table?.columns.length ?? 0),
+      };
+      this.#lookups.set(table, query);
+    }
+    return query;
+  }
+
+  /**
+   * What a kept session's request reads instead (SQLite): the stamp, and with a table the row of
+   * that table whose id is the only parameter (a LEFT JOIN of a one-row table, so the stamp comes
+   * back whether the row exists or not).
+   */
+  check(table: EntityTable | null): SessionQuery {
+    let query = this.#checks.get(table);
+    if (query === undefined) {
+      const stamp = STAMP_COLUMNS.map((s, i) => sql.raw(s).as(`t${i}`));
+      const one = this.database.db.selectFrom(sql<{ one: number }>`(select 1)`.as('o'));
+      const compiled =
+        table === null
+          ? one.select(stamp).compile()
+          : one
+              .leftJoin(`${table.table} as r`, (join) => join.on('r.id', '=', RECORD_ID))
+              .select([...stamp, ...aliased(table.columns.map((c) => `r.${c}`))])
+              .compile();
+      inOrder(compiled.parameters, table === null ? [] : [RECORD_ID]);
+      query = { sql: compiled.sql, sessionAt: STAMP_WIDTH, recordAt: STAMP_WIDTH };
+      this.#checks.set(table, query);
+    }
+    return query;
+  }
+}
+
+/** Each column with an alias of its own (`c0`, `c1`, …): a row object keeps them apart and in order. */
+function aliased(columns: readonly string[]): string[] {
+  return columns.map((column, i) => `${column} as c${i}`);
+}
+
+/** The callers bind their values in this order. */
+function inOrder(parameters: readonly unknown[], expected: readonly string[]): void {
+  if (parameters.join('\u0000') !== expected.join('\u0000')) {
+    throw new Error('A session statement does not take its parameters in the expected order.');
+  }
+}
+
+/** Per database and model. */
+const queriesOf = new WeakMap<Database, WeakMap<Model, SessionQueries>>();
+
+function sessionQueries(database: Database, model: Model): SessionQueries {
+  let byModel = queriesOf.get(database);
   if (byModel === undefined) {
     byModel = new WeakMap();
-    sessionQueries.set(database, byModel);
+    queriesOf.set(database, byModel);
   }
-  let byTable = byModel.get(model);
-  if (byTable === undefined) {
-    byTable = new Map();
-    byModel.set(model, byTable);
+  let queries = byModel.get(model);
+  if (queries === undefined) {
+    queries = new SessionQueries(database, model);
+    byModel.set(model, queries);
   }
-  let query = byTable.get(table);
-  if (query === undefined) {
-    const entity = model.entities['User'];
-    const users = entity === undefined ? null : entityTable(model, entity);
-    const columns = [
-      's.created_at',
-      's.last_seen_at',
-      ...['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])].map((c) => `u.${c}`),
-    ];
-    const recordAt = columns.length;
-    let lookup = database.db
-      .selectFrom(`${TABLES.sessions} as s`)
-      .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id');
-    if (table !== null) {
-      lookup = lookup.leftJoin(`${table.table} as r`, (join) => join.on('r.id', '=', RECORD_ID));
-      columns.push(...table.columns.map((c) => `r.${c}`));
-    }
-    const selected = columns.map((column, i) => `${column} as c${i}`);
-    const compiled = lookup.select(selected).where('s.id_hash', '=', ID_HASH).compile();
-    const expected = table === null ? [ID_HASH] : [RECORD_ID, ID_HASH];
-    // lookupSession binds its values in this order
-    if (compiled.parameters.join('\u0000') !== expected.join('\u0000')) {
-      throw new Error('The session lookup does not take its parameters in the expected order.');
-    }
-    query = { sql: compiled.sql, users, recordAt };
-    byTable.set(table, query);
-  }
-  return query;
+  return queries;
 }
 
 /** Placeholder values, to check the order of the compiled lookup's parameters. */

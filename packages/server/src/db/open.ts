@@ -24,6 +24,12 @@ export interface Database {
    * name. Column names start with a letter, so no key is integer-like and reordered.
    */
   selectValues(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
+  /**
+   * `selectValues` answered at once, when the database can (SQLite, no transaction open); null when
+   * the read must wait its turn (PostgreSQL always). For the reads a request makes before anything
+   * else (who is asking), so that they cost no promise when the answer is at hand.
+   */
+  selectValuesNow(sql: string, parameters: readonly unknown[]): unknown[][] | null;
   close(): Promise<void>;
 }
 
@@ -58,19 +64,21 @@ function openSqlite(path: string): Database {
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
   const db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   const rawStatements = new StatementCache(sqlite, { raw: true });
-  const selectValues = async (text: string, parameters: readonly unknown[]) => {
+  const selectValuesNow = (text: string, parameters: readonly unknown[]) =>
     // a transaction holds Kysely's one connection across awaits: a read that did not wait its turn
     // would see that transaction's writes before they are committed
-    if (sqlite.inTransaction) return executeValues(db, text, parameters);
-    // better-sqlite3 is synchronous: nothing else runs on the connection while the statement does
-    return rawStatements.prepare(text).all(parameters) as unknown[][];
-  };
+    sqlite.inTransaction
+      ? null
+      : // better-sqlite3 is synchronous: nothing else runs on the connection while the statement does
+        (rawStatements.prepare(text).all(parameters) as unknown[][]);
+  const selectValues = async (text: string, parameters: readonly unknown[]) =>
+    selectValuesNow(text, parameters) ?? executeValues(db, text, parameters);
   const close = async () => {
     await db.destroy();
     // destroy() leaves alone a connection Kysely never used
     if (sqlite.open) sqlite.close();
   };
-  return { dialect: 'sqlite', db, selectValues, close };
+  return { dialect: 'sqlite', db, selectValues, selectValuesNow, close };
 }
 
 function openPostgres(url: string): Database {
@@ -86,6 +94,7 @@ function openPostgres(url: string): Database {
     dialect: 'postgres',
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
+    selectValuesNow: () => null,
     close,
   };
 }
@@ -103,6 +112,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     dialect: 'postgres',
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
+    selectValuesNow: () => null,
     close,
   };
 }

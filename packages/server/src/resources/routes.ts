@@ -132,6 +132,8 @@ class Resource {
   readonly #pages = new CompiledSql();
   /** The INSERT of a created record, compiled once. */
   readonly #inserts = new CompiledSql(1);
+  /** `#readAccess` per user context: the roles decide it, and a kept session's context is frozen. */
+  readonly #readAccessOf = new WeakMap<UserContext, { readonly read: Access; readonly unmasked: boolean }>();
 
   constructor(
     private readonly context: ResourceContext,
@@ -156,12 +158,29 @@ class Resource {
     const summary = requireUser(request);
     // the session lookup decoded the User record already; the query is the fallback
     const user = request.auth.context ?? (await userContext(this.#model, this.#db, summary));
-    const unmasked = grantsOf(this.#model, user, this.#entity).every(
-      (grant) => grant.read === false || grant.readFields === null,
-    );
+    return this.#callerOf(user);
+  }
+
+  #callerOf(user: UserContext): Caller {
+    const { read, unmasked } = this.#readAccess(user);
     const now = this.context.now();
-    const read = accessFor(this.#model, user, 'read', this.#entity);
     return { user, now, today: utcDate(now), read, unmasked };
+  }
+
+  /**
+   * The user's read access to the entity, decided by their roles alone: once per user context, which
+   * a session kept between requests shares (`SessionCache`).
+   */
+  #readAccess(user: UserContext): { readonly read: Access; readonly unmasked: boolean } {
+    let decided = this.#readAccessOf.get(user);
+    if (decided === undefined) {
+      const unmasked = grantsOf(this.#model, user, this.#entity).every(
+        (grant) => grant.read === false || grant.readFields === null,
+      );
+      decided = { read: accessFor(this.#model, user, 'read', this.#entity), unmasked };
+      this.#readAccessOf.set(user, decided);
+    }
+    return decided;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -308,11 +327,32 @@ class Resource {
       .send(Readable.from(lines()));
   }
 
-  async get(request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * One record. When the session lookup has read the record with the session (a kept session, or
+   * the lookup's own statement) the answer is decided at once, without a promise.
+   */
+  get(request: FastifyRequest, reply: FastifyReply): Record<string, Value> | Promise<Record<string, Value>> {
+    requireUser(request);
+    const user = request.auth.context;
+    const id = (request.params as { id?: unknown }).id;
+    const record = user == null || typeof id !== 'string' ? undefined : this.#readWithSession(request, id);
+    if (user == null || record === undefined) return this.#getLater(request, reply);
+    const caller = this.#callerOf(user);
+    return this.#shown(reply, caller, this.#decideRead(record, caller));
+  }
+
+  async #getLater(request: FastifyRequest, reply: FastifyReply): Promise<Record<string, Value>> {
     const caller = await this.#caller(request);
-    const { record, vars } = await this.#read(request, caller);
+    return this.#shown(reply, caller, await this.#read(request, caller));
+  }
+
+  #shown(
+    reply: FastifyReply,
+    caller: Caller,
+    { record, vars }: { record: Record<string, Value>; vars: Vars },
+  ) {
     reply.header('etag', etag(record));
-    return this.#present(record, caller, vars);
+    return this.#present(record, caller, vars, true);
   }
 
   /**
@@ -574,7 +614,7 @@ class Resource {
     }
     reply.code(kept.status).header('etag', etag(record));
     if (kept.status === 201) reply.header('location', `${this.#path}/${String(record['id'])}`);
-    return this.#present(record, caller, vars);
+    return this.#present(record, caller, vars, true);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -591,13 +631,24 @@ class Resource {
     caller: Caller,
   ): Promise<{ record: Record<string, Value>; vars: Vars }> {
     const id = (request.params as { id?: unknown }).id;
-    const notFound = () => new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
-    if (typeof id !== 'string' || id === '') throw notFound();
+    if (typeof id !== 'string' || id === '') throw this.#notFound();
     const record = this.#readWithSession(request, id) ?? (await this.#readById(id));
-    if (record === null) throw notFound();
+    return this.#decideRead(record, caller);
+  }
+
+  /** A record found by id (null: none) with its activation, or E_NOT_FOUND when the caller may not read it. */
+  #decideRead(
+    record: Record<string, Value> | null,
+    caller: Caller,
+  ): { record: Record<string, Value>; vars: Vars } {
+    if (record === null) throw this.#notFound();
     const vars = this.#activation(record, caller);
-    if (!this.#mayRead(record, caller, vars)) throw notFound();
+    if (!this.#mayRead(record, caller, vars)) throw this.#notFound();
     return { record, vars };
+  }
+
+  #notFound(): ApiError {
+    return new ApiError('E_NOT_FOUND', { entity: this.info.entity.label });
   }
 
   /**
@@ -652,16 +703,18 @@ class Resource {
    *
    * The record must be this request's own object (decoded from a row, or built by `inColumns`): when
    * nothing is masked it is answered as it is, without a copy, `_actions` added once every rule
-   * about it has been decided.
+   * about it has been decided. `readable`: the caller has just decided with `vars` that the user
+   * may read the record (`#read`), which an unmasked record then need not decide again.
    */
   #present(
     record: Record<string, Value>,
     caller: Caller,
     vars: Vars = this.#activation(record, caller),
+    readable = false,
   ): Record<string, Value> {
     const { user, now, today } = caller;
     const masked = caller.unmasked
-      ? this.#mayRead(record, caller, vars)
+      ? readable || this.#mayRead(record, caller, vars)
         ? record
         : null
       : maskRecord(this.#model, user, this.#entity, record, { now, today, vars });

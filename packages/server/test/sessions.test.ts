@@ -14,6 +14,7 @@ import {
   reopen,
   problem,
   sessionCookie,
+  type TestServer,
   specModel,
   testServer,
 } from './helpers.js';
@@ -44,6 +45,18 @@ roles:
 `;
 
 const MINUTE = 60_000;
+
+/** Creates a claim titled "Taxi" as the cookie's user; its id. */
+async function createClaim(server: TestServer, cookie: string): Promise<string> {
+  const created = await checkedInject(server.app, server.model, {
+    method: 'POST',
+    url: '/api/claims',
+    headers: { ...CSRF, cookie },
+    payload: { title: 'Taxi' },
+  });
+  expect(created.statusCode).toBe(201);
+  return String(created.json().id);
+}
 
 // The real argon2, watched: which stored hashes a sign-in verifies against (the same work for an
 // unknown email as for a wrong password is what keeps the timing from telling them apart).
@@ -239,14 +252,7 @@ for (const dialect of DIALECTS) {
       const { cookie } = await login(server.app, 'ann@example.com');
       const get = (url: string, session = cookie!) =>
         checkedInject(server.app, server.model, { method: 'GET', url, headers: { cookie: session } });
-      const created = await checkedInject(server.app, server.model, {
-        method: 'POST',
-        url: '/api/claims',
-        headers: { ...CSRF, cookie: cookie! },
-        payload: { title: 'Taxi' },
-      });
-      expect(created.statusCode).toBe(201);
-      const id = String(created.json().id);
+      const id = await createClaim(server, cookie!);
 
       const read = await get(`/api/claims/${id}`);
       expect(read.statusCode).toBe(200);
@@ -454,13 +460,7 @@ describe('sqlite: sessions kept between requests', () => {
     expect((await whoAmI()).statements).toEqual(['check']);
 
     // a write of this server's own (a claim: any write) is a change too, however unrelated
-    const created = await checkedInject(server.app, server.model, {
-      method: 'POST',
-      url: '/api/claims',
-      headers: { ...CSRF, cookie: cookie! },
-      payload: { title: 'Taxi' },
-    });
-    expect(created.statusCode).toBe(201);
+    await createClaim(server, cookie!);
     expect((await whoAmI()).statements).toEqual(['check', 'lookup']);
 
     await disableUser(other, server.model, 'ann@example.com');

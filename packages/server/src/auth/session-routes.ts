@@ -78,7 +78,9 @@ export function registerSessionRoutes(
   app.get(path, async (request, reply) => {
     if (request.auth.expired) clearCookie(request, reply, model);
     const user = requireUser(request);
-    return noStore(reply).send({ user: await sessionUser(model, database, user) });
+    // the session lookup read the user's record already
+    const context = request.auth.context ?? (await userContext(model, database.db, user));
+    return noStore(reply).send({ user: summaryWith(user, context) });
   });
 
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -90,7 +92,10 @@ export function registerSessionRoutes(
 }
 
 async function sessionUser(model: Model, database: Database, user: UserSummary): Promise<SessionUser> {
-  const context = await userContext(model, database.db, user);
+  return summaryWith(user, await userContext(model, database.db, user));
+}
+
+function summaryWith(user: UserSummary, context: UserContext): SessionUser {
   return { id: user.id, email: user.email, name: user.name, roles: user.roles, context };
 }
 

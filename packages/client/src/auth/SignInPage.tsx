@@ -15,7 +15,8 @@ import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
-import { useSession, useSignIn } from './session';
+import { useSession } from './session';
+import { useSignIn } from './session-actions';
 
 /** Only a path of this app: never another origin (`//evil.example`), never a scheme. */
 export function safeNext(next: string | null): string {

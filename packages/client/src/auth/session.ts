@@ -3,7 +3,7 @@
  * any request empties the session, and the app goes back to sign-in.
  */
 import type { UserContext } from '@ninefold/engine';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { ApiError, type Http } from '../api/http';
 import { useHttp } from '../runtime/runtime';
 
@@ -44,30 +44,4 @@ export function useUser(): SessionUser {
   const { data } = useSession();
   if (data === undefined || data === null) throw new Error('useUser() needs a signed-in user.');
   return data;
-}
-
-export function useSignIn() {
-  const http = useHttp();
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (credentials: { email: string; password: string }) =>
-      http.request<{ user: SessionUser }>('POST', 'session', { body: credentials }),
-    onSuccess: ({ user }) => {
-      client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
-      client.setQueryData(SESSION_KEY, user);
-    },
-  });
-}
-
-export function useSignOut() {
-  const http = useHttp();
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => http.request<void>('DELETE', 'session'),
-    onSettled: () => {
-      // nothing of one user's data stays in memory for the next
-      client.clear();
-      client.setQueryData(SESSION_KEY, null);
-    },
-  });
 }

@@ -5,7 +5,7 @@
 import { Menu, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { useSignOut } from '../auth/session';
+import { useSignOut } from '../auth/session-actions';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
 import '../styles/controls';

@@ -1,0 +1,33 @@
+/**
+ * Signing in and out. Apart from `session.ts`, which every page needs, so that TanStack Query's
+ * mutation code loads with the sign-in page and the account menu, not with the first page.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useHttp } from '../runtime/runtime';
+import { SESSION_KEY, type SessionUser } from './session';
+
+export function useSignIn() {
+  const http = useHttp();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { email: string; password: string }) =>
+      http.request<{ user: SessionUser }>('POST', 'session', { body: credentials }),
+    onSuccess: ({ user }) => {
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+      client.setQueryData(SESSION_KEY, user);
+    },
+  });
+}
+
+export function useSignOut() {
+  const http = useHttp();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.request<void>('DELETE', 'session'),
+    onSettled: () => {
+      // nothing of one user's data stays in memory for the next
+      client.clear();
+      client.setQueryData(SESSION_KEY, null);
+    },
+  });
+}

@@ -3,7 +3,7 @@
  * kept under its user and replayed in order with its Idempotency-Key — once, however often it is
  * sent — and a write the server refuses leaves the line with its catalogue problem, never silently.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
   type Http,
@@ -13,7 +13,7 @@ import {
   newIdempotencyKey,
 } from '../src/api/http';
 import { type QueuedWrite, enqueue, isWaiting, queueKey, readQueue } from '../src/offline/queue';
-import { replayQueue } from '../src/offline/replay';
+import { replayQueue, startReplayer } from '../src/offline/replay';
 import { sendOrQueue } from '../src/offline/send';
 import { type World, injectFetch, world } from './harness';
 
@@ -178,6 +178,32 @@ describe('the offline queue', () => {
     jar.cookie = ann.cookie;
     expect(await replayQueue({ http, key: key(), userId: ann.id })).toBe('done');
     expect(await claimsTitled('Sent after signing in again')).toBe(1);
+  });
+
+  it('tries again on its own, backing off, while the server cannot be reached', async () => {
+    const { http, net } = annOnline();
+    enqueue(key(), create({ ...CLAIM, title: 'Sent by a retry' }));
+    net.offline = true;
+    const outcomes: string[] = [];
+    const replayer = startReplayer({
+      http,
+      key: key(),
+      userId: ann.id,
+      firstRetryMs: 20,
+      maxRetryMs: 40,
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    try {
+      await vi.waitFor(() => expect(outcomes.filter((o) => o === 'unreachable').length).toBeGreaterThan(2));
+      expect(readQueue(key())).toHaveLength(1);
+      // back, with no `online` event to say so: the next retry finds out
+      net.offline = false;
+      await vi.waitFor(() => expect(readQueue(key())).toEqual([]));
+      expect(outcomes.at(-1)).toBe('done');
+      expect(await claimsTitled('Sent by a retry')).toBe(1);
+    } finally {
+      replayer.stop();
+    }
   });
 
   it('keeps a write when the server says "not now" (503), to try again later', async () => {

@@ -111,6 +111,42 @@ describe('the offline queue in the app', () => {
     );
   }, 60_000);
 
+  it('holds a transition fired offline, marks its record pending in its list, and fires it once back online', async () => {
+    const w = await claimsWorld();
+    const id = await newClaim(w, 'ann', 'Conference fee');
+    const net = switchableNetwork();
+    const { user, history } = renderApp(w, { as: 'ann', path: '/my-claims', network: net.network });
+    await user.click(await screen.findByRole('link', { name: 'Conference fee' }));
+    const actions = within(await screen.findByRole('group', { name: 'Actions' }));
+    net.goOffline();
+    await user.click(actions.getByRole('button', { name: 'Submit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Submit' }));
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(
+      screen.getByText(/^Submit: The server could not be reached: your change is saved/),
+    ).toHaveAttribute('role', 'status');
+    expect(await screen.findByTestId('record-pending')).toHaveTextContent('Submit: claim “Conference fee”');
+    // decided on a state the server no longer has, the record's other actions wait
+    expect(actions.getByRole('button', { name: 'Withdraw' })).toBeDisabled();
+    expect(actions.getByRole('button', { name: 'Delete' })).toBeDisabled();
+
+    await act(() => history.go(-1));
+    const row = (await screen.findByRole('link', { name: 'Conference fee' })).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Pending')).toBeInTheDocument();
+    expect(within(row).getByText('Draft')).toBeInTheDocument();
+
+    net.goOnline();
+    await waitFor(async () =>
+      expect((await w.api('ann', 'GET', `/api/claims/${id}`)).body['state']).toBe('submitted'),
+    );
+    await waitFor(() => expect(screen.queryByText('Pending')).toBeNull());
+    const entries = (await w.api('ann', 'GET', `/api/claims/${id}/history`)).body['data'] as {
+      action: string;
+    }[];
+    expect(entries.filter((e) => e.action === 'transition')).toHaveLength(1);
+  }, 60_000);
+
   it('shows a create made offline in its list as not sent yet, and makes one record of it', async () => {
     const w = await claimsWorld();
     const net = switchableNetwork();

@@ -116,7 +116,8 @@ describe('a claim’s page', () => {
     expect(item).toHaveTextContent('(Draft → to Waiting for approval)');
     expect(item).toHaveTextContent('by ann');
     expect(item.querySelector('[data-change="submittedAt"]')).not.toBeNull();
-    expect(screen.getByRole('status')).toHaveTextContent('Submit: now Waiting for approval.');
+    // the page's own live region (the shell has one for the offline queue too)
+    expect(screen.getByText('Submit: now Waiting for approval.')).toHaveAttribute('role', 'status');
     // and the server agrees
     const stored = await w.api('ann', 'GET', `/api/claims/${String(record['id'])}`);
     expect(stored.body['state']).toBe('submitted');

@@ -1,10 +1,12 @@
 /**
  * The HTTP client of the API a model describes: its base path, the CSRF header, a timeout per
  * request, retries after a network failure, and every failure as a typed error — an `ApiError`
- * carrying the catalogue's problem, or a `NetworkError`. A write carries an `Idempotency-Key` of its
+ * carrying the catalogue's problem, or a `NetworkError` (or `WriteQueued`, from the offline queue). A write carries an `Idempotency-Key` of its
  * own, the same in every attempt, so that the server does it once however often it is sent.
  */
 import { type Calls } from '@ninefold/spec/model';
+// the queue's code loads with the screens that write; only its type is needed here
+import type { QueuedWrite } from '../offline/queue';
 
 /** One field's problem in a problem response. */
 export interface FieldProblem {
@@ -54,6 +56,17 @@ export class NetworkError extends Error {
       reason === 'timeout' ? 'The server did not answer in time.' : 'The server could not be reached.',
       options,
     );
+  }
+}
+
+/**
+ * Not sent, but kept: the server could not be reached, and the write waits in the offline queue
+ * (`calls.offlineQueue`) to be sent when it can be.
+ */
+export class WriteQueued extends Error {
+  override readonly name = 'WriteQueued';
+  constructor(readonly write: QueuedWrite) {
+    super('The change is saved on this device and will be sent when the server can be reached.');
   }
 }
 

@@ -3,7 +3,7 @@
  * the writes — create, update (with the version it is based on), delete and transitions. Every
  * write refreshes what it may have changed.
  */
-import { type Entity, type Value } from '@ninefold/spec/model';
+import { type Entity, type Model, type Value } from '@ninefold/spec/model';
 import {
   type QueryClient,
   keepPreviousData,
@@ -13,9 +13,13 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { newIdempotencyKey } from './http';
+import { type Method, newIdempotencyKey } from './http';
 import { type ListParams, recordKeys, recordListOptions } from './list-query';
-import { useHttp } from '../runtime/runtime';
+import { recordTitle } from './ref-labels';
+import { SESSION_KEY, type SessionUser } from '../auth/session';
+import { type QueuedWrite, type WriteKind } from '../offline/queue';
+import { sendOrQueue } from '../offline/send';
+import { useRuntime } from '../runtime/runtime';
 
 export { type ListParams, type Page, listQuery, recordKeys, recordListOptions } from './list-query';
 
@@ -45,7 +49,7 @@ export interface HistoryEntry {
 
 /** A list, page by page, showing the previous rows while another sort or filter loads. */
 export function useRecordList(entity: Entity, params: ListParams, options: { enabled?: boolean } = {}) {
-  const http = useHttp();
+  const { http } = useRuntime();
   return useInfiniteQuery({
     ...recordListOptions(http, entity, params),
     placeholderData: keepPreviousData,
@@ -54,7 +58,7 @@ export function useRecordList(entity: Entity, params: ListParams, options: { ena
 }
 
 export function useRecord(entity: Entity, id: string) {
-  const http = useHttp();
+  const { http } = useRuntime();
   return useQuery({
     queryKey: recordKeys.one(entity.name, id),
     queryFn: ({ signal }) => http.get<ApiRecord>(`${entity.resource}/${encodeURIComponent(id)}`, { signal }),
@@ -62,7 +66,7 @@ export function useRecord(entity: Entity, id: string) {
 }
 
 export function useHistory(entity: Entity, id: string) {
-  const http = useHttp();
+  const { http } = useRuntime();
   return useQuery({
     queryKey: recordKeys.history(entity.name, id),
     queryFn: ({ signal }) =>
@@ -82,22 +86,86 @@ function settle(client: QueryClient, entity: Entity, record: ApiRecord | null, i
   });
 }
 
+/** After a queued write reached the server (replayed): its record and lists, as after any write. */
+export function settleWrite(client: QueryClient, model: Model, write: QueuedWrite, answer: unknown): void {
+  const entity = model.entities[write.entity];
+  if (entity === undefined) return;
+  const record = write.kind === 'delete' ? null : (answer as ApiRecord | undefined);
+  settle(client, entity, record ?? null, record?.id ?? write.recordId ?? '');
+}
+
+/**
+ * After a queued write was refused: what the app holds of its record may be what made it fail (a
+ * version someone else replaced), so it is fetched afresh before the user fixes the write.
+ */
+export function forgetRecordOf(client: QueryClient, write: QueuedWrite): void {
+  if (write.recordId !== null)
+    void client.resetQueries({ queryKey: recordKeys.one(write.entity, write.recordId) });
+  void client.invalidateQueries({ queryKey: recordKeys.all(write.entity) });
+}
+
+/**
+ * A hook's writes: each sent with its `Idempotency-Key`, or — with `calls.offlineQueue`, when the
+ * server cannot be reached — queued for the signed-in user (the promise then rejects with
+ * `WriteQueued`).
+ */
+function useWrite(entity: Entity) {
+  const { http, model } = useRuntime();
+  const client = useQueryClient();
+  return {
+    client,
+    send<T>(write: {
+      kind: WriteKind;
+      method: Method;
+      path: string;
+      recordId: string | null;
+      body?: Readonly<Record<string, Value>>;
+      version?: number;
+      transition?: string;
+      key?: string;
+    }): Promise<T> {
+      const user = client.getQueryData<SessionUser | null>(SESSION_KEY) ?? null;
+      const known =
+        write.recordId === null
+          ? undefined
+          : client.getQueryData<ApiRecord>(recordKeys.one(entity.name, write.recordId));
+      const title =
+        write.recordId === null
+          ? recordTitle(entity, { id: '', ...write.body })
+          : recordTitle(entity, known ?? { id: write.recordId });
+      const queued: QueuedWrite = {
+        ...write,
+        key: write.key ?? newIdempotencyKey(),
+        entity: entity.name,
+        title,
+        at: new Date().toISOString(),
+      };
+      return sendOrQueue<T>(http, model, user?.id ?? null, queued);
+    },
+  };
+}
+
+const recordPath = (entity: Entity, id: string) => `${entity.resource}/${encodeURIComponent(id)}`;
+
 /**
  * Creates records. The same values sent again before a create succeeds (the user's retry after a
  * lost answer) keep their `Idempotency-Key`, so the server makes one record of them; new values, or
  * values sent after a create succeeded, get a new key.
  */
 export function useCreateRecord(entity: Entity) {
-  const http = useHttp();
-  const client = useQueryClient();
+  const { client, send } = useWrite(entity);
   const attempt = useRef<{ readonly body: string; readonly key: string } | null>(null);
   return useMutation({
     mutationFn: (values: Record<string, Value>) => {
       const body = JSON.stringify(values);
       if (attempt.current?.body !== body) attempt.current = { body, key: newIdempotencyKey() };
-      return http.request<ApiRecord>('POST', entity.resource, {
+      return send<ApiRecord>({
+        kind: 'create',
+        method: 'POST',
+        path: entity.resource,
+        recordId: null,
         body: values,
-        idempotencyKey: attempt.current.key,
+        key: attempt.current.key,
       });
     },
     onSuccess: (record) => {
@@ -108,11 +176,14 @@ export function useCreateRecord(entity: Entity) {
 }
 
 export function useUpdateRecord(entity: Entity) {
-  const http = useHttp();
-  const client = useQueryClient();
+  const { client, send } = useWrite(entity);
   return useMutation({
     mutationFn: (input: { id: string; version: number; changes: Record<string, Value> }) =>
-      http.request<ApiRecord>('PATCH', `${entity.resource}/${encodeURIComponent(input.id)}`, {
+      send<ApiRecord>({
+        kind: 'update',
+        method: 'PATCH',
+        path: recordPath(entity, input.id),
+        recordId: input.id,
         body: input.changes,
         version: input.version,
       }),
@@ -121,11 +192,14 @@ export function useUpdateRecord(entity: Entity) {
 }
 
 export function useDeleteRecord(entity: Entity) {
-  const http = useHttp();
-  const client = useQueryClient();
+  const { client, send } = useWrite(entity);
   return useMutation({
     mutationFn: (input: { id: string; version: number }) =>
-      http.request<void>('DELETE', `${entity.resource}/${encodeURIComponent(input.id)}`, {
+      send<void>({
+        kind: 'delete',
+        method: 'DELETE',
+        path: recordPath(entity, input.id),
+        recordId: input.id,
         version: input.version,
       }),
     onSuccess: (_nothing, input) => settle(client, entity, null, input.id),
@@ -133,8 +207,7 @@ export function useDeleteRecord(entity: Entity) {
 }
 
 export function useFireTransition(entity: Entity) {
-  const http = useHttp();
-  const client = useQueryClient();
+  const { client, send } = useWrite(entity);
   return useMutation({
     mutationFn: (input: {
       id: string;
@@ -142,11 +215,15 @@ export function useFireTransition(entity: Entity) {
       transition: string;
       values?: Record<string, Value>;
     }) =>
-      http.request<ApiRecord>(
-        'POST',
-        `${entity.resource}/${encodeURIComponent(input.id)}/transitions/${encodeURIComponent(input.transition)}`,
-        { body: input.values ?? {}, version: input.version },
-      ),
+      send<ApiRecord>({
+        kind: 'transition',
+        method: 'POST',
+        path: `${recordPath(entity, input.id)}/transitions/${encodeURIComponent(input.transition)}`,
+        recordId: input.id,
+        body: input.values ?? {},
+        version: input.version,
+        transition: input.transition,
+      }),
     onSuccess: (record) => settle(client, entity, record, record.id),
   });
 }

@@ -36,7 +36,8 @@ export function createAppParts(
         retry: false,
         refetchOnWindowFocus: (query) => query.queryKey[0] === SESSION_KEY[0],
       },
-      mutations: { retry: false },
+      // a write runs offline too: it fails on the network, or waits in the offline queue
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
   const http = createHttp({

@@ -6,7 +6,7 @@
  */
 import { type MessageCompiler, renderMessage } from '@ninefold/engine/message-text';
 import type { Model, Value } from '@ninefold/spec/model';
-import { ApiError, NetworkError } from '../api/http';
+import { ApiError, NetworkError, WriteQueued } from '../api/http';
 
 let compiler: MessageCompiler | null = null;
 let loading: Promise<void> | undefined;
@@ -46,8 +46,13 @@ export function describeError(model: Model, error: unknown): { code: string; mes
   if (error instanceof ApiError) {
     return { code: error.code, message: error.problem.message || message(model, error.code) };
   }
-  if (error instanceof NetworkError) {
-    const code = error.reason === 'timeout' ? 'E_TIMEOUT' : 'E_NETWORK';
+  if (error instanceof NetworkError || error instanceof WriteQueued) {
+    const code =
+      error instanceof WriteQueued
+        ? 'E_OFFLINE_QUEUED'
+        : error.reason === 'timeout'
+          ? 'E_TIMEOUT'
+          : 'E_NETWORK';
     if (model.errors[code] !== undefined) return { code, message: message(model, code) };
     return { code, message: error.message };
   }

@@ -30,6 +30,8 @@ import { NavIcon } from './icons';
 import './shell.css';
 
 const UserMenu = lazy(() => import('./UserMenu'));
+/** The offline queue's replays and indicator: after the first paint, and only when the spec queues writes. */
+const OfflineIndicator = lazy(() => import('../offline/OfflineIndicator'));
 
 export function Shell() {
   const model = useModel();
@@ -64,6 +66,11 @@ export function Shell() {
             </UnstyledButton>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            {user != null && model.calls.offlineQueue && (
+              <Suspense fallback={null}>
+                <OfflineIndicator key={user.id} userId={user.id} />
+              </Suspense>
+            )}
             <ColorSchemeToggle />
             {user != null ? (
               // the menu's code (its popover) loads after the first paint; its button shows at once,

@@ -6,6 +6,7 @@ import { Menu, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../auth/session-actions';
+import { useUserQueue } from '../offline/PendingWrites';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
 import '../styles/controls';
@@ -22,6 +23,7 @@ export default function UserMenu({
   const model = useModel();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  const kept = useUserQueue().writes.length;
   return (
     <Menu position="bottom-end" width={240}>
       <Menu.Target>
@@ -36,6 +38,13 @@ export default function UserMenu({
           <Text size="xs">{roles.map((r) => model.roles[r]?.label ?? r).join(', ')}</Text>
         </Menu.Label>
         <Menu.Divider />
+        {kept > 0 && (
+          // signing out keeps them: they are sent when this user signs in again, never for another
+          <Menu.Label data-testid="kept-on-sign-out">
+            {kept === 1 ? '1 change is' : `${kept} changes are`} not sent yet: signing out keeps{' '}
+            {kept === 1 ? 'it' : 'them'} on this device, sent when you sign in again.
+          </Menu.Label>
+        )}
         <Menu.Item
           leftSection={<IconLogout size={16} />}
           onClick={() =>

@@ -195,6 +195,12 @@ export const BUILTIN_ERRORS: readonly ErrorDef[] = [
     'The server did not answer in time. Try again in a moment.',
     'Raised by the client, never sent: no answer within `calls.timeoutMs`.',
   ),
+  e(
+    'E_OFFLINE_QUEUED',
+    503,
+    'The server could not be reached: your change is saved on this device and will be sent when the connection returns.',
+    'Raised by the client, never sent: a write that could not reach the server waits in the offline queue (`calls.offlineQueue`).',
+  ),
 ];
 
 /** Arguments every built-in message may use, besides constants. */

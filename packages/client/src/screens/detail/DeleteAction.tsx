@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { type Entity } from '@ninefold/spec/model';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../api/http';
+import { ApiError, WriteQueued } from '../../api/http';
 import { type ApiRecord, recordKeys, useDeleteRecord } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { describeError } from '../../runtime/messages';
@@ -17,16 +17,20 @@ export function DeleteAction({
   entity,
   record,
   onDeleted,
+  disabled = false,
 }: {
   entity: Entity;
   record: ApiRecord;
   onDeleted(): void;
+  /** While a change to the record waits in the offline queue. */
+  disabled?: boolean;
 }) {
   const model = useModel();
   const client = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
   const remove = useDeleteRecord(entity);
-  const error = remove.error;
+  // a delete kept in the offline queue closes the dialog: the record says it waits
+  const error = remove.error instanceof WriteQueued ? null : remove.error;
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 404);
 
   function dismiss() {
@@ -47,6 +51,7 @@ export function DeleteAction({
         size="sm"
         leftSection={<IconTrash size={16} aria-hidden />}
         onClick={open}
+        disabled={disabled}
       >
         Delete
       </Button>
@@ -73,7 +78,15 @@ export function DeleteAction({
               loading={remove.isPending}
               disabled={stale}
               onClick={() =>
-                remove.mutate({ id: record.id, version: record.version }, { onSuccess: onDeleted })
+                remove.mutate(
+                  { id: record.id, version: record.version },
+                  {
+                    onSuccess: onDeleted,
+                    onError: (e) => {
+                      if (e instanceof WriteQueued) close();
+                    },
+                  },
+                )
               }
             >
               Delete

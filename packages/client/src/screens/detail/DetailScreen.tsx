@@ -4,7 +4,19 @@
  * fire; the engine, the same rules in the browser, decides whether to offer edit and delete.
  */
 import '../../styles/detail';
-import { Anchor, Button, Center, Divider, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Divider,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { type Entity, type Screen } from '@ninefold/spec/model';
 import { IconPencil } from '@tabler/icons-react';
 import { useRef } from 'react';
@@ -16,6 +28,8 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { RefLink } from '../../components/FieldValue';
 import { StateBadge } from '../../components/StateBadge';
 import { formatDateTime } from '../../format/values';
+import { PendingWrites, useUserQueue } from '../../offline/PendingWrites';
+import { isWaiting } from '../../offline/queue';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { useAuthorizer } from '../../runtime/access';
 import { listPath, screenFor, screenPath } from '../../runtime/paths';
@@ -84,6 +98,11 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
     (name) => model.states[entity.name]?.transitions[name] !== undefined,
   );
   const back = listPath(model, entity.name);
+  const queue = useUserQueue();
+  const ownWrites = queue.writes.filter((w) => w.recordId === record.id);
+  // a transition or a delete decided on a record that has a change still to send would be decided
+  // on what the server no longer has: they wait until it is sent (an edit may follow it)
+  const waiting = ownWrites.some(isWaiting);
 
   return (
     <Stack gap="lg" maw={1100} data-record={record.id}>
@@ -122,15 +141,34 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
           record={record}
           names={transitions}
           onDone={() => heading.current?.focus()}
+          disabled={waiting}
         />
         {mayDelete && (
           <DeleteAction
             entity={entity}
             record={record}
             onDeleted={() => void navigate(back ?? '/', { replace: true })}
+            disabled={waiting}
           />
         )}
       </Group>
+
+      {queue.key !== null && ownWrites.length > 0 && (
+        <Alert
+          color={waiting ? 'blue' : 'red'}
+          title={waiting ? 'Not sent yet' : 'Not sent'}
+          data-testid="record-pending"
+        >
+          <Stack gap="sm">
+            <Text size="sm">
+              {waiting
+                ? 'Saved on this device: sent when the server can be reached. What is shown below is the record as the server last sent it; its other actions wait until then.'
+                : 'The server refused this change to the record.'}
+            </Text>
+            <PendingWrites queue={queue.key} writes={ownWrites} showRecordLink={false} />
+          </Stack>
+        </Alert>
+      )}
 
       <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md">
         <RecordFields entity={entity} record={record} names={screen.fields} />

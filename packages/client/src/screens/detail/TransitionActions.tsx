@@ -9,7 +9,7 @@ import { isEmptyValue } from '@ninefold/engine';
 import { type Field, type Transition, type Value } from '@ninefold/spec/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../api/http';
+import { ApiError, WriteQueued } from '../../api/http';
 import { type ApiRecord, recordKeys, useFireTransition } from '../../api/records';
 import { FieldInput } from '../../fields/FieldInput';
 import { describeError, message } from '../../runtime/messages';
@@ -21,6 +21,8 @@ export interface TransitionActionsProps {
   /** Only these transitions, in this order (a screen's `actions`); all of `_actions` without it. */
   readonly names?: readonly string[];
   readonly size?: MantineSize;
+  /** While a change to the record waits in the offline queue. */
+  readonly disabled?: boolean;
   /** Called with the record as the server returns it after the transition. */
   onDone?(record: ApiRecord): void;
 }
@@ -30,7 +32,14 @@ export interface TransitionActionsProps {
  *
  * @example <TransitionActions entity="Claim" record={claim} names={screen.actions} onDone={focusTitle} />
  */
-export function TransitionActions({ entity, record, names, size = 'sm', onDone }: TransitionActionsProps) {
+export function TransitionActions({
+  entity,
+  record,
+  names,
+  size = 'sm',
+  disabled = false,
+  onDone,
+}: TransitionActionsProps) {
   const model = useModel();
   const machine = model.states[entity];
   const [open, setOpen] = useState<Transition | null>(null);
@@ -58,8 +67,16 @@ export function TransitionActions({ entity, record, names, size = 'sm', onDone }
           setDone(state == null ? `${transition.label}: done.` : `${transition.label}: now ${state}.`);
           onDone?.(next);
         },
-        // a direct fire that fails opens its dialog, where the error is shown
-        onError: () => setOpen(transition),
+        onError: (error) => {
+          if (error instanceof WriteQueued) {
+            // kept on the device: nothing to fix in the dialog; the record says it waits
+            setOpen(null);
+            setDone(`${transition.label}: ${describeError(model, error).message}`);
+            return;
+          }
+          // a direct fire that fails opens its dialog, where the error is shown
+          setOpen(transition);
+        },
       },
     );
   }
@@ -75,7 +92,7 @@ export function TransitionActions({ entity, record, names, size = 'sm', onDone }
             variant={transition === shown[0] ? 'filled' : 'light'}
             data-transition={transition.name}
             loading={fire.isPending && fire.variables?.transition === transition.name}
-            disabled={fire.isPending}
+            disabled={fire.isPending || disabled}
             onClick={() => start(transition)}
           >
             {transition.label}

@@ -11,6 +11,8 @@ import { ApiError } from '../../api/http';
 import { recordTitle } from '../../api/ref-labels';
 import { useRecord } from '../../api/records';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { useUserQueue } from '../../offline/PendingWrites';
+import { type QueueKey, type QueuedWrite } from '../../offline/queue';
 import { ForbiddenPage } from '../../pages/ForbiddenPage';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { useAuthorizer } from '../../runtime/access';
@@ -33,6 +35,21 @@ export default function FormScreen({ screen }: { screen: Screen }) {
   );
 }
 
+type Draft = { readonly queue: QueueKey; readonly write: QueuedWrite } | undefined;
+
+/** The refused write of the offline queue the user opened here to fix (`state.offlineDraft`). */
+function useDraft(entity: string): Draft {
+  const { state } = useLocation();
+  const { key, writes } = useUserQueue();
+  const wanted = (state as { offlineDraft?: unknown } | null)?.offlineDraft;
+  // taken once: the form keeps its values while the queue changes under it
+  const [draft] = useState(() => {
+    const write = writes.find((w) => w.key === wanted && w.entity === entity && w.problem !== undefined);
+    return key === null || write === undefined ? undefined : { queue: key, write };
+  });
+  return draft;
+}
+
 function Heading({ screen, subtitle }: { screen: Screen; subtitle?: string }) {
   return (
     <Stack gap={4} mb="md">
@@ -47,6 +64,7 @@ function Heading({ screen, subtitle }: { screen: Screen; subtitle?: string }) {
 }
 
 function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
+  const draft = useDraft(entity.name);
   const { model, now } = useRuntime();
   const access = useAuthorizer();
   // the first values are decided once: a default such as `today` does not move under the user
@@ -58,7 +76,7 @@ function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
       { readable: access.readable(entity.name), writable: access.writable(entity.name, 'create') },
       defaults,
     );
-    return { fields, initial: recordValues(defaults, fields) };
+    return { fields, initial: recordValues({ ...defaults, ...draft?.write.body }, fields) };
   });
   if (!access.can('create', entity.name)) return <ForbiddenPage />;
   return (
@@ -71,12 +89,14 @@ function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
         fields={setup.fields}
         initial={setup.initial}
         record={null}
+        {...(draft === undefined ? {} : { draft })}
       />
     </>
   );
 }
 
 function EditForm({ screen, entity }: { screen: Screen; entity: Entity }) {
+  const draft = useDraft(entity.name);
   const { id = '' } = useParams();
   const access = useAuthorizer();
   const query = useRecord(entity, id);
@@ -114,8 +134,13 @@ function EditForm({ screen, entity }: { screen: Screen; entity: Entity }) {
         entity={entity}
         access={access}
         fields={fields}
-        initial={recordValues(record, fields)}
+        // a refused change opened to be fixed: the record as it is now, with the user's values on top
+        initial={recordValues(
+          draft?.write.recordId === record.id ? { ...record, ...draft.write.body } : record,
+          fields,
+        )}
         record={record}
+        {...(draft?.write.recordId === record.id ? { draft } : {})}
         // the form keeps the record it was opened on: a later fetch replaces it only on Reload
         reload={async () => (await query.refetch()).data}
       />

@@ -8,9 +8,10 @@ import { type Entity, type Field, type Screen, type Value } from '@ninefold/spec
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { type Control, Controller, type FieldValues, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../api/http';
+import { ApiError, WriteQueued } from '../../api/http';
 import { type ApiRecord, useCreateRecord, useUpdateRecord } from '../../api/records';
 import { FieldInput } from '../../fields/FieldInput';
+import { type QueueKey, type QueuedWrite, removeWrite } from '../../offline/queue';
 import { type Authorizer } from '../../runtime/access';
 import { describeError } from '../../runtime/messages';
 import { detailPath, listPath } from '../../runtime/paths';
@@ -37,6 +38,11 @@ export interface RecordFormProps {
   readonly record: ApiRecord | null;
   /** Fetches the record as the server has it now (after a conflict). */
   readonly reload?: () => Promise<ApiRecord | undefined>;
+  /**
+   * A write of the offline queue the server refused, opened to be fixed: its values are the form's
+   * first ones, its refusal is shown, and it leaves the queue once the form is saved.
+   */
+  readonly draft?: { readonly queue: QueueKey; readonly write: QueuedWrite };
 }
 
 export function RecordForm(props: RecordFormProps) {
@@ -53,15 +59,30 @@ export function RecordForm(props: RecordFormProps) {
   const form = useForm<FieldValues>({ defaultValues: props.initial });
   const { control, formState } = form;
   const values = useWatch({ control }) as FormValues;
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [problem, setProblem] = useState<{ code: string; message: string; lines: string[] } | null>(null);
+  const shown = useMemo(() => new Set(fields.map(({ field }) => field.name)), [fields]);
+  // a refused write opened to be fixed says why it was refused, as if it had just been sent
+  const [refused] = useState(() => {
+    const problem = props.draft?.write.problem;
+    if (problem === undefined) return null;
+    const error = new ApiError(problem);
+    const placed = placeErrors(model, serverProblems(error.fieldErrors), shown);
+    const described = describeError(model, error);
+    return {
+      fields: placed.fields,
+      problem: { ...described, lines: placed.form.filter((l) => l !== described.message) },
+    };
+  });
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>(refused?.fields ?? {});
+  const [problem, setProblem] = useState<{ code: string; message: string; lines: string[] } | null>(
+    refused?.problem ?? null,
+  );
+  const [queued, setQueued] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [reloading, setReloading] = useState(false);
   const leaving = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
 
-  const shown = useMemo(() => new Set(fields.map(({ field }) => field.name)), [fields]);
   const check = checkForm(
     model,
     entity,
@@ -96,24 +117,35 @@ export function RecordForm(props: RecordFormProps) {
     setServerErrors({});
     setProblem(null);
     setConflict(null);
+    setQueued(null);
     const current = { ...initial, ...form.getValues() } as FormValues;
     if (!check.ok || Object.keys(drafts).length > 0) {
       focusFirstError();
       return;
     }
+    const changes = base === null ? {} : changedValues(current, base, fields);
     try {
       let saved: ApiRecord;
       if (base === null) {
         saved = await create.mutateAsync(createdValues(current, fields));
       } else {
-        const changes = changedValues(current, base, fields);
         saved =
           Object.keys(changes).length === 0
             ? base
             : await update.mutateAsync({ id: base.id, version: base.version, changes });
       }
+      if (props.draft !== undefined) removeWrite(props.draft.queue, props.draft.write.key);
       leave(detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name));
     } catch (error) {
+      if (error instanceof WriteQueued) {
+        if (props.draft !== undefined) removeWrite(props.draft.queue, props.draft.write.key);
+        // nothing left to lose; the form's record now carries the change, so that a further edit
+        // sends only what is new, after it
+        form.reset(current);
+        if (base !== null) setBase({ ...base, ...changes });
+        setQueued(describeError(model, error).message);
+        return;
+      }
       if (error instanceof ApiError && error.code === 'E_CONFLICT') {
         setConflict(describeError(model, error).message);
         return;
@@ -172,6 +204,25 @@ export function RecordForm(props: RecordFormProps) {
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label={screen.title}>
       <LeaveGuard dirty={formState.isDirty && !saving} leaving={leaving} />
       <Stack gap="md" maw={720}>
+        {queued !== null && (
+          <Alert color="blue" title="Saved on this device" role="status" data-error-code="E_OFFLINE_QUEUED">
+            <Text size="sm">{queued}</Text>
+            <Group mt="sm">
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() =>
+                  leave(
+                    (base === null ? null : detailPath(model, entity.name, base.id)) ??
+                      listPath(model, entity.name),
+                  )
+                }
+              >
+                Done
+              </Button>
+            </Group>
+          </Alert>
+        )}
         {conflict !== null && (
           <Alert color="orange" title="Changed by someone else" role="alert" data-error-code="E_CONFLICT">
             <Text size="sm">{conflict}</Text>

@@ -31,6 +31,8 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { valueView } from '../../components/FieldValue';
 import { formatInteger } from '../../format/values';
 import { StateBadge } from '../../components/StateBadge';
+import { PendingWrites, useUserQueue } from '../../offline/PendingWrites';
+import { isWaiting } from '../../offline/queue';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { useAuthorizer } from '../../runtime/access';
 import { createPath, detailPath } from '../../runtime/paths';
@@ -117,24 +119,44 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   );
   const clearFilters = () => setSearch((current) => withoutFilters(current), { preventScrollReset: true });
 
+  const queue = useUserQueue();
+  // the entity's records with a change waiting on this device, marked in their rows
+  const pendingIds = useMemo(
+    () =>
+      new Set(
+        queue.writes
+          .filter((w) => w.entity === entity.name && w.recordId !== null && isWaiting(w))
+          .map((w) => w.recordId),
+      ),
+    [queue.writes, entity.name],
+  );
+  const queuedCreates = queue.writes.filter((w) => w.entity === entity.name && w.kind === 'create');
+
   const [hidden, setHidden] = useHiddenColumns(model.product.name, screen.id);
   const columnDefs = useMemo<ColumnDef<ApiRecord>[]>(() => {
     const defs: ColumnDef<ApiRecord>[] = columns.map((column) => ({
       id: column.name,
       header: column.label,
       accessorFn: (record) => record[column.name],
-      cell: ({ row }) => cellView(model, entity, column, row.original, pathOf, open),
+      cell: ({ row }) =>
+        cellView(model, entity, column, row.original, pathOf, open, pendingIds.has(row.original.id)),
     }));
     if (transitionNames.length > 0)
       defs.push({
         id: ACTIONS_COLUMN,
         header: 'Actions',
         cell: ({ row }) => (
-          <RowActions entity={entity.name} record={row.original} names={transitionNames} size="xs" />
+          <RowActions
+            entity={entity.name}
+            record={row.original}
+            names={transitionNames}
+            size="xs"
+            disabled={pendingIds.has(row.original.id)}
+          />
         ),
       });
     return defs;
-  }, [columns, entity, transitionNames, model, pathOf, open]);
+  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds]);
   // the actions' code loads beside the rows, not once they are rendered
   if (transitionNames.length > 0) void loadRowActions();
   const columnVisibility = useMemo(
@@ -256,6 +278,17 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
         </Collapse>
       )}
 
+      {queue.key !== null && queuedCreates.length > 0 && (
+        <section aria-labelledby="nf-queued-creates">
+          <Stack gap="xs">
+            <Title order={2} size="h4" id="nf-queued-creates">
+              Not sent yet
+            </Title>
+            <PendingWrites queue={queue.key} writes={queuedCreates} />
+          </Stack>
+        </section>
+      )}
+
       {list.isError && !isFetchNextPageError ? (
         <ErrorPanel
           error={list.error}
@@ -361,18 +394,36 @@ function cellView(
   record: ApiRecord,
   pathOf: (record: ApiRecord) => string | null,
   open: (path: string) => void,
+  /** A change to the record waits in the offline queue. */
+  pending: boolean,
 ): ReactNode {
   if (column.name === 'state') return <StateBadge entity={entity.name} state={record.state} />;
   if (column.name !== entity.display || column.field.type === 'ref')
     return valueView(model, column.field, record[column.name]);
   const path = pathOf(record);
   const title = recordTitle(entity, record);
-  if (path === null) return title;
+  const mark = pending && (
+    <Badge size="xs" variant="light" color="blue" ml={6} data-pending title="A change waits to be sent">
+      Pending
+    </Badge>
+  );
+  if (path === null)
+    return mark === false ? (
+      title
+    ) : (
+      <>
+        {title}
+        {mark}
+      </>
+    );
   // a plain link the app follows itself: react-router's Link costs a dozen hooks per row
   return (
-    <a href={path} className="nf-value-link nf-value-title" onClick={followInApp(() => open(path))}>
-      {title}
-    </a>
+    <>
+      <a href={path} className="nf-value-link nf-value-title" onClick={followInApp(() => open(path))}>
+        {title}
+      </a>
+      {mark}
+    </>
   );
 }
 

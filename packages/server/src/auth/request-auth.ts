@@ -5,10 +5,16 @@
 import { type UserContext } from '@ninefold/engine';
 import { type Model } from '@ninefold/spec/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
-import { type FastifyContextConfig, type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  type FastifyContextConfig,
+  type FastifyInstance,
+  type FastifyRequest,
+  type onRequestHookHandler,
+} from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
+import { addRouteOnRequest } from '../http/route-hooks.js';
 import { type EntityTable } from '../resources/records.js';
 import { type RecordRead, type SessionLookup, keptSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
@@ -56,7 +62,10 @@ const ANONYMOUS: RequestAuth = {
 };
 
 /**
- * Resolves the session of every request under `calls.basePath` into `request.auth`.
+ * Resolves the session of every request under `calls.basePath` into `request.auth` (other routes of
+ * the scope, the probes and the API description, get an anonymous one). Each route gets its own
+ * hook, which knows whether the route reads a record by id (`READ_BY_ID`): the session lookup then
+ * reads that record too.
  *
  * @example installRequestAuth(app, { model, database, now: () => new Date() });
  */
@@ -66,24 +75,38 @@ export function installRequestAuth(
 ): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   const apiPrefix = apiPath(context.model, '');
-  // a callback hook: most requests without a session (health checks) then cost no promise
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(apiPrefix)) return addRouteOnRequest(route, anonymous);
+    const table = (route.config as FastifyContextConfig | undefined)?.[READ_BY_ID];
+    addRouteOnRequest(route, sessionHook(context, table));
+  });
+}
+
+const anonymous: onRequestHookHandler = (request, _reply, done) => {
+  request.auth = ANONYMOUS;
+  done();
+};
+
+/**
+ * The hook of an API route: a callback hook, so that a request without a session, or with a kept
+ * one, costs no promise.
+ */
+function sessionHook(
+  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  table: EntityTable | undefined,
+): onRequestHookHandler {
+  const { database, model } = context;
+  return (request, _reply, done) => {
     request.auth = ANONYMOUS;
-    // health checks stay free of the database
-    if (!request.url.startsWith(apiPrefix)) return done();
     const id = request.cookies[SESSION_COOKIE];
     if (id === undefined || id === '') return done();
-    // a route that no path matched (404) may have no config
-    const config = request.routeOptions.config as FastifyContextConfig | undefined;
-    const table = config?.[READ_BY_ID];
     const recordId = table === undefined ? undefined : (request.params as { id?: unknown }).id;
     const withRecord =
       table !== undefined && typeof recordId === 'string' && recordId !== ''
         ? { table, id: recordId }
         : undefined;
-    const { database, model } = context;
     const now = context.now();
-    // a kept session is answered at once: no promise, and the request goes on in this tick
+    // a kept session is answered at once, and the request goes on in this tick
     const kept = keptSession(database, model, id, now, withRecord);
     if (kept !== undefined) {
       request.auth = authOf(kept, id);
@@ -93,7 +116,7 @@ export function installRequestAuth(
       request.auth = authOf(found, id);
       done();
     }, done);
-  });
+  };
 }
 
 /** `request.auth` of a session lookup's answer for the cookie's id. */

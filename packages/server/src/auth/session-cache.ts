@@ -9,7 +9,7 @@
  * statement as the session when it is kept, and by the same statement as the record (or alone)
  * when it is reused, so a kept session is exactly what a fresh lookup would have read. Any write
  * invalidates every kept session: conservative, and the cost of a miss is one extra cheap query.
- * PostgreSQL has no such stamp: there every request reads its session (decision 0015).
+ * PostgreSQL has no such stamp: there every request reads its session (decision 0017).
  */
 import { type UserContext } from '@ninefold/engine';
 import { type UserSummary } from './users.js';

@@ -3,14 +3,15 @@
  * by address; for a signed-in user the highest limit among their roles (`default` when none of
  * them has one), keyed by user. A fixed one-minute window per key (`FixedWindows`), decided in a
  * synchronous hook: this replaced `@fastify/rate-limit`, whose promise-based hook cost a get by id
- * about a sixth of its CPU time (decision 0016). Every limited response says where its client
+ * about a sixth of its CPU time (decision 0017). Every limited response says where its client
  * stands (`x-ratelimit-limit`, `-remaining`, `-reset`); a refused one is E_RATE_LIMITED with
  * Retry-After.
  */
 import { type Model } from '@ninefold/spec/model';
-import { type FastifyContextConfig, type FastifyInstance } from 'fastify';
+import { type FastifyContextConfig, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { type UserSummary } from '../auth/users.js';
 import { ApiError } from './errors.js';
+import { addRouteOnRequest } from './route-hooks.js';
 import { FixedWindows, secondsLeft } from './windows.js';
 
 declare module 'fastify' {
@@ -34,8 +35,9 @@ export function requestsPerMinute(model: Model, user: UserSummary | null): numbe
 }
 
 /**
- * Limits every request of the app's scope whose route does not opt out with `config.rateLimit: false`.
- * Install it after `installRequestAuth`: it keys on `request.auth`.
+ * Limits every request of the app's scope whose route does not opt out with `config.rateLimit: false`
+ * (a request that no route matched is answered by the root's not-found handler, unlimited). Install
+ * it after `installRequestAuth` and before the routes: it keys on `request.auth`.
  *
  * @example installRateLimit(app, model, () => new Date());
  */
@@ -52,10 +54,7 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
     }
     return limit;
   };
-  app.addHook('onRequest', (request, reply, done) => {
-    // a request that no route matched (404) has no config, and is counted
-    const config = request.routeOptions.config as FastifyContextConfig | undefined;
-    if (config?.rateLimit === false) return done();
+  const limit: onRequestHookHandler = (request, reply, done) => {
     const user = request.auth.user;
     const { max, key } = user === null ? { max: guests, key: `address:${request.ip}` } : limitOf(user);
     const time = now().getTime();
@@ -68,5 +67,10 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
     done(
       new ApiError('E_RATE_LIMITED', { retryAfter: reset }, { headers: { 'retry-after': String(reset) } }),
     );
+  };
+  // each route that does not opt out gets the hook (after the session's): the probes pay nothing
+  app.addHook('onRoute', (route) => {
+    if ((route.config as FastifyContextConfig | undefined)?.rateLimit !== false)
+      addRouteOnRequest(route, limit);
   });
 }

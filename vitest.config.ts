@@ -12,7 +12,7 @@ const alias = [
   { find: /^@ninefold\/spec$/, replacement: src('spec') },
   { find: /^@ninefold\/engine$/, replacement: src('engine') },
   {
-    find: /^@ninefold\/engine\/(grants|messages|message-text)$/,
+    find: /^@ninefold\/engine\/(grants|field-grants|messages|message-text)$/,
     replacement: fileURLToPath(new URL('./packages/engine/src/$1.ts', import.meta.url)),
   },
   { find: /^@ninefold\/server$/, replacement: src('server') },

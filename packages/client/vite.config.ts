@@ -25,7 +25,7 @@ export default defineConfig(({ command }) => ({
       { find: /^@ninefold\/spec\/model$/, replacement: source('spec/src/model.ts') },
       { find: /^@ninefold\/engine$/, replacement: source('engine/src/index.ts') },
       {
-        find: /^@ninefold\/engine\/(grants|messages|message-text)$/,
+        find: /^@ninefold\/engine\/(grants|field-grants|messages|message-text)$/,
         replacement: source('engine/src/$1.ts'),
       },
     ],

@@ -95,8 +95,10 @@ loadModel().then(async (model) => {
       const search = new URLSearchParams(window.location.search);
       prefetchList({ client: parts.queryClient, http: parts.runtime.http, model }, initial, search);
     }
-    // a failure shows when the screen asks for the decisions, with a retry
-    void loadDecisions().catch(() => undefined);
+    // a failure shows when the screen asks for the decisions, with a retry; a list decides without
+    // them (its rows' transitions ask for them beside the rows), and evaluating CEL's start-up on
+    // the way to its first rows would only delay them
+    if (initial.kind !== 'list') void loadDecisions().catch(() => undefined);
   }
   let signIn = window.location.pathname === APP_PATHS.signIn ? preloadSignIn() : null;
   await Promise.race([session, wait(SESSION_WAIT_MS)]);

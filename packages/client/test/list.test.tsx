@@ -162,7 +162,7 @@ describe('a list screen', { timeout: 90_000 }, () => {
     const { user, history } = renderApp(w, { as: 'ann', path: '/my-claims' });
     await table('My claims');
     await waitForTitles(['Hotel in Lyon', 'Train to Lyon', 'Taxi']);
-    const filters = within(screen.getByRole('region', { name: 'Filters' }));
+    const filters = within(await screen.findByRole('region', { name: 'Filters', busy: false }));
 
     // state, among the state labels of the spec
     await user.click(filters.getByLabelText('State', { selector: 'input' }));
@@ -217,7 +217,7 @@ describe('a list screen', { timeout: 90_000 }, () => {
     });
     await waitForTitles(['Hotel in Lyon', 'Train to Lyon']);
     // the chosen values show as pills in the category filter
-    const filters = within(screen.getByRole('region', { name: 'Filters' }));
+    const filters = within(await screen.findByRole('region', { name: 'Filters', busy: false }));
     const pills = filters.getAllByText(/^(Travel|Lodging)$/, { selector: '.mantine-Pill-label' });
     expect(pills.map((p) => p.textContent)).toEqual(['Travel', 'Lodging']);
 
@@ -430,7 +430,7 @@ describe('a list screen', { timeout: 90_000 }, () => {
       await user.click(toggle);
       expect(toggle).toHaveAttribute('aria-expanded', 'true');
 
-      await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+      await user.click(await screen.findByRole('combobox', { name: 'Sort by' }));
       await user.click(await screen.findByRole('option', { name: 'Amount, ascending' }));
       await waitFor(() =>
         expect(

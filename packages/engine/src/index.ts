@@ -23,13 +23,13 @@ export { type Operation, type ValidateOptions, rulesFor, validateRecord } from '
 export { type DefaultsOptions, applyDefaults } from './defaults.js';
 export { type WriteCheckOptions, checkWrite } from './write-check.js';
 export { type Action, accessFor, grantsOf } from './grants.js';
+export { grantedFields, queryableFields } from './field-grants.js';
 export {
   type CanOptions,
   type RecordOptions,
   accessHolds,
   can,
   maskRecord,
-  queryableFields,
   readableFields,
   writableFields,
 } from './permissions.js';

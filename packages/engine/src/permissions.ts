@@ -4,6 +4,7 @@
  */
 import { type Access, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
 import { entityOf, holds, lazyActivation } from './expressions.js';
+import { grantedFields } from './field-grants.js';
 import { type Action, accessFor, grantsOf } from './grants.js';
 import { type Clock, type UserContext, type WireRecord } from './record.js';
 
@@ -113,6 +114,7 @@ function fieldUnion(
   record: WireRecord | null | undefined,
   clock: RecordOptions,
 ): readonly string[] | null {
+  if (record === undefined || record === null) return grantedFields(model, user, entity, action, key);
   const out = new Set<string>();
   const ctx = {
     user,
@@ -122,12 +124,7 @@ function fieldUnion(
   for (const grant of grantsOf(model, user, entity)) {
     const access = grant[action];
     if (access === false) continue;
-    if (
-      record !== undefined &&
-      record !== null &&
-      !accessHolds(model, entity, access, record, ctx, clock.vars)
-    )
-      continue;
+    if (!accessHolds(model, entity, access, record, ctx, clock.vars)) continue;
     const fields = grant[key];
     if (fields === null) return null;
     for (const f of fields) out.add(f);
@@ -156,31 +153,5 @@ export function maskRecord(
     if (value === undefined) continue;
     if (visible === null || visible.has(key)) out[key] = value;
   }
-  return out;
-}
-
-/**
- * The fields a user may filter, sort and search on: those readable on every record they may read
- * (the intersection of their roles' read masks), so that a filter never reveals a masked value.
- * `null` means every field. The server refuses the others; the client offers only these.
- *
- * @example queryableFields(model, auditor, 'Claim')?.has('merchant') // false
- */
-export function queryableFields(
-  model: Model,
-  user: UserContext | null,
-  entity: string,
-): ReadonlySet<string> | null {
-  if (user === null) return new Set();
-  let out = null as Set<string> | null;
-  let any = false;
-  for (const grant of grantsOf(model, user, entity)) {
-    if (grant.read === false) continue;
-    any = true;
-    if (grant.readFields === null) continue;
-    const fields = new Set(grant.readFields);
-    out = out === null ? fields : new Set([...out].filter((f) => fields.has(f)));
-  }
-  if (!any) return new Set();
   return out;
 }

@@ -93,28 +93,30 @@ function OpenScreen({ screen }: { screen: Screen }) {
 }
 
 /**
- * Whether a screen kind's code and the engine's decisions are here. Until they are, the screen's
- * placeholder shows; their arrival renders the screen in a transition, which React renders in
- * slices between frames and shows at once (a Suspense fallback would hold it back for up to 300 ms
- * and render it in one long task). If either fails to load, the screen renders all the same: its
- * lazy component throws, and the error boundary offers a retry.
+ * Whether a screen kind's code and, for the screens that decide on records, the engine's decisions
+ * are here. Until they are, the screen's placeholder shows; their arrival renders the screen in a
+ * transition, which React renders in slices between frames and shows at once (a Suspense fallback
+ * would hold it back for up to 300 ms and render it in one long task). If either fails to load, the
+ * screen renders all the same: its lazy component throws, and the error boundary offers a retry.
  */
 function useCodeReady(kind: Screen['kind']): boolean {
   const code = codeOf(kind);
   const [failed, setFailed] = useState(false);
   const [, setArrived] = useState(0);
-  const ready = code.isLoaded() && decisionsLoaded();
+  // a list decides with the roles' grants alone; details and forms evaluate conditions on records
+  const decides = kind !== 'list';
+  const ready = code.isLoaded() && (!decides || decisionsLoaded());
   useEffect(() => {
     if (ready || failed) return;
     let live = true;
-    Promise.all([code.load(), loadDecisions()]).then(
+    Promise.all([code.load(), decides ? loadDecisions() : null]).then(
       () => live && startTransition(() => setArrived((n) => n + 1)),
       () => live && setFailed(true),
     );
     return () => {
       live = false;
     };
-  }, [ready, failed, code]);
+  }, [ready, failed, code, decides]);
   return ready || failed;
 }
 

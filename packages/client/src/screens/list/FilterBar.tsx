@@ -1,16 +1,18 @@
 /**
  * The filters of a list screen, one input per field suited to its type: several values of an enum
  * or a state, yes/no for a boolean, a range for numbers and dates, "contains" for text, records for
- * a reference. Each filter reads and writes the API's query parameters.
+ * a reference. Each filter reads and writes the API's query parameters. With them, a phone's sort
+ * choice: the list's choosers, loaded beside the list's code and rendered after its first rows.
  */
 import { Box, Input, MultiSelect, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { type Field, type Model } from '@ninefold/spec/model';
-import { type CSSProperties, type ReactNode, memo, useEffect, useId, useState } from 'react';
+import { type CSSProperties, memo, useId } from 'react';
 import { RefPicker } from '../../components/RefPicker';
 import { humanize } from '../../format/values';
 import './list.css';
-import { filterKey } from './list-params';
+import { type ListColumn } from './columns';
+import { filterKey, sortDirection } from './list-params';
+import { TypedInput } from './TypedInput';
 
 /** Changes to the URL's parameters: a string sets one, null removes it. */
 export type ParamChanges = Readonly<Record<string, string | null>>;
@@ -28,9 +30,6 @@ export interface FilterProps {
  * before the list's first frame.
  */
 export const DROPDOWN = { withinPortal: true, keepMounted: false } as const;
-
-/** Typing commits after this pause: one request per word, not per key. */
-export const TYPING_DELAY_MS = 350;
 
 const NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;
 
@@ -343,53 +342,33 @@ function RangeBound({
   );
 }
 
-/**
- * A text input that commits what is typed after a pause (and at once on Enter), and follows the
- * value it is given when that changes elsewhere — the back button, "clear filters".
- */
-export function TypedInput({
-  label,
-  hiddenLabel = false,
-  value,
-  placeholder,
-  inputMode,
-  invalid,
-  onCommit,
-  leftSection,
-  type,
+/** On phones, where there are no column headers: the sort as a choice. */
+export function SortSelect({
+  columns,
+  sort,
+  onChange,
 }: {
-  label: string;
-  hiddenLabel?: boolean;
-  value: string;
-  placeholder?: string;
-  inputMode?: 'decimal' | 'search' | 'text';
-  invalid?: (text: string) => string | null;
-  onCommit(value: string): void;
-  leftSection?: ReactNode;
-  type?: 'search' | 'text';
+  columns: readonly ListColumn[];
+  sort: string;
+  onChange(changes: ParamChanges): void;
 }) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const problem = invalid?.(text) ?? null;
-  const commit = useDebouncedCallback((next: string) => {
-    if ((invalid?.(next) ?? null) === null && next.trim() !== value.trim()) onCommit(next);
-  }, TYPING_DELAY_MS);
+  if (columns.length === 0) return null;
+  const data = columns.flatMap((c) => [
+    { value: c.name, label: `${c.label}, ascending` },
+    { value: `-${c.name}`, label: `${c.label}, descending` },
+  ]);
+  const first = sort.split(',')[0] ?? '';
+  const current = columns.find((c) => sortDirection(sort, c.name) !== null) === undefined ? null : first;
   return (
-    <TextInput
-      {...(hiddenLabel ? { 'aria-label': label } : { label })}
-      type={type ?? 'text'}
-      value={text}
-      placeholder={placeholder}
-      inputMode={inputMode}
-      error={problem}
-      leftSection={leftSection}
-      onChange={(event) => {
-        setText(event.currentTarget.value);
-        commit(event.currentTarget.value);
-      }}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter') commit.flush();
-      }}
+    <Select
+      aria-label="Sort by"
+      placeholder="Sort by"
+      data={data}
+      value={current}
+      onChange={(next) => onChange({ sort: next })}
+      allowDeselect={false}
+      comboboxProps={DROPDOWN}
+      style={{ flex: '1 1 12rem' }}
     />
   );
 }

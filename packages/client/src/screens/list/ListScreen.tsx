@@ -11,22 +11,24 @@ import {
   Collapse,
   EmptyState,
   Group,
+  Input,
   Loader,
-  Select,
   Skeleton,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { queryableFields } from '@ninefold/engine';
+import { grantedFields, queryableFields } from '@ninefold/engine/field-grants';
+import { accessFor } from '@ninefold/engine/grants';
 import { type Entity, type Field, type Model, type Screen } from '@ninefold/spec/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { type ReactNode, Suspense, lazy, useCallback, useMemo } from 'react';
+import { type CSSProperties, type ReactNode, Suspense, lazy, useCallback, useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type ApiRecord, listQuery, useRecordList } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
+import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { valueView } from '../../components/FieldValue';
 import { formatInteger } from '../../format/values';
@@ -34,25 +36,19 @@ import { StateBadge } from '../../components/StateBadge';
 import { PendingWrites, useUserQueue } from '../../offline/PendingWrites';
 import { isWaiting } from '../../offline/queue';
 import { NotFoundPage } from '../../pages/NotFoundPage';
-import { useAuthorizer } from '../../runtime/access';
+import { loadDecisions } from '../../runtime/access';
 import { createPath, detailPath } from '../../runtime/paths';
 import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
-import { DROPDOWN, FilterBar, type ParamChanges, TypedInput } from './FilterBar';
+import type { ParamChanges } from './FilterBar';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
 import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
-import {
-  readListState,
-  sortDirection,
-  toListParams,
-  toggledSort,
-  withParams,
-  withoutFilters,
-} from './list-params';
+import { readListState, toListParams, toggledSort, withParams, withoutFilters } from './list-params';
 import { type RowsView } from './rows-view';
-import { followInApp } from './window-rows';
+import { TypedInput } from './TypedInput';
+import { followInApp, usePainted } from './window-rows';
 
 /** Below this width rows are cards. */
 const PHONE = '(max-width: 47.99em)';
@@ -60,6 +56,15 @@ const PHONE = '(max-width: 47.99em)';
 /** The buttons of a row's transitions, with their dialogs and the form inputs those ask with. */
 const loadRowActions = () => import('../detail/TransitionActions');
 const RowActions = lazy(() => loadRowActions().then((module) => ({ default: module.TransitionActions })));
+
+/**
+ * The filters and a phone's sort choice, with Mantine's choosers: asked for as soon as the list's
+ * code runs, and rendered after its first rows, where their placeholders stood until then.
+ */
+const loadChoosers = () => import('./FilterBar');
+const FilterBar = lazy(() => loadChoosers().then((module) => ({ default: module.FilterBar })));
+const SortSelect = lazy(() => loadChoosers().then((module) => ({ default: module.SortSelect })));
+void loadChoosers().catch(() => undefined); // a failure shows where they render, with a retry
 
 export default function ListScreen({ screen }: { screen: Screen }) {
   const model = useModel();
@@ -72,13 +77,18 @@ export default function ListScreen({ screen }: { screen: Screen }) {
 function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const model = useModel();
   const http = useHttp();
-  const access = useAuthorizer();
+  // what the roles grant, without a record: no condition to evaluate, so no wait for CEL's evaluator
+  const { data: session } = useSession();
+  const user = session?.context ?? null;
   const navigate = useNavigate();
   const open = useCallback((path: string) => void navigate(path), [navigate]);
   const pathOf = useMemo(() => recordPaths(model, entity.name), [model, entity.name]);
   // read at once, not after a first render: a phone should never flash the wide table
   const phone = useMediaQuery(PHONE, undefined, { getInitialValueInEffect: false });
   const [filtersOpen, { toggle: toggleFilters }] = useDisclosure(false);
+  // the filters (and a phone's sort choice) are dozens of Mantine components: they come after the
+  // rows' first frame, where their placeholders of the same size stood, so the rows do not wait
+  const controls = usePainted({ inTransition: true });
   const [search, setSearch] = useSearchParams();
 
   const state = useMemo(() => readListState(model, entity, screen, search), [model, entity, screen, search]);
@@ -87,9 +97,11 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const records = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
   const total = list.data?.pages[0]?.total ?? records.length;
 
-  const user = access.user;
   const queryable = useMemo(() => queryableFields(model, user, entity.name), [model, user, entity.name]);
-  const readable = useMemo(() => access.readable(entity.name), [access, entity.name]);
+  const readable = useMemo(
+    () => grantedFields(model, user, entity.name, 'read', 'readFields'),
+    [model, user, entity.name],
+  );
   const columns = useMemo(
     () => listColumns(model, screen, readable, queryable),
     [model, screen, readable, queryable],
@@ -157,8 +169,11 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
       });
     return defs;
   }, [columns, entity, transitionNames, model, pathOf, open, pendingIds]);
-  // the actions' code loads beside the rows, not once they are rendered
-  if (transitionNames.length > 0) void loadRowActions();
+  // the actions' code (and the engine's decisions they ask) load beside the rows, not after them
+  if (transitionNames.length > 0) {
+    void loadRowActions();
+    void loadDecisions().catch(() => undefined); // a failure shows in the rows' boundary, with a retry
+  }
   const columnVisibility = useMemo(
     () => Object.fromEntries([...hidden].map((name) => [name, false])),
     [hidden],
@@ -184,7 +199,9 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
 
   const newPath = createPath(model, entity.name);
   const mayCreate =
-    screen.actions.includes('create') && newPath !== null && access.can('create', entity.name);
+    screen.actions.includes('create') &&
+    newPath !== null &&
+    accessFor(model, user, 'create', entity.name) !== false;
   const exportUrl = screen.actions.includes('export')
     ? http.url(entity.resource, { ...listQuery(params), format: 'csv' })
     : null;
@@ -193,6 +210,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const sortable = new Set(columns.filter((c) => c.sortable).map((c) => c.name));
   const busy = list.isFetching && !isFetchingNextPage;
   const countText = list.data === undefined ? '' : countOf(entity, total, model.product.locale);
+  const sortPlaceholder = columns.some((c) => c.sortable) && <InputPlaceholder style={SORT_STYLE} />;
 
   return (
     <Stack gap="md">
@@ -249,9 +267,14 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             Filters
           </Button>
         )}
-        {phone && (
-          <SortSelect columns={columns.filter((c) => c.sortable)} sort={state.sort} onChange={change} />
-        )}
+        {phone &&
+          (controls ? (
+            <Suspense fallback={sortPlaceholder}>
+              <SortSelect columns={columns.filter((c) => c.sortable)} sort={state.sort} onChange={change} />
+            </Suspense>
+          ) : (
+            sortPlaceholder
+          ))}
         {filtering && (
           <Button
             variant="subtle"
@@ -266,15 +289,21 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
 
       {filterFields.length > 0 && (
         <Collapse expanded={!phone || filtersOpen}>
-          <section aria-label="Filters">
-            <FilterBar
-              model={model}
-              entity={entity.name}
-              fields={filterFields}
-              filters={state.filters}
-              onChange={change}
-            />
-          </section>
+          {controls ? (
+            <Suspense fallback={<FiltersPlaceholder fields={filterFields} />}>
+              <section aria-label="Filters">
+                <FilterBar
+                  model={model}
+                  entity={entity.name}
+                  fields={filterFields}
+                  filters={state.filters}
+                  onChange={change}
+                />
+              </section>
+            </Suspense>
+          ) : (
+            <FiltersPlaceholder fields={filterFields} />
+          )}
         </Collapse>
       )}
 
@@ -372,6 +401,46 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   );
 }
 
+/** How much of the toolbar's line a phone's sort choice takes. */
+const SORT_STYLE = { flex: '1 1 12rem' } as const;
+
+/** An input's box, empty, at an input's size: a control's place before the control is rendered. */
+function InputPlaceholder({ style }: { style?: CSSProperties }) {
+  return (
+    <div style={style} aria-hidden="true">
+      <Input component="div" />
+    </div>
+  );
+}
+
+const RANGE_TYPES = new Set(['integer', 'decimal', 'money', 'date', 'datetime', 'time']);
+
+/**
+ * The filters' place in the list's first frame: each filter's label over the boxes of its inputs
+ * (two for a range), in the filters' grid, so that the rows below stay where they are when the
+ * inputs replace it. Its inside is hidden from assistive technology, which reads the filters as busy.
+ */
+function FiltersPlaceholder({ fields }: { fields: readonly Field[] }) {
+  return (
+    <section aria-label="Filters" aria-busy="true">
+      <div className="nf-filters" aria-hidden="true">
+        {fields.map((field) => (
+          <Input.Wrapper key={field.name} label={field.label} labelElement="div">
+            {field.name !== 'state' && RANGE_TYPES.has(field.type) ? (
+              <div className="nf-range">
+                <Input component="div" />
+                <Input component="div" />
+              </div>
+            ) : (
+              <Input component="div" />
+            )}
+          </Input.Wrapper>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 /** Placeholders of a few rows, while the first page or the rows' code loads. */
 function RowsLoading({ label, phone }: { label: string; phone: boolean }) {
   return (
@@ -435,37 +504,6 @@ function recordPaths(model: Model, entity: string): (record: ApiRecord) => strin
     if (path === undefined) paths.set(record, (path = detailPath(model, entity, record.id)));
     return path;
   };
-}
-
-/** On phones, where there are no column headers: the sort as a choice. */
-function SortSelect({
-  columns,
-  sort,
-  onChange,
-}: {
-  columns: readonly ListColumn[];
-  sort: string;
-  onChange(changes: ParamChanges): void;
-}) {
-  if (columns.length === 0) return null;
-  const data = columns.flatMap((c) => [
-    { value: c.name, label: `${c.label}, ascending` },
-    { value: `-${c.name}`, label: `${c.label}, descending` },
-  ]);
-  const first = sort.split(',')[0] ?? '';
-  const current = columns.find((c) => sortDirection(sort, c.name) !== null) === undefined ? null : first;
-  return (
-    <Select
-      aria-label="Sort by"
-      placeholder="Sort by"
-      data={data}
-      value={current}
-      onChange={(next) => onChange({ sort: next })}
-      allowDeselect={false}
-      comboboxProps={DROPDOWN}
-      style={{ flex: '1 1 12rem' }}
-    />
-  );
 }
 
 /** "1 claim", "60 claims", in the product's locale. */

@@ -12,6 +12,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   type RefObject,
+  startTransition,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -97,17 +98,23 @@ export function useWindowRows<T extends HTMLElement>(options: {
   };
 }
 
-/** False until the frame of the first commit has been painted, then true. */
-function usePainted(): boolean {
+/**
+ * False until the frame of the first commit has been painted, then true. `inTransition`: the update
+ * that follows is a transition, which React renders in slices between frames (for what is heavier
+ * to render than the first frame it follows).
+ */
+export function usePainted({ inTransition = false }: { inTransition?: boolean } = {}): boolean {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
     let task: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => (task = setTimeout(() => setPainted(true))));
+    const paint = () => setPainted(true);
+    const after = () => (inTransition ? startTransition(paint) : paint());
+    const frame = requestAnimationFrame(() => (task = setTimeout(after)));
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(task);
     };
-  }, []);
+  }, [inTransition]);
   return painted;
 }
 

@@ -4,7 +4,7 @@
  */
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, newContext } from './harness/browser.js';
+import { launchBrowser, newContext, shellKeptOffline } from './harness/browser.js';
 import { type Example, startExample } from './harness/server.js';
 
 let browser: Browser;
@@ -44,20 +44,8 @@ describe('installable', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 })
-      .toBe(true);
     // and the page itself, with the model inside, is kept
-    await expect
-      .poll(
-        () =>
-          page.evaluate(
-            async () =>
-              (await (await caches.open('ninefold-shell')).match('/__ninefold-shell')) !== undefined,
-          ),
-        { timeout: 20_000 },
-      )
-      .toBe(true);
+    await shellKeptOffline(page);
 
     // the server goes away: from here on every request to it fails
     await example.close();

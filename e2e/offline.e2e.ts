@@ -6,7 +6,7 @@
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRecord } from './harness/arrange.js';
-import { launchBrowser, signIn } from './harness/browser.js';
+import { launchBrowser, shellKeptOffline, signIn } from './harness/browser.js';
 import { type Example, startExample } from './harness/server.js';
 
 let browser: Browser;
@@ -38,19 +38,7 @@ describe('the offline queue', () => {
     await page.goto(`/claims/${id}/edit`);
     const title = page.getByLabel(/^Title/);
     await title.waitFor();
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 })
-      .toBe(true);
-    await expect
-      .poll(
-        () =>
-          page.evaluate(
-            async () =>
-              (await (await caches.open('ninefold-shell')).match('/__ninefold-shell')) !== undefined,
-          ),
-        { timeout: 20_000 },
-      )
-      .toBe(true);
+    await shellKeptOffline(page);
 
     await context.setOffline(true);
     await title.fill(after);

@@ -89,3 +89,22 @@ export async function settled(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   await expect.poll(() => page.getByLabel('Loading').count(), { timeout: 10_000 }).toBe(0);
 }
+
+/**
+ * Waits until the service worker controls the page and has kept the shell (the page with the model
+ * inside), so that the app opens again without the network.
+ */
+export async function shellKeptOffline(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 })
+    .toBe(true);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          async () => (await (await caches.open('ninefold-shell')).match('/__ninefold-shell')) !== undefined,
+        ),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}

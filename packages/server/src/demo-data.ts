@@ -344,14 +344,23 @@ async function createAsSomeone(api: DemoApi, entity: string, ordinal: number): P
   for (let k = 0; k < roles.length; k++) {
     const role = roles[(ordinal - 1 + k) % roles.length]!; // spread ownership across the creators
     if (accessFor(api.model, await api.userContext(role), 'create', entity) === false) continue;
-    try {
-      return await createAs(api, role, entity, DEMO_WORDING(ordinal));
-    } catch {
-      // this role's grants or the rules refuse it: the next creator may do better
+    for (let attempt = 0; attempt < ATTEMPTS_PER_ROLE; attempt++) {
+      try {
+        return await createAs(api, role, entity, DEMO_WORDING(ordinal));
+      } catch {
+        // refused: random values may have met a unique one already made (fresh ones may not), or
+        // this role's grants or the rules refuse it (the next creator may do better)
+      }
     }
   }
   return null;
 }
+
+/**
+ * Tries per creator for one record: values are drawn at random, and a unique field (a two-letter
+ * code, say) can draw one that an earlier record holds.
+ */
+const ATTEMPTS_PER_ROLE = 3;
 
 /**
  * Gives every demo user a reference to the record for each single reference of the User entity to

@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const noNodeBuiltins = { group: ['node:*'], message: 'The engine is isomorphic: no Node APIs.' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'bench/**/out/**'] },
+  { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'coverage/**', 'bench/**/out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

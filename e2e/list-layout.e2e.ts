@@ -1,6 +1,7 @@
 /**
  * A list's first frame in real Chromium: its rows come before its filters, whose placeholder holds
- * their exact place, so nothing moves when the filters replace it (no layout shift at all).
+ * their exact place, so nothing moves when the filters replace it (no layout shift at all). Where
+ * the server drew the rows into the page (decision 0018), the app's rows take their exact place.
  */
 /* global window, document, PerformanceObserver, MutationObserver -- in the page */
 import { type Browser } from 'playwright-core';
@@ -35,12 +36,25 @@ function watchFirstRow() {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) seen.shifts.push((entry as unknown as { value: number }).value);
   }).observe({ type: 'layout-shift', buffered: true });
+  // where the first visible row stands in the first frame it is in: read in that frame's animation
+  // callback, which the browser runs once the page's styles are in (before that, nothing is drawn)
+  const firstVisibleRow = () =>
+    [...document.querySelectorAll('[data-record]')].find((row) => row.checkVisibility()) ?? null;
+  let asked = false;
   const observer = new MutationObserver(() => {
-    const row = document.querySelector('[data-record]');
-    if (row === null || seen.first !== null) return;
-    const placeholder = document.querySelector('section[aria-label="Filters"][aria-busy="true"]') !== null;
-    seen.first = { top: row.getBoundingClientRect().top + window.scrollY, placeholder };
-    observer.disconnect();
+    if (asked || document.querySelector('[data-record]') === null) return;
+    asked = true;
+    const look = () => {
+      const row = firstVisibleRow(); // the server's drawing of the rows (not on phones), or the app's
+      if (row === null) {
+        asked = false; // only hidden rows so far: a phone's drawing, before the app's own
+        return;
+      }
+      observer.disconnect();
+      const placeholder = document.querySelector('section[aria-label="Filters"][aria-busy="true"]') !== null;
+      seen.first = { top: row.getBoundingClientRect().top + window.scrollY, placeholder };
+    };
+    requestAnimationFrame(look);
   });
   observer.observe(document, { childList: true, subtree: true });
 }

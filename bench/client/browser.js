@@ -27,6 +27,7 @@ function instrument(marker) {
     longTasks: [],
     markerInDom: null,
     markerOnScreen: null,
+    drawingGone: null,
     keys: [],
   };
   window.__bench = b;
@@ -66,6 +67,13 @@ function instrument(marker) {
       afterNextFrame((t) => (b.markerOnScreen = t));
     });
     watcher.observe(document, { childList: true, subtree: true, characterData: true });
+    // the page's drawing of the rows (decision 0018) giving way to the app's own: the app has taken over
+    const handOver = new MutationObserver((records) => {
+      if (!records.some((r) => [...r.removedNodes].some((n) => n.id === 'nf-prepaint'))) return;
+      handOver.disconnect();
+      afterNextFrame((t) => (b.drawingGone = t));
+    });
+    handOver.observe(document, { childList: true, subtree: true });
   }
 
   // keystrokes: `latency`, from the key's event time (when the browser got it) to after the next

@@ -18,7 +18,8 @@ const reactRouterProduction = join(
 );
 
 // The client is built from the engine's and the model's sources, so no build of them is needed first.
-export default defineConfig(({ command }) => ({
+// `vite build --ssr` builds the server's drawing of a list's first rows (src/prepaint/server.tsx).
+export default defineConfig(({ command, isSsrBuild = false }) => ({
   resolve: {
     alias: [
       ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
@@ -32,36 +33,49 @@ export default defineConfig(({ command }) => ({
   },
   plugins: [
     react(),
-    VitePWA({
-      // the manifest is the product's, served by the server from the model (see server/src/http/client.ts)
-      manifest: false,
-      injectRegister: null,
-      registerType: 'autoUpdate',
-      workbox: {
-        // the shell's code and styles are precached; the API is always asked live
-        globPatterns: ['**/*.{js,css,svg,png,woff2}'],
-        cleanupOutdatedCaches: true,
-        // not the built index.html: it lacks the model the server writes into the page
-        navigateFallback: null,
-        runtimeCaching: [
-          {
-            // The page is the same for every route of the app (the server writes the model into it),
-            // so every navigation shares one cache entry: fresh from the network when there is one,
-            // the last page seen when there is none.
-            urlPattern: ({ request, url }) =>
-              request.mode === 'navigate' &&
-              !/^\/(api|docs|openapi\.json|health|ready)(\/|$)/.test(url.pathname),
-            handler: 'NetworkFirst',
-            options: {
-              cacheName: 'ninefold-shell',
-              networkTimeoutSeconds: 4,
-              plugins: [{ cacheKeyWillBeUsed: async () => '/__ninefold-shell' }],
+    !isSsrBuild &&
+      VitePWA({
+        // the manifest is the product's, served by the server from the model (see server/src/http/client.ts)
+        manifest: false,
+        injectRegister: null,
+        registerType: 'autoUpdate',
+        workbox: {
+          // the shell's code and styles are precached; the API is always asked live
+          globPatterns: ['**/*.{js,css,svg,png,woff2}'],
+          cleanupOutdatedCaches: true,
+          // not the built index.html: it lacks the model the server writes into the page
+          navigateFallback: null,
+          runtimeCaching: [
+            {
+              // The page is the same for every route of the app (the server writes the model into it),
+              // so every navigation shares one cache entry: fresh from the network when there is one,
+              // the last page seen when there is none.
+              urlPattern: ({ request, url }) =>
+                request.mode === 'navigate' &&
+                !/^\/(api|docs|openapi\.json|health|ready)(\/|$)/.test(url.pathname),
+              handler: 'NetworkFirst',
+              options: {
+                cacheName: 'ninefold-shell',
+                networkTimeoutSeconds: 4,
+                plugins: [
+                  {
+                    cacheKeyWillBeUsed: async () => '/__ninefold-shell',
+                    // a page with a screen drawn into it carries one user's records (decision 0018)
+                    cacheWillUpdate: async ({ response }) =>
+                      response.headers.has('x-ninefold-drawn') ? null : response,
+                  },
+                ],
+              },
             },
-          },
-        ],
-      },
-    }),
+          ],
+        },
+      }),
   ],
+  // the server's build carries its dependencies, so that it runs wherever the built client is put
+  // and React's production build in it, whatever NODE_ENV the server runs with
+  ...(isSsrBuild
+    ? { ssr: { noExternal: true }, define: { 'process.env.NODE_ENV': JSON.stringify('production') } }
+    : {}),
   server: {
     proxy: Object.fromEntries(
       ['/api', '/openapi.json', '/docs', '/health', '/manifest.webmanifest', '/icon.svg'].map((path) => [
@@ -71,6 +85,8 @@ export default defineConfig(({ command }) => ({
     ),
   },
   build: {
+    // which chunks and styles each module needs: the server links those of the screens it draws
+    manifest: !isSsrBuild,
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 800,

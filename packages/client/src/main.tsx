@@ -12,6 +12,7 @@ import { App, createAppParts } from './app/App';
 import { APP_PATHS, preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
 import { loadDecisions } from './runtime/access';
+import { releaseDrawing, startFromDrawing, syncDeviceSettings } from './prepaint/client';
 import { loadMessageFormat } from './runtime/messages';
 import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
@@ -33,7 +34,8 @@ const SHELL_KEY = '/__ninefold-shell';
  * from the first visit on: the navigation that installed the worker did not pass through it.
  */
 async function keepShell(): Promise<void> {
-  const response = await fetch(window.location.pathname, { headers: { accept: 'text/html' } });
+  // the page of `/`, which the server never draws a screen into (a drawing is one user's records)
+  const response = await fetch('/', { headers: { accept: 'text/html' } });
   if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
     await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);
   }
@@ -57,6 +59,7 @@ function warmFormats(locale: string): void {
 }
 
 function fail(error: unknown): void {
+  releaseDrawing();
   const root = document.getElementById('root');
   if (root === null) return;
   const box = document.createElement('div');
@@ -72,6 +75,8 @@ function fail(error: unknown): void {
  * moment later. The session is usually back before the app's code has finished starting.
  */
 const SESSION_WAIT_MS = 300;
+/** How long the server's drawing may stand at most, should the app never show the screen itself. */
+const DRAWING_MAX_MS = 10_000;
 /** How long the first render waits for the sign-in page's code when that is the page to show. */
 const SIGN_IN_WAIT_MS = 1000;
 
@@ -81,6 +86,9 @@ loadModel().then(async (model) => {
   const root = document.getElementById('root');
   if (root === null) return;
   const parts = createAppParts(model);
+  syncDeviceSettings(model.product.name, model.product.theme.colorScheme);
+  // the page came with its screen drawn: the app starts from the session and rows it was drawn from
+  if (startFromDrawing(parts.queryClient)) setTimeout(releaseDrawing, DRAWING_MAX_MS);
   // the session, the first screen's code and a list's rows load side by side, not one after another
   const session = parts.queryClient.prefetchQuery({
     queryKey: SESSION_KEY,

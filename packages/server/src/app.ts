@@ -11,6 +11,7 @@ import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
 import { type NotFoundFallback, registerClient } from './http/client.js';
+import { type PrepaintModule } from './http/prepaint.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { apiPath } from './http/paths.js';
@@ -33,6 +34,11 @@ export interface AppOptions {
   readonly now?: () => Date;
   /** Serve the built client from this folder on the same port (`packages/client/dist`). */
   readonly clientDir?: string;
+  /**
+   * What draws a list's first rows into the page (decision 0018): by default the client's server
+   * build beside `clientDir` (`dist-ssr`) when there is one; `false`, never.
+   */
+  readonly prepaint?: PrepaintModule | false;
 }
 
 /** What the server knows about itself, on `app.ninefold`. */
@@ -105,7 +111,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clientDir = options.clientDir;
   if (clientDir !== undefined) {
     void app.register(async (site) => {
-      state.notFoundFallback = await registerClient(site, model, { dir: clientDir });
+      state.notFoundFallback = await registerClient(site, model, {
+        dir: clientDir,
+        drawWith: app,
+        ...(options.prepaint === undefined ? {} : { prepaint: options.prepaint }),
+      });
     });
   }
   return app;

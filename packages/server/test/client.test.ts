@@ -1,23 +1,9 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exampleModel } from './world.js';
-import { testServer } from './helpers.js';
-
-/** A built client as Vite lays it out: the page, hashed assets, the service worker. */
-function builtClient(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ninefold-client-'));
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(
-    join(dir, 'index.html'),
-    '<!doctype html><html lang="en"><head><meta name="theme-color" content="#228be6" /><title>Ninefold</title>' +
-      '<!--ninefold:head--></head><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>',
-  );
-  writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
-  writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
-  return dir;
-}
+import { builtClient, testServer } from './helpers.js';
 
 describe('the web app on the API’s port', () => {
   it('serves the page with the model inline, for every address the client routes', async () => {

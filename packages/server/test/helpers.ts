@@ -8,7 +8,7 @@
 import { compile } from '@ninefold/spec';
 import { type Model } from '@ninefold/spec/model';
 import { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -181,4 +181,18 @@ export function problem(response: LightMyRequestResponse): {
     throw new Error(`Expected a problem response, got ${type} ${response.statusCode}: ${response.body}`);
   }
   return response.json();
+}
+
+/** A built client as Vite lays it out: the page, hashed assets, the service worker. */
+export function builtClient(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-client-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta name="theme-color" content="#228be6" /><title>Ninefold</title>' +
+      '<!--ninefold:head--></head><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>',
+  );
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+  return dir;
 }

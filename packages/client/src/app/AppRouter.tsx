@@ -15,6 +15,7 @@ import {
   useState,
 } from 'react';
 import { type Location, Router } from 'react-router';
+import { releaseDrawing } from '../prepaint/client';
 import { type GuardedHistory } from './history';
 
 const HistoryContext = createContext<GuardedHistory | null>(null);
@@ -24,7 +25,14 @@ export function AppRouter({ history, children }: { history: GuardedHistory; chil
   const [state, setStateNow] = useState({ action: history.action, location: history.location });
   // navigations render in a transition, as React Router's own routers render them
   const setState = useCallback((next: typeof state) => startTransition(() => setStateNow(next)), []);
-  useLayoutEffect(() => history.listen(setState), [history, setState]);
+  useLayoutEffect(
+    () =>
+      history.listen((update) => {
+        releaseDrawing(); // the server drew the page the app opened on, not the next one
+        setState(update);
+      }),
+    [history, setState],
+  );
   return (
     <HistoryContext value={history}>
       <Router location={state.location} navigationType={state.action} navigator={history}>

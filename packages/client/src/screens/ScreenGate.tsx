@@ -61,6 +61,11 @@ export function preloadScreen(kind: Screen['kind']): void {
     .catch(() => undefined); // a failure shows when the screen renders, with a retry
 }
 
+/** Loads the code of a screen kind; the promise settles once it is here. */
+export function loadScreenCode(kind: Screen['kind']): Promise<unknown> {
+  return codeOf(kind).load();
+}
+
 const codeOf = (kind: Screen['kind']) =>
   kind === 'create' || kind === 'edit' ? screens.form : screens[kind];
 

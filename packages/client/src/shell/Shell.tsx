@@ -23,6 +23,7 @@ import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ButtonLink, IconButton } from '../components/buttons';
+import { syncDeviceSettings } from '../prepaint/client';
 import { visibleNav } from '../runtime/access';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
@@ -150,11 +151,16 @@ function NavItemLink({
 }
 
 function ColorSchemeToggle() {
+  const { product } = useModel();
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
   const next = computed === 'dark' ? 'light' : 'dark';
+  const toggle = () => {
+    setColorScheme(next);
+    syncDeviceSettings(product.name, product.theme.colorScheme); // the server's drawings are in the spec's
+  };
   return (
-    <IconButton onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} mode`}>
+    <IconButton onClick={toggle} aria-label={`Switch to ${next} mode`}>
       {computed === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
     </IconButton>
   );

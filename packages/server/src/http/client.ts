@@ -10,6 +10,15 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import {
+  type BuildManifest,
+  type Drawing,
+  type PrepaintModule,
+  assetsOf,
+  drawFor,
+  loadPrepaint,
+  readManifest,
+} from './prepaint.js';
 import { publicModel } from './public-model.js';
 
 /** Paths that belong to the server: never answered with the app's page. */
@@ -22,9 +31,7 @@ const SERVER_PATHS = ['/health', '/ready', '/openapi.json', '/docs'];
  * @example renderIndex(readFileSync('dist/index.html', 'utf8'), model)
  */
 export function renderIndex(template: string, model: Model): string {
-  const json = JSON.stringify(publicModel(model))
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028|\u2029/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+  const json = scriptJson(publicModel(model));
   const head =
     `<script id="ninefold-model" type="application/json">${json}</script>` +
     `<meta name="description" content="${escapeHtml(model.product.summary)}">`;
@@ -35,8 +42,62 @@ export function renderIndex(template: string, model: Model): string {
       `<meta name="theme-color" content="${escapeHtml(themeColor(model))}"`,
     )
     .replace(/<html lang="[^"]*"/, `<html lang="${escapeHtml(model.product.locale)}"`)
-    .replace('<!--ninefold:head-->', head);
+    .replace('<!--ninefold:head-->', () => head);
 }
+
+/**
+ * JSON to write inside a `<script>` element: `<` escaped so that no text in it can close the
+ * element, and the two line separators JavaScript once refused in strings.
+ */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028|\u2029/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+/**
+ * The page with the server's drawing of its screen laid over the app's root, which the app removes
+ * once it shows the same screen itself, and the query cache it was drawn from, for the app to start
+ * with (`packages/client/src/prepaint/client.ts`).
+ */
+export function withDrawing(
+  page: string,
+  drawing: Drawing,
+  colorScheme: Model['product']['theme']['colorScheme'],
+  manifest: BuildManifest | null,
+): string {
+  // the styles the drawing is made with (without them it would show unstyled), and the code the
+  // app is about to ask for to draw the same
+  const { styles, scripts } =
+    manifest === null ? { styles: [], scripts: [] } : assetsOf(manifest, drawing.modules);
+  const links =
+    styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`).join('') +
+    scripts.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
+  // drawn in the spec's scheme, the light one where it follows the system's (the page's CSS hides
+  // the drawing under a dark system scheme then); the app sets the scheme itself as it starts
+  const scheme = colorScheme === 'dark' ? 'dark' : 'light';
+  return page
+    .replace(/<html lang="([^"]*)"/, (tag) => `${tag} data-mantine-color-scheme="${scheme}"`)
+    .replace('</head>', () => `${links}${DRAWING_STYLE}</head>`)
+    .replace(
+      '<div id="root"></div>',
+      () =>
+        `<script id="ninefold-state" type="application/json">${scriptJson(drawing.state)}</script>` +
+        `<div id="nf-prepaint" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
+        '<div id="root"></div>',
+    );
+}
+
+/**
+ * Where the drawing stands: laid over the app's root until the app shows the same screen itself.
+ * Not on phones (the server draws the wide table, a phone shows cards), nor under a dark system
+ * scheme where the product follows the system's (the server draws the light one). In the page, not
+ * the app's styles, so that it holds from the first byte of the drawing on.
+ */
+const DRAWING_STYLE =
+  '<style>#nf-prepaint{position:absolute;inset:0 0 auto;z-index:150;background:var(--mantine-color-body)}' +
+  '@media (max-width:47.99em){#nf-prepaint{display:none}}' +
+  "@media (prefers-color-scheme:dark){#nf-prepaint[data-scheme='auto']{display:none}}</style>";
 
 /** The web app manifest of the product: what a phone shows when it is installed. */
 export function manifestOf(model: Model): Record<string, unknown> {
@@ -114,6 +175,13 @@ function escapeHtml(text: string): string {
 export interface ClientOptions {
   /** The folder of the built client (`packages/client/dist`). */
   readonly dir: string;
+  /**
+   * The app whose API draws a list's first rows into the page (decision 0018); none: the page is
+   * always sent as built. The drawing also needs the client's server build (`dist-ssr`).
+   */
+  readonly drawWith?: FastifyInstance;
+  /** What draws them: the client's server build beside `dir` unless given; `false`, nothing. */
+  readonly prepaint?: PrepaintModule | false;
 }
 
 /**
@@ -134,15 +202,32 @@ export async function registerClient(
   const manifest = JSON.stringify(manifestOf(model));
   const icon = iconOf(model);
   const basePath = model.calls.basePath.replace(/\/+$/, '');
+  const drawing =
+    options.drawWith === undefined || options.prepaint === false
+      ? null
+      : (options.prepaint ?? (await loadPrepaint(options.dir)));
+  const build = drawing === null ? null : readManifest(options.dir);
 
-  const sendPage = (reply: FastifyReply) =>
+  const sendPage = (reply: FastifyReply, body = page) =>
     reply
-      .header('cache-control', 'no-cache')
+      // a page with a drawing carries one user's records: never kept, by the browser or its worker
+      .header('cache-control', body === page ? 'no-cache' : 'no-store')
       .header('content-security-policy', CSP)
       .header('referrer-policy', 'same-origin')
       .header('x-frame-options', 'DENY')
       .type('text/html; charset=utf-8')
-      .send(page);
+      .send(body);
+  const sendDrawn = async (request: FastifyRequest, reply: FastifyReply) => {
+    const drawn =
+      drawing === null || options.drawWith === undefined
+        ? null
+        : await drawFor(options.drawWith, drawing, model, request);
+    if (drawn === null) return sendPage(reply);
+    return sendPage(
+      reply.header(DRAWN_HEADER, '1'),
+      withDrawing(page, drawn, model.product.theme.colorScheme, build),
+    );
+  };
 
   await app.register(fastifyStatic, {
     root: options.dir,
@@ -179,14 +264,21 @@ export async function registerClient(
       path.startsWith(`${basePath}/`) ||
       SERVER_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
     const isFile = /\.[a-z0-9]+$/i.test(path);
-    if ((request.method === 'GET' || request.method === 'HEAD') && !ownsPath && !isFile)
-      return sendPage(reply);
+    if (ownsPath || isFile) return null;
+    if (request.method === 'GET') return sendDrawn(request, reply);
+    if (request.method === 'HEAD') return sendPage(reply);
     return null;
   };
 }
 
+/** Marks a page that carries a drawing of its screen: the service worker does not keep it. */
+export const DRAWN_HEADER = 'x-ninefold-drawn';
+
 /** Answers a request no route matched, or returns null to let it be a 404 problem. */
-export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
+export type NotFoundFallback = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => FastifyReply | Promise<FastifyReply> | null;
 
 /** The page's policy: only this origin's scripts, styles and connections; inline JSON is data. */
 const CSP = [

@@ -24,6 +24,13 @@ export const NEAR_END_ROWS = 10;
 /** Rows rendered beyond each edge of the window once the first frame is on screen. */
 const OVERSCAN = 8;
 
+/**
+ * The window the server draws a list for (`prepaint/server.tsx`): a desktop's, as tall as a large
+ * screen, since rows below the fold cost little and rows missing above it would show.
+ */
+const SERVER_WINDOW = { width: 1440, height: 1200 };
+const onServer = typeof window === 'undefined';
+
 export interface WindowRows<T extends HTMLElement> {
   /** The element the rows start in (below any header), to place the virtual rows on the page. */
   readonly listRef: RefObject<T | null>;
@@ -56,7 +63,7 @@ export function useWindowRows<T extends HTMLElement>(options: {
     const top = pageTop(element);
     if (top !== scrollMargin) setScrollMargin(top);
   });
-  const [start] = useState(() => ({ offset: window.scrollY, written: false }));
+  const [start] = useState(() => ({ offset: onServer ? 0 : window.scrollY, written: false }));
   const virtualizer = useWindowVirtualizer<HTMLElement>({
     count,
     estimateSize: () => estimate,
@@ -64,7 +71,7 @@ export function useWindowRows<T extends HTMLElement>(options: {
     scrollMargin,
     initialOffset: start.offset,
     // the window's size is known now: without it the first render would have no rows, and a second
-    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    initialRect: onServer ? SERVER_WINDOW : { width: window.innerWidth, height: window.innerHeight },
     scrollToFn: (offset, scroll, instance) => {
       // on mounting, the virtualizer writes back the scroll it has just read: a write that moves
       // nothing, but forces a layout of the whole page before its first frame

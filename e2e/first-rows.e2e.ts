@@ -1,0 +1,140 @@
+/**
+ * A list's first rows drawn by the server into the page (decision 0018), in real Chromium: on screen
+ * before any of the app's code has run, styled as the app styles them, then replaced by the app's
+ * own rows in the same commit, from the same data, without asking the API again; never for a
+ * browser whose own settings would make the app draw it otherwise, and never kept offline.
+ */
+/* global window, document, MutationObserver, caches -- in the page */
+import { type Browser, type BrowserContext, type Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRecord } from './harness/arrange.js';
+import { launchBrowser, newContext, shellKeptOffline, signIn } from './harness/browser.js';
+import { type Example, startExample } from './harness/server.js';
+
+let browser: Browser;
+let example: Example;
+let title: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  example = await startExample('examples/expense-claims.md');
+  await signIn(browser, example, 'employee').then((session) => session.context.close());
+  const { record } = await createRecord(example, 'Claim', { as: 'employee' });
+  title = String(record['title']);
+});
+afterAll(async () => {
+  await example?.close();
+  await browser?.close();
+});
+
+/** A context signed in as the employee, through the session cookie the harness keeps. */
+async function signedIn(): Promise<BrowserContext> {
+  const context = await newContext(browser, example);
+  const [name = '', value = ''] = (example.cookies.get('employee') ?? '').split('=');
+  await context.addCookies([{ name, value, url: example.url }]);
+  return context;
+}
+
+/** Runs in the page before its scripts: notes what the app's root holds when the drawing goes. */
+function watchHandOver() {
+  const seen = { rowsInApp: -1, at: -1 };
+  (window as unknown as { __handOver: typeof seen }).__handOver = seen;
+  const observer = new MutationObserver((records) => {
+    for (const record of records)
+      for (const node of record.removedNodes)
+        if ((node as Element).id === 'nf-prepaint') {
+          seen.rowsInApp = document.querySelectorAll('#root [data-record]').length;
+          seen.at = performance.now();
+          observer.disconnect();
+        }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+describe('a list’s first rows, drawn by the server', () => {
+  test('are on screen, styled, before any of the app’s code runs', async () => {
+    const context = await signedIn();
+    const page = await context.newPage();
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/my-claims');
+    const row = page.locator('#nf-prepaint [data-record]').filter({ hasText: title });
+    await expect.poll(() => row.isVisible()).toBe(true);
+    // the list's own styles are linked with the drawing: a row is as tall as the app draws it
+    const box = await row.boundingBox();
+    expect(box?.height).toBeGreaterThan(40);
+    expect(await page.locator('#nf-prepaint h1').textContent()).toBe('My claims');
+    // a picture, not yet the app: nothing in it takes the focus or clicks
+    expect(await page.locator('#nf-prepaint').getAttribute('inert')).not.toBeNull();
+    await context.close();
+  });
+
+  test('give way to the app’s rows in one commit, which asks the API for nothing', async () => {
+    const context = await signedIn();
+    const page = await context.newPage();
+    await page.addInitScript(watchHandOver);
+    const asked: string[] = [];
+    page.on('request', (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search);
+    });
+    await page.goto('/my-claims');
+    await page.locator('#root [data-record]').filter({ hasText: title }).waitFor();
+    await expect.poll(() => page.locator('#nf-prepaint').count()).toBe(0);
+    const handOver = await page.evaluate(
+      () => (window as unknown as { __handOver: { rowsInApp: number } }).__handOver,
+    );
+    // when the drawing left the page, the app's rows were already in it: no frame showed neither
+    expect(handOver.rowsInApp).toBeGreaterThan(0);
+    // the session and the rows came with the page
+    expect(asked.filter((path) => path === '/api/session' || path.startsWith('/api/claims?'))).toEqual([]);
+    await context.close();
+  });
+
+  test('are not drawn for a browser that hides columns of the list', async () => {
+    const context = await signedIn();
+    const page = await context.newPage();
+    await page.goto('/my-claims');
+    await page.locator('#root [data-record]').first().waitFor();
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Category' }).click();
+    await page.keyboard.press('Escape');
+    const response = await page.reload();
+    expect(response?.headers()['x-ninefold-drawn']).toBeUndefined();
+    expect(await response?.text()).not.toContain('id="nf-prepaint"');
+    // the app draws the list as this browser keeps it
+    await page.locator('#root [data-record]').first().waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Category' }).count()).toBe(0);
+    // shown again: the server draws the rows again
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Category' }).click();
+    await page.keyboard.press('Escape');
+    expect((await page.reload())?.headers()['x-ninefold-drawn']).toBe('1');
+    await context.close();
+  });
+
+  test('are never what the service worker keeps for offline use', async () => {
+    const context = await signedIn();
+    const page = await context.newPage();
+    await page.goto('/my-claims');
+    await page.locator('#root [data-record]').first().waitFor();
+    await shellKeptOffline(page);
+    // a later navigation through the worker, with a drawing: still not kept. (The app keeps the
+    // page of `/` at every start too, which would hide a drawing the worker kept: not this time.)
+    await page.route(
+      (url) => url.pathname === '/',
+      (route) => route.abort(),
+    );
+    const again = await page.reload();
+    expect(again?.fromServiceWorker()).toBe(true);
+    expect(again?.headers()['x-ninefold-drawn']).toBe('1');
+    await page.locator('#root [data-record]').first().waitFor();
+    await page.waitForLoadState('load');
+    const kept = await page.evaluate(async () => {
+      const response = await (await caches.open('ninefold-shell')).match('/__ninefold-shell');
+      return response === undefined ? null : await response.text();
+    });
+    expect(kept).toContain('id="ninefold-model"');
+    expect(kept).not.toContain('nf-prepaint');
+    expect(kept).not.toContain(title);
+    await context.close();
+  });
+});

@@ -67,6 +67,30 @@ describe('a list’s first rows, drawn by the server', () => {
     await context.close();
   });
 
+  test('show only once all of them have arrived', async () => {
+    // a page cut off after part of its drawing, as a slow network delivers it: a table drawn then
+    // would widen its columns as its last rows arrive
+    const context = await signedIn();
+    const page = await context.newPage();
+    const whole = await (await context.request.get('/my-claims')).text();
+    const cut = whole.slice(0, whole.indexOf('<div id="root">') - 200);
+    expect(cut).toContain('id="nf-prepaint"');
+    await page.route('**/assets/*.js', (route) => route.abort());
+    const list = (url: URL) => url.pathname === '/my-claims';
+    const shown = () =>
+      page
+        .locator('#nf-prepaint')
+        .evaluate((drawing) => drawing.checkVisibility({ visibilityProperty: true }));
+    await page.route(list, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: cut }));
+    await page.goto('/my-claims');
+    expect(await shown()).toBe(false);
+    // the whole page: the drawing shows
+    await page.unroute(list);
+    await page.goto('/my-claims');
+    expect(await shown()).toBe(true);
+    await context.close();
+  });
+
   test('give way to the app’s rows in one commit, which asks the API for nothing', async () => {
     const context = await signedIn();
     const page = await context.newPage();

@@ -27,19 +27,31 @@ interface FirstFrame {
   /** The first row's top in the frame it first appeared in, and whether the filters were placeholders. */
   readonly first: { readonly top: number; readonly placeholder: boolean } | null;
   readonly shifts: number[];
+  readonly moved: string[];
 }
 
 /** Runs in the page before its scripts: notes the first row's place when it first appears. */
 function watchFirstRow() {
-  const seen: { first: FirstFrame['first']; shifts: number[] } = { first: null, shifts: [] };
+  const seen: { first: FirstFrame['first']; shifts: number[]; moved: string[] } = {
+    first: null,
+    shifts: [],
+    moved: [],
+  };
   (window as unknown as { __firstFrame: typeof seen }).__firstFrame = seen;
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) seen.shifts.push((entry as unknown as { value: number }).value);
+    for (const entry of list.getEntries()) {
+      const shift = entry as unknown as { value: number; sources: { node: Node | null }[] };
+      seen.shifts.push(shift.value);
+      // what moved, for the failure's message
+      seen.moved.push(...shift.sources.map((s) => (s.node?.textContent ?? '').slice(0, 30)));
+    }
   }).observe({ type: 'layout-shift', buffered: true });
   // where the first visible row stands in the first frame it is in: read in that frame's animation
   // callback, which the browser runs once the page's styles are in (before that, nothing is drawn)
   const firstVisibleRow = () =>
-    [...document.querySelectorAll('[data-record]')].find((row) => row.checkVisibility()) ?? null;
+    [...document.querySelectorAll('[data-record]')].find((row) =>
+      row.checkVisibility({ visibilityProperty: true }),
+    ) ?? null;
   let asked = false;
   const observer = new MutationObserver(() => {
     if (asked || document.querySelector('[data-record]') === null) return;
@@ -89,8 +101,11 @@ describe('a list’s first frame', () => {
         .evaluate((row) => row.getBoundingClientRect().top + window.scrollY);
       // a phone folds the filters away, and renders their hidden inside later anyway
       if (name !== 'phone') expect(frame.first?.placeholder).toBe(true);
-      expect(top).toBeCloseTo(frame.first?.top ?? -1, 0);
-      expect(frame.shifts.reduce((a, b) => a + b, 0)).toBeLessThan(0.001);
+      expect(top, JSON.stringify(frame)).toBeCloseTo(frame.first?.top ?? -1, 0);
+      expect(
+        frame.shifts.reduce((a, b) => a + b, 0),
+        JSON.stringify(frame),
+      ).toBeLessThan(0.001);
       await context.close();
     });
   }

@@ -90,12 +90,15 @@ export function withDrawing(
 
 /**
  * Where the drawing stands: laid over the app's root until the app shows the same screen itself.
- * Not on phones (the server draws the wide table, a phone shows cards), nor under a dark system
- * scheme where the product follows the system's (the server draws the light one). In the page, not
- * the app's styles, so that it holds from the first byte of the drawing on.
+ * Shown only once the whole of it is in the document (the root after it is): a browser paints a
+ * page as it arrives, and a table drawn before its last rows came would widen its columns as they
+ * come. Not on phones (the server draws the wide table, a phone shows cards), nor under a dark
+ * system scheme where the product follows the system's (the server draws the light one). In the
+ * page, not the app's styles, so that it holds from the first byte of the drawing on.
  */
 const DRAWING_STYLE =
-  '<style>#nf-prepaint{position:absolute;inset:0 0 auto;z-index:150;background:var(--mantine-color-body)}' +
+  '<style>#nf-prepaint{position:absolute;inset:0 0 auto;z-index:150;background:var(--mantine-color-body);' +
+  'visibility:hidden}#nf-prepaint:has(~#root){visibility:visible}' +
   '@media (max-width:47.99em){#nf-prepaint{display:none}}' +
   "@media (prefers-color-scheme:dark){#nf-prepaint[data-scheme='auto']{display:none}}</style>";
 

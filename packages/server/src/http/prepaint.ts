@@ -27,7 +27,7 @@ export interface Drawing {
   readonly modules: readonly string[];
 }
 
-/** How long a drawing may take before the page goes without it. */
+/** How long a drawing may take before the page goes without it (a navigation waits for it). */
 const PREPAINT_TIMEOUT_MS = 1500;
 
 /**
@@ -72,11 +72,19 @@ export async function drawFor(
       headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') },
     });
   };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // however long the API takes to answer it, the page does not wait longer for its drawing
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), PREPAINT_TIMEOUT_MS)));
   try {
-    return await module.prepaint({ model, url: request.url, fetch: asUser, timeoutMs: PREPAINT_TIMEOUT_MS });
+    return await Promise.race([
+      module.prepaint({ model, url: request.url, fetch: asUser, timeoutMs: PREPAINT_TIMEOUT_MS }),
+      late,
+    ]);
   } catch (error) {
     request.log.warn({ err: error }, 'The first rows could not be drawn; the page goes without them.');
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -182,10 +182,17 @@ function decodeMinorUnits(raw: unknown, scale: number): Value {
   return fromMinorUnits(BigInt(text), scale);
 }
 
-/** `fromMinorUnits` of an exact integer number: (1250, 2) → "12.50". */
+/**
+ * `fromMinorUnits` of an exact integer number: (1250, 2) → "12.50". By arithmetic rather than by
+ * slicing the digits: `%` of integers is exact, and so is dividing the remainder's exact multiple.
+ */
 function formatMinorUnits(units: number, scale: number): string {
   const negative = units < 0;
-  const digits = String(negative ? -units : units).padStart(scale + 1, '0');
-  const integer = digits.slice(0, digits.length - scale);
-  return `${negative ? '-' : ''}${integer}${scale > 0 ? `.${digits.slice(digits.length - scale)}` : ''}`;
+  const magnitude = negative ? -units : units;
+  if (scale === 0) return `${negative ? '-' : ''}${magnitude}`;
+  const unit = 10 ** scale;
+  const fraction = magnitude % unit;
+  const digits = String(fraction);
+  const padded = digits.length === scale ? digits : '0'.repeat(scale - digits.length) + digits;
+  return `${negative ? '-' : ''}${(magnitude - fraction) / unit}.${padded}`;
 }

@@ -258,6 +258,14 @@ for (const dialect of DIALECTS) {
         expect(seen).not.toHaveProperty('merchant');
         expect(seen).not.toHaveProperty('description');
         expect(seen['_actions']).toEqual([]);
+        // a record's own JSON (its serializer) is, byte for byte, the JSON of its entry in a list
+        for (const reader of [aud, ann]) {
+          const text = (await reader.get(`/api/claims/${String(c['id'])}`)).body;
+          const listed = (body(await reader.get('/api/claims?limit=200'))['data'] as Json[]).find(
+            (r) => r['id'] === c['id'],
+          );
+          expect(text).toBe(JSON.stringify(listed));
+        }
         expect(problem(await aud.get('/api/claims?merchant=SNCF'))).toMatchObject({
           status: 400,
           code: 'E_INVALID_QUERY',

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as Argon2 from '@node-rs/argon2';
 import { createHash } from 'node:crypto';
 import { checkedInject } from './contract.js';
-import { TABLES, disableUser, listUsers, resetPassword, setRoles } from '../src/index.js';
+import { sql } from 'kysely';
+import { TABLES, disableUser, listUsers, migrate, resetPassword, setRoles } from '../src/index.js';
 import { lookupSession } from '../src/auth/sessions.js';
 import { entityTable } from '../src/resources/records.js';
 import {
@@ -421,7 +422,7 @@ for (const dialect of DIALECTS) {
 }
 
 describe('sqlite: sessions kept between requests', () => {
-  it('reuses a session only while nothing was committed, by this server or by another process', async () => {
+  it('reuses a session only while its session and user rows are unwritten, by this server or by another process', async () => {
     const server = await testServer('sqlite', specModel(SPEC));
     await givenUser(server, 'ann@example.com', ['employee']);
     const { cookie } = await login(server.app, 'ann@example.com');
@@ -460,14 +461,81 @@ describe('sqlite: sessions kept between requests', () => {
     expect(changed.response.json().user.roles).toEqual(['manager']);
     expect((await whoAmI()).statements).toEqual(['check']);
 
-    // a write of this server's own (a claim: any write) is a change too, however unrelated
+    // a write to another table (a claim) cannot change who is asking: the session stays kept
     await createClaim(server, cookie!);
-    expect((await whoAmI()).statements).toEqual(['check', 'lookup']);
+    expect((await whoAmI()).statements).toEqual(['check']);
+    // a write of this server's own to the users table is a change
+    await setRoles(server.database, server.model, 'ann@example.com', ['employee']);
+    const mine = await whoAmI();
+    expect(mine.statements).toEqual(['check', 'lookup']);
+    expect(mine.response.json().user.roles).toEqual(['employee']);
+    // and so is one to the sessions table, by anyone: this session ended by another process
+    await other.db.deleteFrom(TABLES.sessions).execute();
+    const ended = await whoAmI();
+    expect(ended.statements).toEqual(['check', 'lookup']);
+    expect(ended.response.statusCode).toBe(401);
+  }, 60_000);
 
+  it('keeps nothing when the stamp is not in place, and migrating puts it back', async () => {
+    const server = await testServer('sqlite', specModel(SPEC));
+    await givenUser(server, 'ann@example.com', ['employee']);
+    const { cookie } = await login(server.app, 'ann@example.com');
+    // a file migrated before the stamp existed, say: its triggers are missing
+    const other = await reopen(server.target);
+    await sql.raw(`drop trigger "ninefold_session_stamp_users_update"`).execute(other.db);
+    const statements: string[] = [];
+    const { selectValues, selectValuesNow } = server.database;
+    const kind = (text: string) => (text.includes(TABLES.sessions) ? 'lookup' : 'check');
+    vi.spyOn(server.database, 'selectValues').mockImplementation((text, parameters) => {
+      statements.push(kind(text));
+      return selectValues(text, parameters);
+    });
+    vi.spyOn(server.database, 'selectValuesNow').mockImplementation((text, parameters) => {
+      statements.push(kind(text));
+      return selectValuesNow(text, parameters);
+    });
+    const whoAmI = async () => {
+      statements.length = 0;
+      const response = await checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+      expect(response.statusCode).toBe(200);
+      return [...statements];
+    };
+    expect(await whoAmI()).toEqual(['lookup']);
+    expect(await whoAmI()).toEqual(['lookup']);
+    // a user's change through the table the dropped trigger watched is still seen at once
+    await setRoles(other, server.model, 'ann@example.com', ['manager']);
+    expect(await whoAmI()).toEqual(['lookup']);
+
+    expect((await migrate(other, server.model)).status).toBe('up-to-date');
+    const names = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'trigger' order by name`.execute(other.db);
+    expect(names.rows.map((r) => r.name)).toEqual(
+      ['ninefold_sessions', 'users'].flatMap((table) =>
+        ['delete', 'insert', 'update'].map((event) => `ninefold_session_stamp_${table}_${event}`),
+      ),
+    );
+  }, 60_000);
+
+  it('is ended for a disabled user by another process at the very next request', async () => {
+    const server = await testServer('sqlite', specModel(SPEC));
+    await givenUser(server, 'ann@example.com', ['employee']);
+    const { cookie } = await login(server.app, 'ann@example.com');
+    const other = await reopen(server.target);
+    const whoAmI = () =>
+      checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie: cookie! },
+      });
+    expect((await whoAmI()).statusCode).toBe(200);
+    expect((await whoAmI()).statusCode).toBe(200);
     await disableUser(other, server.model, 'ann@example.com');
-    const disabled = await whoAmI();
-    expect(problem(disabled.response).code).toBe('E_UNAUTHENTICATED');
-    expect(disabled.statements).toEqual(['check', 'lookup']);
+    expect(problem(await whoAmI()).code).toBe('E_UNAUTHENTICATED');
   }, 60_000);
 
   it('still expires a kept session, and records its use once a minute', async () => {

@@ -39,4 +39,17 @@ describe('the prepared-statement cache', () => {
     expect(db.prepare('SELECT 2')).not.toBe(b);
     db.close();
   });
+
+  it('keeps the order when the same statement is asked for again and again', () => {
+    const db = database();
+    const a = db.prepare('SELECT 1');
+    const b = db.prepare('SELECT 2');
+    expect(db.prepare('SELECT 2')).toBe(b);
+    expect(db.prepare('SELECT 2')).toBe(b);
+    expect(db.prepare('SELECT 1')).toBe(a); // now b is the least recently used
+    db.prepare('SELECT 3');
+    expect(db.prepare('SELECT 1')).toBe(a);
+    expect(db.prepare('SELECT 2')).not.toBe(b);
+    db.close();
+  });
 });

@@ -9,7 +9,13 @@ import { sql } from 'kysely';
 import { type Database } from '../db/open.js';
 import { type EntityTable, decodeRow, entityTable } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
-import { type ActiveSession, STAMP_COLUMNS, STAMP_WIDTH, SessionCache } from './session-cache.js';
+import {
+  type ActiveSession,
+  STAMP_COLUMN,
+  STAMP_WIDTH,
+  SessionCache,
+  hasSessionStamp,
+} from './session-cache.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
 
 /** How often a session's last use is written: reads stay reads most of the time. */
@@ -149,6 +155,7 @@ export async function readSession(
 ): Promise<SessionLookup> {
   if (!SESSION_ID.test(id)) return NONE;
   const queries = sessionQueries(database, model);
+  await queries.ready();
   const idHash = hashSessionId(id);
   const lookup = queries.lookup(withRecord?.table ?? null);
   const parameters = withRecord === undefined ? [idHash] : [withRecord.id, idHash];
@@ -244,10 +251,14 @@ const SESSION_COLUMNS = 7;
 class SessionQueries {
   /** The User entity's table, whose columns the lookup reads, or null without a User entity. */
   readonly users: EntityTable | null;
-  /** Null on PostgreSQL, which has no stamp to tell that nothing changed. */
-  readonly cache: SessionCache | null;
+  /**
+   * Null until `ready` has settled, and for good on PostgreSQL, which has no stamp to tell that
+   * nothing changed, or on a SQLite file whose stamp is not in place (not migrated by this version).
+   */
+  cache: SessionCache | null = null;
   readonly #lookups = new Map<EntityTable | null, SessionQuery>();
   readonly #checks = new Map<EntityTable | null, SessionQuery>();
+  #ready: Promise<void> | null = null;
 
   constructor(
     private readonly database: Database,
@@ -255,7 +266,15 @@ class SessionQueries {
   ) {
     const entity = model.entities['User'];
     this.users = entity === undefined ? null : entityTable(model, entity);
-    this.cache = database.dialect === 'sqlite' ? new SessionCache() : null;
+  }
+
+  /** Decides, once, whether sessions may be kept (the stamp is in place); before any `lookup`. */
+  ready(): Promise<void> {
+    this.#ready ??= (async () => {
+      if (this.database.dialect !== 'sqlite') return;
+      if (await hasSessionStamp(this.database.db, usersTable(this.model))) this.cache = new SessionCache();
+    })();
+    return this.#ready;
   }
 
   /**
@@ -268,7 +287,7 @@ class SessionQueries {
   lookup(table: EntityTable | null): SessionQuery {
     let query = this.#lookups.get(table);
     if (query === undefined) {
-      const stamp = this.cache === null ? [] : STAMP_COLUMNS;
+      const stamp = this.cache === null ? [] : [STAMP_COLUMN];
       const columns: string[] = [
         's.created_at',
         's.last_seen_at',
@@ -305,7 +324,7 @@ class SessionQueries {
   check(table: EntityTable | null): SessionQuery {
     let query = this.#checks.get(table);
     if (query === undefined) {
-      const stamp = STAMP_COLUMNS.map((s, i) => sql.raw(s).as(`t${i}`));
+      const stamp = [sql.raw(STAMP_COLUMN).as('t0')];
       const one = this.database.db.selectFrom(sql<{ one: number }>`(select 1)`.as('o'));
       const compiled =
         table === null

@@ -21,6 +21,8 @@ export class StatementCache {
   readonly #raw: boolean;
   readonly #max: number;
   readonly #cache = new Map<string, Statement>();
+  /** The text most recently prepared: already last in the LRU order, so a repeat moves nothing. */
+  #last: string | null = null;
 
   constructor(sqlite: SqliteDatabase, options: { readonly raw?: boolean; readonly max?: number } = {}) {
     this.#sqlite = sqlite;
@@ -34,8 +36,11 @@ export class StatementCache {
     if (hit !== undefined) {
       if (hit.busy) return this.#fresh(text);
       // a Map iterates in insertion order: re-inserting marks the statement most recently used
-      this.#cache.delete(text);
-      this.#cache.set(text, hit);
+      if (text !== this.#last) {
+        this.#cache.delete(text);
+        this.#cache.set(text, hit);
+        this.#last = text;
+      }
       return hit;
     }
     const statement = this.#fresh(text);
@@ -44,11 +49,13 @@ export class StatementCache {
       if (oldest.done !== true) this.#cache.delete(oldest.value);
     }
     this.#cache.set(text, statement);
+    this.#last = text;
     return statement;
   }
 
   clear(): void {
     this.#cache.clear();
+    this.#last = null;
   }
 
   #fresh(text: string): Statement {

@@ -44,23 +44,30 @@ export function requestsPerMinute(model: Model, user: UserSummary | null): numbe
 export function installRateLimit(app: FastifyInstance, model: Model, now: () => Date): void {
   const windows = new FixedWindows();
   const guests = requestsPerMinute(model, null);
-  // a user's limit and key, worked out once per user summary (a kept session's serves many requests)
-  const limits = new WeakMap<UserSummary, { readonly max: number; readonly key: string }>();
+  const guestsText = String(guests);
+  // a user's limit (and its header's text) and key, worked out once per user summary (a kept
+  // session's serves many requests)
+  const limits = new WeakMap<
+    UserSummary,
+    { readonly max: number; readonly maxText: string; readonly key: string }
+  >();
   const limitOf = (user: UserSummary) => {
     let limit = limits.get(user);
     if (limit === undefined) {
-      limit = { max: requestsPerMinute(model, user), key: `user:${user.id}` };
+      const max = requestsPerMinute(model, user);
+      limit = { max, maxText: String(max), key: `user:${user.id}` };
       limits.set(user, limit);
     }
     return limit;
   };
   const limit: onRequestHookHandler = (request, reply, done) => {
     const user = request.auth.user;
-    const { max, key } = user === null ? { max: guests, key: `address:${request.ip}` } : limitOf(user);
+    const { max, maxText, key } =
+      user === null ? { max: guests, maxText: guestsText, key: `address:${request.ip}` } : limitOf(user);
     const time = now().getTime();
     const window = windows.count(key, time);
     const reset = secondsLeft(window, time);
-    reply.header('x-ratelimit-limit', String(max));
+    reply.header('x-ratelimit-limit', maxText);
     reply.header('x-ratelimit-remaining', String(Math.max(0, max - window.count)));
     reply.header('x-ratelimit-reset', String(reset));
     if (window.count <= max) return done();

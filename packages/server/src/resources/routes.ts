@@ -62,6 +62,7 @@ import {
   decodeRow,
   encodeFields,
   entityTable,
+  recordSerializer,
   userContext,
 } from './records.js';
 import { engineFilter } from './sql.js';
@@ -74,6 +75,9 @@ export interface ResourceContext {
 
 /** The key under which a record lists the transitions its reader may fire now (decision 0009). */
 export const ACTIONS_KEY = '_actions';
+
+/** What Fastify says of the JSON it writes itself: a record written by its serializer says the same. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The path of an entity's collection: the model's base path and the entity's resource. */
 export function resourcePath(model: Model, entity: Entity): string {
@@ -132,6 +136,11 @@ class Resource {
   readonly #pages = new CompiledSql();
   /** The INSERT of a created record, compiled once. */
   readonly #inserts = new CompiledSql(1);
+  /**
+   * A record as `#present` answers it (its columns in their order, some left out by a mask, then
+   * `_actions`) written as JSON: what `JSON.stringify` writes, without its walk of the keys.
+   */
+  readonly #serialize: (record: Readonly<Record<string, Value>>) => string;
   /** `#readAccess` per user context: the roles decide it, and a kept session's context is frozen. */
   readonly #readAccessOf = new WeakMap<UserContext, { readonly read: Access; readonly unmasked: boolean }>();
 
@@ -143,6 +152,7 @@ class Resource {
     this.#database = context.database;
     this.#entity = info.entity.name;
     this.#path = resourcePath(context.model, info.entity);
+    this.#serialize = recordSerializer([...info.columns, ACTIONS_KEY]);
   }
 
   /** The entity's table, for the routes that ask the session lookup to read one of its records. */
@@ -331,7 +341,7 @@ class Resource {
    * One record. When the session lookup has read the record with the session (a kept session, or
    * the lookup's own statement) the answer is decided at once, without a promise.
    */
-  get(request: FastifyRequest, reply: FastifyReply): Record<string, Value> | Promise<Record<string, Value>> {
+  get(request: FastifyRequest, reply: FastifyReply): string | Promise<string> {
     requireUser(request);
     const user = request.auth.context;
     const id = (request.params as { id?: unknown }).id;
@@ -341,18 +351,20 @@ class Resource {
     return this.#shown(reply, caller, this.#decideRead(record, caller));
   }
 
-  async #getLater(request: FastifyRequest, reply: FastifyReply): Promise<Record<string, Value>> {
+  async #getLater(request: FastifyRequest, reply: FastifyReply): Promise<string> {
     const caller = await this.#caller(request);
     return this.#shown(reply, caller, await this.#read(request, caller));
   }
 
+  /** The record as its reader may see it, written as JSON by the entity's own serializer. */
   #shown(
     reply: FastifyReply,
     caller: Caller,
     { record, vars }: { record: Record<string, Value>; vars: Vars },
-  ) {
-    reply.header('etag', etag(record));
-    return this.#present(record, caller, vars, true);
+  ): string {
+    const shown = this.#present(record, caller, vars, true);
+    reply.header('etag', etag(record)).header('content-type', JSON_CONTENT_TYPE);
+    return this.#serialize(shown);
   }
 
   /**

@@ -4,6 +4,8 @@
  */
 import { type Model } from '@ninefold/spec/model';
 import { type Kysely } from 'kysely';
+import { installSessionStamp } from '../auth/session-cache.js';
+import { usersTable } from '../auth/users.js';
 import { type DialectName, decodeInteger, withExclusiveTransaction } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { applyPlan } from './apply.js';
@@ -64,9 +66,17 @@ export async function migrate(
     const last = await lastMigration(tx);
     const plan = diffSchemas(last?.schema ?? null, desired);
     const planText = formatPlan(plan);
-    if (plan.steps.length === 0) return { status: 'up-to-date', plan, planText, id: null };
+    // a database migrated before the stamp existed gets it even when its schema is up to date
+    const stamp = async () => {
+      if (database.dialect === 'sqlite') await installSessionStamp(tx, usersTable(model));
+    };
+    if (plan.steps.length === 0) {
+      await stamp();
+      return { status: 'up-to-date', plan, planText, id: null };
+    }
     if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
     await applyPlan(tx, database.dialect, plan);
+    await stamp();
     const id = (last?.id ?? 0) + 1;
     await tx
       .insertInto(TABLES.migrations)

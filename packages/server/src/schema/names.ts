@@ -10,6 +10,8 @@ export const TABLES = {
   sessions: 'ninefold_sessions',
   history: 'ninefold_history',
   idempotency: 'ninefold_idempotency',
+  /** SQLite: a count of the writes to the sessions and users tables (`auth/session-cache.ts`). */
+  sessionStamp: 'ninefold_session_stamp',
 } as const;
 
 /** The users table's column that holds the argon2id hash; never part of the User entity. */

@@ -91,6 +91,10 @@ for (const dialect of DIALECTS) {
         headers: { cookie: ann },
       });
       expect(drawn.get('["session"]')).toEqual(session.json<{ user: unknown }>().user);
+      // its place over the app's root, asked for before anything else; the model, which only the
+      // app's code reads, after it
+      expect(response.body).toMatch(/<head><style>#nf-prepaint\{position:absolute;/);
+      expect(response.body).toMatch(/<div id="root"><\/div><script id="ninefold-model"/);
       // the product's scheme is set on the page the drawing is in, as the app will set it
       expect(response.body).toMatch(/<html lang="en-GB" data-mantine-color-scheme="(light|dark)"/);
     });

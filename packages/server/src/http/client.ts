@@ -70,23 +70,44 @@ export function withDrawing(
   // app is about to ask for to draw the same
   const { styles, scripts } =
     manifest === null ? { styles: [], scripts: [] } : assetsOf(manifest, drawing.modules);
-  const links =
+  // every style the first paint needs asked for first, before the app's code: a browser has a
+  // few connections to a server, and the app's code only needs to arrive by the time it runs
+  const own = page.match(STYLESHEET) ?? [];
+  const sheets =
+    own.join('') +
     styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`).join('') +
-    scripts.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
+    DRAWING_STYLE;
+  const preloads = scripts
+    .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
+    .join('');
   // drawn in the spec's scheme, the light one where it follows the system's (the page's CSS hides
   // the drawing under a dark system scheme then); the app sets the scheme itself as it starts
   const scheme = colorScheme === 'dark' ? 'dark' : 'light';
-  return page
-    .replace(/<html lang="([^"]*)"/, (tag) => `${tag} data-mantine-color-scheme="${scheme}"`)
-    .replace('</head>', () => `${links}${DRAWING_STYLE}</head>`)
-    .replace(
-      '<div id="root"></div>',
-      () =>
-        `<script id="ninefold-state" type="application/json">${scriptJson(drawing.state)}</script>` +
-        `<div id="nf-prepaint" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
+  // the model, which only the app's code reads, after the drawing: the browser can show the drawing
+  // before it has read the model's text, rather than after
+  const model = MODEL_SCRIPT.exec(page)?.[0] ?? '';
+  return (
+    page
+      .replace(MODEL_SCRIPT, '')
+      .replace(STYLESHEET, '')
+      .replace(/<html lang="([^"]*)"/, (tag) => `${tag} data-mantine-color-scheme="${scheme}"`)
+      // after the charset, which must come first
+      .replace(/<head>(\s*<meta charset="[^"]*" ?\/?>)?/, (head) => `${head}${sheets}`)
+      .replace('</head>', () => `${preloads}</head>`)
+      .replace(
         '<div id="root"></div>',
-    );
+        () =>
+          `<script id="ninefold-state" type="application/json">${scriptJson(drawing.state)}</script>` +
+          `<div id="nf-prepaint" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
+          `<div id="root"></div>${model}`,
+      )
+  );
 }
+
+/** The model written into the page (`renderIndex`). */
+const MODEL_SCRIPT = /<script id="ninefold-model" type="application\/json">.*?<\/script>/s;
+/** The page's own stylesheets, in their order. */
+const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
 
 /**
  * Where the drawing stands: laid over the app's root until the app shows the same screen itself.

@@ -5,7 +5,7 @@
  * browser whose own settings would make the app draw it otherwise, and never kept offline.
  */
 /* global window, document, MutationObserver, caches -- in the page */
-import { type Browser, type BrowserContext, type Request } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRecord } from './harness/arrange.js';
 import { launchBrowser, newContext, shellKeptOffline, signIn } from './harness/browser.js';
@@ -32,6 +32,13 @@ async function signedIn(): Promise<BrowserContext> {
   const [name = '', value = ''] = (example.cookies.get('employee') ?? '').split('=');
   await context.addCookies([{ name, value, url: example.url }]);
   return context;
+}
+
+/** Shows or hides a column of the list through its "Columns" menu. */
+async function toggleColumn(page: Page, label: string): Promise<void> {
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await page.getByRole('checkbox', { name: label }).click();
+  await page.keyboard.press('Escape');
 }
 
 /** Runs in the page before its scripts: notes what the app's root holds when the drawing goes. */
@@ -118,9 +125,7 @@ describe('a list’s first rows, drawn by the server', () => {
     const page = await context.newPage();
     await page.goto('/my-claims');
     await page.locator('#root [data-record]').first().waitFor();
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('checkbox', { name: 'Category' }).click();
-    await page.keyboard.press('Escape');
+    await toggleColumn(page, 'Category');
     const response = await page.reload();
     expect(response?.headers()['x-ninefold-drawn']).toBeUndefined();
     expect(await response?.text()).not.toContain('id="nf-prepaint"');
@@ -128,9 +133,7 @@ describe('a list’s first rows, drawn by the server', () => {
     await page.locator('#root [data-record]').first().waitFor();
     expect(await page.getByRole('columnheader', { name: 'Category' }).count()).toBe(0);
     // shown again: the server draws the rows again
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('checkbox', { name: 'Category' }).click();
-    await page.keyboard.press('Escape');
+    await toggleColumn(page, 'Category');
     expect((await page.reload())?.headers()['x-ninefold-drawn']).toBe('1');
     await context.close();
   });

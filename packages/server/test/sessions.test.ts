@@ -48,6 +48,33 @@ roles:
 const MINUTE = 60_000;
 
 /** Creates a claim titled "Taxi" as the cookie's user; its id. */
+/**
+ * `GET /api/session` as `cookie`, with the statements who-is-asking ran for it: `lookup` (the full
+ * lookup, which reads the sessions table) or `check` (a kept session's check, which does not).
+ */
+function watchWhoIsAsking(server: TestServer, cookie: string) {
+  const statements: string[] = [];
+  const kind = (text: string) => (text.includes(TABLES.sessions) ? 'lookup' : 'check');
+  const { selectValues, selectValuesNow } = server.database;
+  vi.spyOn(server.database, 'selectValues').mockImplementation((text, parameters) => {
+    statements.push(kind(text));
+    return selectValues(text, parameters);
+  });
+  vi.spyOn(server.database, 'selectValuesNow').mockImplementation((text, parameters) => {
+    statements.push(kind(text));
+    return selectValuesNow(text, parameters);
+  });
+  return async () => {
+    statements.length = 0;
+    const response = await checkedInject(server.app, server.model, {
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie },
+    });
+    return { response, statements: [...statements] };
+  };
+}
+
 async function createClaim(server: TestServer, cookie: string): Promise<string> {
   const created = await checkedInject(server.app, server.model, {
     method: 'POST',
@@ -426,27 +453,7 @@ describe('sqlite: sessions kept between requests', () => {
     const server = await testServer('sqlite', specModel(SPEC));
     await givenUser(server, 'ann@example.com', ['employee']);
     const { cookie } = await login(server.app, 'ann@example.com');
-    // which statements who-is-asking runs: the full lookup reads the sessions table, the check does not
-    const statements: string[] = [];
-    const kind = (text: string) => (text.includes(TABLES.sessions) ? 'lookup' : 'check');
-    const { selectValues, selectValuesNow } = server.database;
-    vi.spyOn(server.database, 'selectValues').mockImplementation((text, parameters) => {
-      statements.push(kind(text));
-      return selectValues(text, parameters);
-    });
-    vi.spyOn(server.database, 'selectValuesNow').mockImplementation((text, parameters) => {
-      statements.push(kind(text));
-      return selectValuesNow(text, parameters);
-    });
-    const whoAmI = async () => {
-      statements.length = 0;
-      const response = await checkedInject(server.app, server.model, {
-        method: 'GET',
-        url: '/api/session',
-        headers: { cookie: cookie! },
-      });
-      return { response, statements: [...statements] };
-    };
+    const whoAmI = watchWhoIsAsking(server, cookie!);
 
     expect((await whoAmI()).statements).toEqual(['lookup']);
     const kept = await whoAmI();
@@ -483,26 +490,11 @@ describe('sqlite: sessions kept between requests', () => {
     // a file migrated before the stamp existed, say: its triggers are missing
     const other = await reopen(server.target);
     await sql.raw(`drop trigger "ninefold_session_stamp_users_update"`).execute(other.db);
-    const statements: string[] = [];
-    const { selectValues, selectValuesNow } = server.database;
-    const kind = (text: string) => (text.includes(TABLES.sessions) ? 'lookup' : 'check');
-    vi.spyOn(server.database, 'selectValues').mockImplementation((text, parameters) => {
-      statements.push(kind(text));
-      return selectValues(text, parameters);
-    });
-    vi.spyOn(server.database, 'selectValuesNow').mockImplementation((text, parameters) => {
-      statements.push(kind(text));
-      return selectValuesNow(text, parameters);
-    });
+    const asking = watchWhoIsAsking(server, cookie!);
     const whoAmI = async () => {
-      statements.length = 0;
-      const response = await checkedInject(server.app, server.model, {
-        method: 'GET',
-        url: '/api/session',
-        headers: { cookie: cookie! },
-      });
+      const { response, statements } = await asking();
       expect(response.statusCode).toBe(200);
-      return [...statements];
+      return statements;
     };
     expect(await whoAmI()).toEqual(['lookup']);
     expect(await whoAmI()).toEqual(['lookup']);

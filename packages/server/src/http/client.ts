@@ -57,53 +57,70 @@ function scriptJson(value: unknown): string {
 
 /**
  * The page with the server's drawing of its screen laid over the app's root, which the app removes
- * once it shows the same screen itself, and the query cache it was drawn from, for the app to start
- * with (`packages/client/src/prepaint/client.ts`).
+ * once it shows the same screen itself, and the queries it was drawn from, for the app to start
+ * with (`packages/client/src/prepaint/client.ts`). The page is cut into its fixed parts once; a
+ * drawing is then written between them.
+ *
+ * @example const draw = drawnPage(page, 'auto', manifest); reply.send(draw(drawing));
  */
-export function withDrawing(
+export function drawnPage(
   page: string,
-  drawing: Drawing,
   colorScheme: Model['product']['theme']['colorScheme'],
   manifest: BuildManifest | null,
-): string {
-  // the styles the drawing is made with (without them it would show unstyled), and the code the
-  // app is about to ask for to draw the same
-  const { styles, scripts } =
-    manifest === null ? { styles: [], scripts: [] } : assetsOf(manifest, drawing.modules);
+): (drawing: Drawing) => string {
   // every style the first paint needs asked for first, before the app's code: a browser has a
   // few connections to a server, and the app's code only needs to arrive by the time it runs
-  const own = page.match(STYLESHEET) ?? [];
-  const sheets =
-    own.join('') +
-    styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`).join('') +
-    DRAWING_STYLE;
-  const preloads = scripts
-    .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
-    .join('');
-  // drawn in the spec's scheme, the light one where it follows the system's (the page's CSS hides
-  // the drawing under a dark system scheme then); the app sets the scheme itself as it starts
-  const scheme = colorScheme === 'dark' ? 'dark' : 'light';
+  const own = (page.match(STYLESHEET) ?? []).join('');
   // the model, which only the app's code reads, after the drawing: the browser can show the drawing
   // before it has read the model's text, rather than after
   const model = MODEL_SCRIPT.exec(page)?.[0] ?? '';
-  return (
-    page
-      .replace(MODEL_SCRIPT, '')
-      .replace(STYLESHEET, '')
-      .replace(/<html lang="([^"]*)"/, (tag) => `${tag} data-mantine-color-scheme="${scheme}"`)
-      // after the charset, which must come first
-      .replace(/<head>(\s*<meta charset="[^"]*" ?\/?>)?/, (head) => `${head}${sheets}`)
-      .replace('</head>', () => `${preloads}</head>`)
-      .replace(
-        '<div id="root"></div>',
-        () =>
-          `<script id="ninefold-state" type="application/json">${scriptJson(drawing.state)}</script>` +
-          `<div id="nf-prepaint" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
-          `<div id="root"></div>${model}`,
-      )
-  );
+  // drawn in the spec's scheme, the light one where it follows the system's (the page's CSS hides
+  // the drawing under a dark system scheme then); the app sets the scheme itself as it starts
+  const scheme = colorScheme === 'dark' ? 'dark' : 'light';
+  const [head = '', afterSheets = '', afterPreloads = '', end = ''] = page
+    .replace(MODEL_SCRIPT, '')
+    .replace(STYLESHEET, '')
+    .replace(/<html lang="([^"]*)"/, (tag) => `${tag} data-mantine-color-scheme="${scheme}"`)
+    // after the charset, which must come first
+    .replace(/<head>(\s*<meta charset="[^"]*" ?\/?>)?/, (start) => `${start}${CUT}`)
+    .replace('</head>', () => `${CUT}</head>`)
+    .replace('<div id="root"></div>', () => `${CUT}<div id="root"></div>${model}`)
+    .split(CUT);
+  // the styles and code of each set of drawn modules, worked out once
+  const links = new Map<string, { sheets: string; preloads: string }>();
+  const linksOf = (modules: readonly string[]) => {
+    const key = modules.join('\n');
+    let found = links.get(key);
+    if (found === undefined) {
+      const { styles, scripts } =
+        manifest === null ? { styles: [], scripts: [] } : assetsOf(manifest, modules);
+      const tag = (rel: string) => (href: string) =>
+        `<link rel="${rel}" crossorigin href="${escapeHtml(href)}">`;
+      found = {
+        sheets: own + styles.map(tag('stylesheet')).join('') + DRAWING_STYLE,
+        preloads: scripts.map(tag('modulepreload')).join(''),
+      };
+      links.set(key, found);
+    }
+    return found;
+  };
+  return (drawing) => {
+    const { sheets, preloads } = linksOf(drawing.modules);
+    return (
+      head +
+      sheets +
+      afterSheets +
+      preloads +
+      afterPreloads +
+      `<script id="ninefold-state" type="application/json">${scriptJson(drawing.state)}</script>` +
+      `<div id="nf-prepaint" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
+      end
+    );
+  };
 }
 
+/** Where `drawnPage` cuts the page: a character no page of ours contains. */
+const CUT = '\u0000';
 /** The model written into the page (`renderIndex`). */
 const MODEL_SCRIPT = /<script id="ninefold-model" type="application\/json">.*?<\/script>/s;
 /** The page's own stylesheets, in their order. */
@@ -230,7 +247,8 @@ export async function registerClient(
     options.drawWith === undefined || options.prepaint === false
       ? null
       : (options.prepaint ?? (await loadPrepaint(options.dir)));
-  const build = drawing === null ? null : readManifest(options.dir);
+  const draw =
+    drawing === null ? null : drawnPage(page, model.product.theme.colorScheme, readManifest(options.dir));
 
   const sendPage = (reply: FastifyReply, body = page) =>
     reply
@@ -246,11 +264,8 @@ export async function registerClient(
       drawing === null || options.drawWith === undefined
         ? null
         : await drawFor(options.drawWith, drawing, model, request);
-    if (drawn === null) return sendPage(reply);
-    return sendPage(
-      reply.header(DRAWN_HEADER, '1'),
-      withDrawing(page, drawn, model.product.theme.colorScheme, build),
-    );
+    if (drawn === null || draw === null) return sendPage(reply);
+    return sendPage(reply.header(DRAWN_HEADER, '1'), draw(drawn));
   };
 
   await app.register(fastifyStatic, {

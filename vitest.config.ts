@@ -5,11 +5,8 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 
 // Tests run against the sources, so `npm test` needs no build step between an edit and a test.
 const alias = [
-  {
-    find: /^@ninefold\/spec\/model$/,
-    replacement: fileURLToPath(new URL('./packages/spec/src/model.ts', import.meta.url)),
-  },
-  { find: /^@ninefold\/spec$/, replacement: src('spec') },
+  { find: /^@ninefold\/model$/, replacement: src('model') },
+  { find: /^@ninefold\/language$/, replacement: src('language') },
   { find: /^@ninefold\/engine$/, replacement: src('engine') },
   {
     find: /^@ninefold\/engine\/(grants|field-grants|messages|message-text)$/,
@@ -17,6 +14,7 @@ const alias = [
   },
   { find: /^@ninefold\/server$/, replacement: src('server') },
   { find: /^@ninefold\/cli$/, replacement: src('cli') },
+  { find: /^@ninefold\/testkit$/, replacement: src('testkit') },
 ];
 
 export default defineConfig({

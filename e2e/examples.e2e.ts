@@ -4,10 +4,10 @@
  * so a new spec in examples/ is tested with no new test code.
  */
 import { type UserContext, can, checkFieldValue, formatMessage, validateRecord } from '@ninefold/engine';
-import { type Field, type Model, type Screen, type Value, FACETS } from '@ninefold/spec/model';
+import { type Field, type Model, type Screen, type Value, FACETS } from '@ninefold/model';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mayOpenScreen, visibleNav } from '../packages/client/src/runtime/access';
+import { mayOpenScreen, visibleNav } from '@ninefold/engine';
 import {
   type ApiRecord,
   countRecords,

@@ -6,11 +6,11 @@
  * (after `npm run build`). Written to docs/screenshots/.
  */
 import { checkFieldValue, formatMessage } from '@ninefold/engine';
-import { type Field } from '@ninefold/spec/model';
+import { type Field } from '@ninefold/model';
 import { mkdir } from 'node:fs/promises';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { mayOpenScreen, visibleNav } from '../packages/client/src/runtime/access';
+import { mayOpenScreen, visibleNav } from '@ninefold/engine';
 import { recordReadyFor, refIdsFor, userContext, writableList } from './harness/arrange';
 import { DESKTOP, PHONE, launchBrowser, newContext, settled, signInOn } from './harness/browser';
 import { startExample } from './harness/server';

@@ -6,11 +6,8 @@ const src = (pkg: string) => fileURLToPath(new URL(`../packages/${pkg}/src/index
 
 // the same aliases as the root config: the server runs from its sources, the built client from dist
 const alias = [
-  {
-    find: /^@ninefold\/spec\/model$/,
-    replacement: fileURLToPath(new URL('../packages/spec/src/model.ts', import.meta.url)),
-  },
-  { find: /^@ninefold\/spec$/, replacement: src('spec') },
+  { find: /^@ninefold\/model$/, replacement: src('model') },
+  { find: /^@ninefold\/language$/, replacement: src('language') },
   { find: /^@ninefold\/engine$/, replacement: src('engine') },
   { find: /^@ninefold\/server$/, replacement: src('server') },
   { find: /^@ninefold\/cli$/, replacement: src('cli') },

@@ -1,5 +1,5 @@
 // The spec of the client benchmark (spec.yaml beside this file), compiled once per process.
-import { compile } from '@ninefold/spec';
+import { compile } from '@ninefold/language';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

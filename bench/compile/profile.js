@@ -7,7 +7,7 @@
 // (self plus callees), and writes the .cpuprofile to bench/compile/out/ for Chrome DevTools.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { compile, LIMITS } from '@ninefold/spec';
+import { compile, LIMITS } from '@ninefold/language';
 import { generateSpec } from './spec-generator.js';
 import { aggregateProfile } from '../lib/cpu-profile.js';
 
@@ -55,12 +55,12 @@ const show = (map, filter) =>
     .slice(0, TOP)
     .forEach(([k, v]) => console.log(`  ${pct(v)}  ${(v / runs).toFixed(0).padStart(6)} ms/run  ${k}`));
 
-const mine = (k) => k.includes('packages/spec/');
+const mine = (k) => k.includes('packages/language/');
 const group = (k) => {
   if (k.includes('yaml/')) return 'yaml';
   if (k.includes('@marcbachmann/cel-js/')) return '@marcbachmann/cel-js';
   if (k.includes('@formatjs/')) return '@formatjs';
-  if (mine(k)) return '@ninefold/spec';
+  if (mine(k)) return '@ninefold/language';
   if (k.startsWith('(garbage collector)')) return '(garbage collector)';
   return 'other (runtime, idle, program)';
 };

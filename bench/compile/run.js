@@ -12,12 +12,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { compile, LIMITS } from '@ninefold/spec';
+import { compile, LIMITS } from '@ninefold/language';
 import { parseDocument } from 'yaml';
 import { generateSpec } from './spec-generator.js';
 import { argument, median } from '../lib/stats.js';
 
-/** The options the compiler passes to the same parser (packages/spec/src/source/yaml.ts). */
+/** The options the compiler passes to the same parser (packages/language/src/source/yaml.ts). */
 const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, version: '1.2' };
 const PLAN = {
   100: { warmups: 3, runs: 5 },

@@ -1,7 +1,7 @@
 // The spec the server benchmark serves: a Claim with an owner, eight fields of varied types, a rule
 // and a state machine; a clerk reads only their own claims (`read: own`), a manager reads them all.
 // The request rate limit is raised so that the benchmark measures the limiter, never its refusals.
-import { compile } from '@ninefold/spec';
+import { compile } from '@ninefold/language';
 
 export const SPEC = `
 product: { name: Bench claims }

@@ -3,9 +3,10 @@
  * temporary folder, serving the built client, with one demo account per role. Arrangement goes
  * through the same HTTP API the app uses (in-process via `inject`, with a role's session cookie).
  */
-import { compile } from '@ninefold/spec';
-import { type Model } from '@ninefold/spec/model';
-import { type DemoApi, type RunningServer, buildApp, demoApi, startServer } from '@ninefold/server';
+import { compile } from '@ninefold/language';
+import { type Model } from '@ninefold/model';
+import { type RunningServer, startServer } from '@ninefold/cli';
+import { type DemoApi, buildApp, demoApi } from '@ninefold/server';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

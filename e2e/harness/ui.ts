@@ -2,9 +2,9 @@
  * Driving the app the way a person does, by accessible names only: a field by its label, an option
  * by its text, a button by its name. Nothing here knows a product.
  */
-import { type Field, type Model, type Value } from '@ninefold/spec/model';
+import { type Field, type Model, type Value } from '@ninefold/model';
 import { type Locator, type Page } from 'playwright-core';
-import { humanize } from '../../packages/client/src/format/values';
+import { humanize } from '@ninefold/model';
 import { type Example } from './server';
 
 export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

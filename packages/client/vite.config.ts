@@ -23,7 +23,7 @@ export default defineConfig(({ command, isSsrBuild = false }) => ({
   resolve: {
     alias: [
       ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
-      { find: /^@ninefold\/spec\/model$/, replacement: source('spec/src/model.ts') },
+      { find: /^@ninefold\/model$/, replacement: source('model/src/index.ts') },
       { find: /^@ninefold\/engine$/, replacement: source('engine/src/index.ts') },
       {
         find: /^@ninefold\/engine\/(grants|field-grants|messages|message-text)$/,

@@ -1,4 +1,5 @@
-import { type CompileResult, type Diagnostic, type FacetKey, type Model } from '@ninefold/spec';
+import { type CompileResult, type Diagnostic } from '@ninefold/language';
+import { type FacetKey, type Model } from '@ninefold/model';
 import { type palette } from './io.js';
 
 type Palette = ReturnType<typeof palette>;

@@ -4,7 +4,7 @@
  */
 import './styles/shell';
 import './styles.css';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';

@@ -3,18 +3,18 @@
  * database, and a `fetch` that reaches it through `app.inject()` with a cookie jar — so component
  * tests exercise the same HTTP, permissions and rules as the browser does.
  */
-import { compile } from '@ninefold/spec';
-import { type Model } from '@ninefold/spec/model';
+import { compile } from '@ninefold/language';
+import { type Model } from '@ninefold/model';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UNSAFE_createMemoryHistory } from 'react-router';
-import { CSRF, type TestServer, givenUser, login, testServer } from '../../server/test/helpers';
+import { CSRF, type TestServer, givenUser, login, testServer } from '@ninefold/testkit';
 import { App, createAppParts } from '../src/app/App';
 import { guardHistory } from '../src/app/history';
 
-export { PASSWORD } from '../../server/test/helpers';
+export { PASSWORD } from '@ninefold/testkit';
 
 /** The compiled model of an example (or of spec text). */
 export function modelOf(file: string): Model {

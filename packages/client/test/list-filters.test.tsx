@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { type Field } from '@ninefold/spec/model';
+import { type Field } from '@ninefold/model';
 import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';

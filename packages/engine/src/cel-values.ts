@@ -11,7 +11,7 @@ import {
   isDateTime,
   parseDecimal,
   toMinorUnits,
-} from '@ninefold/spec/model';
+} from '@ninefold/model';
 
 /**
  * A wire value as CEL sees it for a variable of the given CEL type, or `undefined` when the value

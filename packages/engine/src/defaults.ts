@@ -1,7 +1,7 @@
 /**
  * Defaults: what a new record holds before the user says otherwise.
  */
-import { type Model, type Value } from '@ninefold/spec/model';
+import { type Model, type Value } from '@ninefold/model';
 import { fromCel } from './cel-values.js';
 import { activation, entityOf, evaluate } from './expressions.js';
 import { type Clock, type UserContext, type WireRecord, lookup } from './record.js';

@@ -1,6 +1,6 @@
 /**
  * Evaluating the model's CEL expressions: one environment per model and entity, declared exactly
- * as the compiler declared it (packages/spec/src/expressions/check.ts), and one compiled evaluator
+ * as the compiler declared it (packages/language/src/expressions/check.ts), and one compiled evaluator
  * per expression source.
  *
  * An evaluation yields `true`, `false` or an error; absent values are unbound variables, so reading
@@ -15,7 +15,7 @@ import {
   celTypeOfConstant,
   recordSchema,
   userSchema,
-} from '@ninefold/spec/model';
+} from '@ninefold/model';
 import { toCel } from './cel-values.js';
 import { type Clock, type UserContext, type WireRecord, lookup, utcDate } from './record.js';
 

@@ -2,7 +2,7 @@
  * An error about a write, as data: a catalogue code, the field it belongs beside, and the
  * arguments of the catalogue message.
  */
-import { type Value } from '@ninefold/spec/model';
+import { type Value } from '@ninefold/model';
 
 export interface FieldError {
   /** A code of the error catalogue: `E_REQUIRED`, a rule's code, … */

@@ -4,7 +4,7 @@
  * the client's list screen decides its columns without the CEL evaluator, and its first page without
  * these functions.
  */
-import type { Model } from '@ninefold/spec/model';
+import type { Model } from '@ninefold/model';
 import { type Action, grantsOf } from './grants.js';
 import type { UserContext } from './record.js';
 

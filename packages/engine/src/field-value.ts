@@ -18,7 +18,7 @@ import {
   toDecimalString,
   toMinorUnits,
   normalizeTime,
-} from '@ninefold/spec/model';
+} from '@ninefold/model';
 import { type FieldError } from './field-error.js';
 
 /** The checked and normalised value, or the first error that makes it invalid. */

@@ -3,7 +3,7 @@
  * expression, so it needs no CEL: the client's navigation decides with it on first load, and the
  * engine's subpath `@ninefold/engine/grants` offers it without the evaluator.
  */
-import type { Access, EntityAccess, Expr, Model } from '@ninefold/spec/model';
+import type { Access, EntityAccess, Expr, Model, NavItem, Screen } from '@ninefold/model';
 import { type UserContext, lookup } from './record.js';
 
 export type Action = 'read' | 'create' | 'update' | 'delete';
@@ -31,4 +31,26 @@ export function accessFor(model: Model, user: UserContext | null, action: Action
     any = { any: [...seen, ...a.any.filter((e) => !seen.some((s) => s.source === e.source))] };
   }
   return any;
+}
+
+/**
+ * Whether a user may open a screen: its roles when it names them, and the permission its kind
+ * needs on its entity (read for lists and details, create and update for forms).
+ */
+export function mayOpenScreen(model: Model, user: UserContext | null, screen: Screen): boolean {
+  if (user === null) return false;
+  if (screen.roles !== null && !screen.roles.some((role) => user.roles.includes(role))) return false;
+  if (screen.entity === null) return true;
+  const needed: Action = screen.kind === 'create' ? 'create' : screen.kind === 'edit' ? 'update' : 'read';
+  return accessFor(model, user, needed, screen.entity) !== false;
+}
+
+/** The navigation items the user may open, with their screens. */
+export function visibleNav(model: Model, user: UserContext | null): { item: NavItem; screen: Screen }[] {
+  const out: { item: NavItem; screen: Screen }[] = [];
+  for (const item of model.nav) {
+    const screen = model.screens.find((s) => s.id === item.screen);
+    if (screen !== undefined && mayOpenScreen(model, user, screen)) out.push({ item, screen });
+  }
+  return out;
 }

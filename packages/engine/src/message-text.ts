@@ -5,7 +5,7 @@
  * `formatMessage` passes the ICU one; the client passes it once its chunk has loaded, so that its
  * first page carries no message parser.
  */
-import type { Model, Value } from '@ninefold/spec/model';
+import type { Model, Value } from '@ninefold/model';
 import { lookup } from './record.js';
 
 export type MessageValues = Record<string, string | number | boolean | Date>;

@@ -2,7 +2,7 @@
  * Catalogue messages: an error code and its arguments rendered in the user's locale (ICU MessageFormat).
  * Simple templates are filled in by `message-text.ts`; the rest are compiled here, once each.
  */
-import { type Model, type Value } from '@ninefold/spec/model';
+import { type Model, type Value } from '@ninefold/model';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { type CompiledMessage, type MessageCompiler, renderMessage } from './message-text.js';
 

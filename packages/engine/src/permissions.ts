@@ -2,7 +2,7 @@
  * Who may do what: actions on records, and which fields they read and write. A user's grants are
  * the union of their roles' grants; a role the model does not know grants nothing, and so does no role.
  */
-import { type Access, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Access, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { entityOf, holds, lazyActivation } from './expressions.js';
 import { grantedFields } from './field-grants.js';
 import { type Action, accessFor, grantsOf } from './grants.js';

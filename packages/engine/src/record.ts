@@ -1,7 +1,7 @@
 /**
  * The shapes the engine works on: records and users as they travel in JSON.
  */
-import { type Value } from '@ninefold/spec/model';
+import { type Value } from '@ninefold/model';
 
 /** A record as it travels in JSON: field name → wire value; absent, `undefined` and `null` mean "no value". */
 export type WireRecord = Readonly<Record<string, Value | undefined>>;

@@ -1,7 +1,7 @@
 /**
  * Read permissions and list filters as SQL WHERE clauses, so a list returns only the rows the user
  * may see, at database speed. Translates exactly the CEL subset of
- * packages/spec/src/expressions/sql-subset.ts over the storage encoding of storage.ts.
+ * packages/language/src/expressions/sql-subset.ts over the storage encoding of storage.ts.
  *
  * NULL is the SQL face of an evaluation error (decision 0003): an absent value is NULL, every
  * operator propagates NULL where CEL propagates the error, and AND/OR absorb it exactly as CEL's
@@ -17,7 +17,7 @@ import {
   type Model,
   fromMinorUnits,
   recordSchema,
-} from '@ninefold/spec/model';
+} from '@ninefold/model';
 import { celSource } from './cel-source.js';
 import { activation, entityOf, environment, evaluate } from './expressions.js';
 import { type Clock, type UserContext } from './record.js';

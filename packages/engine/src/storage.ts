@@ -20,7 +20,7 @@ import {
   parseDecimal,
   toDecimalString,
   toMinorUnits,
-} from '@ninefold/spec/model';
+} from '@ninefold/model';
 
 export type Dialect = 'sqlite' | 'postgres';
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];

@@ -2,7 +2,7 @@
  * State machines: which transitions a user may fire on a record now, and what firing one does.
  * A transition is the only way a record's state changes.
  */
-import { type Model, type Transition, type Value } from '@ninefold/spec/model';
+import { type Model, type Transition, type Value } from '@ninefold/model';
 import { fromCel } from './cel-values.js';
 import { entityOf, evaluate, holds, lazyActivation } from './expressions.js';
 import { type Checked, type FieldError } from './field-error.js';

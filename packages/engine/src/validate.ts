@@ -2,7 +2,7 @@
  * Validating a record: every field against its type and constraints, then the spec's rules that
  * apply to the operation. The same function runs as the user types and, authoritatively, on the server.
  */
-import { type Model, type Rule, type RuleTrigger, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Model, type Rule, type RuleTrigger, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { entityOf, holds, lazyActivation, violated } from './expressions.js';
 import { type Checked, type FieldError } from './field-error.js';
 import { checkFieldValue, isEmptyValue } from './field-value.js';

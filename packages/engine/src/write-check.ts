@@ -2,7 +2,7 @@
  * Mass-assignment defence: a write names only fields the user may set. Unknown, system, read-only
  * and forbidden fields are rejected, never silently dropped, so a client learns what it did wrong.
  */
-import { type Model, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Model, SYSTEM_FIELDS } from '@ninefold/model';
 import { entityOf } from './expressions.js';
 import { type FieldError } from './field-error.js';
 import { writableFields } from './permissions.js';

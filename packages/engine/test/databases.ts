@@ -5,7 +5,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { type Entity, type Value, SYSTEM_FIELDS } from '@ninefold/spec';
+import { type Entity, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type Dialect, columnType, encodeValue, numberedPlaceholders, systemField } from '../src/index.js';
 
 export interface TestDb {

@@ -1,4 +1,5 @@
-import { compile, type Model } from '@ninefold/spec';
+import { compile } from '@ninefold/language';
+import { type Model } from '@ninefold/model';
 
 /** Compiles a YAML spec snippet into a model, failing the test on any error diagnostic. */
 export function model(yaml: string): Model {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Value } from '@ninefold/spec';
-import { recordSchema } from '@ninefold/spec/model';
+import { type Value } from '@ninefold/model';
+import { recordSchema } from '@ninefold/model';
 import { type UserContext, activation, evaluate, lazyActivation } from '../src/index.js';
 import { CLAIMS, NOW, alice, bob, model } from './fixtures.js';
 

@@ -1,4 +1,4 @@
-import { compile } from '@ninefold/spec';
+import { compile } from '@ninefold/language';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

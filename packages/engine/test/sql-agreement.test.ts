@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Value } from '@ninefold/spec';
+import { type Value } from '@ninefold/model';
 import { DIALECTS, accessFor, activation, can, holds, toSqlFilter, type UserContext } from '../src/index.js';
 import { type TestDb, openDb } from './databases.js';
 import { NOW, model } from './fixtures.js';

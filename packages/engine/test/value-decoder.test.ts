@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromMinorUnits } from '@ninefold/spec/model';
+import { fromMinorUnits } from '@ninefold/model';
 import { type StoredField, decodeValue, valueDecoder } from '../src/index.js';
 
 const money = (scale: number): StoredField => ({ type: 'money', many: false, scale });

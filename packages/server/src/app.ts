@@ -1,9 +1,9 @@
 /**
  * The Fastify application of a model: health, the model, sessions, and the guards every request
- * passes (CSRF, session, rate limit, error handling). It does not listen; `startServer` does.
+ * passes (CSRF, session, rate limit, error handling). It does not listen; the command line (`ninefold start`) does.
  */
 import cookie from '@fastify/cookie';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { installRequestAuth } from './auth/request-auth.js';

@@ -9,7 +9,7 @@
  * rules such as "a manager reads their department's claims" have something to show.
  */
 import { type UserContext, type WireRecord, accessFor, writableFields } from '@ninefold/engine';
-import { type Entity, type Model, type Transition } from '@ninefold/spec/model';
+import { type Entity, type Model, type Transition } from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from './auth/request-auth.js';
 import { type Database } from './db/open.js';

@@ -5,7 +5,7 @@
  * make their records with it.
  */
 import { type UserContext, type WireRecord, applyDefaults, validateRecord } from '@ninefold/engine';
-import { type Field, type Model, type Value } from '@ninefold/spec/model';
+import { type Field, type Model, type Value } from '@ninefold/model';
 
 /** How generated text reads: `Sample title 3` for the demo, `E2E Title …` for the tests. */
 export interface Wording {

@@ -2,7 +2,7 @@
  * Demo accounts: one per role, `<role>@demo.ninefold.local`, with a fresh random password at every
  * start (decision 0008): the printed credentials always work, and none is ever published.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { randomBytes } from 'node:crypto';
 import { type Database } from './db/open.js';
 import { addUser, findUser, resetPassword, setRoles, disableUser } from './auth/users.js';

@@ -8,7 +8,6 @@
  * const app = buildApp({ model, database });
  */
 export { buildApp, type AppOptions, type AppState } from './app.js';
-export { startServer, type RunningServer, type StartOptions } from './start.js';
 export { seedDemoAccounts, formatDemoAccounts, DEMO_DOMAIN, type DemoAccount } from './demo.js';
 export {
   type ApiRecord,

@@ -4,8 +4,7 @@
  * `set` effects. Every response is checked against /openapi.json.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkedInject } from './contract.js';
-import { DIALECTS, problem } from './helpers.js';
+import { checkedInject, DIALECTS, problem } from '@ninefold/testkit';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 // the test clock starts at 2026-03-01T09:00Z

@@ -4,8 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkedInject } from './contract.js';
-import { DIALECTS, problem } from './helpers.js';
+import { checkedInject, DIALECTS, problem } from '@ninefold/testkit';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 const USERS = {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exampleModel } from './world.js';
-import { builtClient, testServer } from './helpers.js';
+import { builtClient, testServer } from '@ninefold/testkit';
 
 describe('the web app on the API’s port', () => {
   it('serves the page with the model inline, for every address the client routes', async () => {

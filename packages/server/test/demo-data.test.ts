@@ -2,7 +2,7 @@ import { accessFor } from '@ninefold/engine';
 import { describe, expect, it } from 'vitest';
 import { buildApp, migrate, seedDemoAccounts, seedDemoData, tableName } from '../src/index.js';
 import { demoApi } from '../src/demo-data.js';
-import { DIALECTS, freshDatabase } from './helpers.js';
+import { DIALECTS, freshDatabase } from '@ninefold/testkit';
 import { exampleModel } from './world.js';
 
 const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml', 'seed.txt'];

@@ -3,7 +3,7 @@
  * records of another organisation, transitions with `set` effects and guards.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, problem } from './helpers.js';
+import { DIALECTS, problem } from '@ninefold/testkit';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 for (const dialect of DIALECTS) {

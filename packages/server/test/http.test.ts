@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkedInject } from './contract.js';
 import {
+  checkedInject,
   CSRF,
   DIALECTS,
-  PASSWORD,
   givenUser,
+  PASSWORD,
   problem,
   sessionCookie,
   specModel,
   testServer,
-} from './helpers.js';
+} from '@ninefold/testkit';
 
 const SPEC = `
 product: { name: Claims }

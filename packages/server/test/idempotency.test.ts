@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HOURS, keepOutcome, keptOutcome } from '../src/http/idempotency.js';
-import { DIALECTS, problem } from './helpers.js';
+import { DIALECTS, problem } from '@ninefold/testkit';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 const CLAIM = { title: 'Train to Lyon', category: 'travel', amount: '20.00' };

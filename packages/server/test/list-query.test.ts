@@ -2,13 +2,13 @@
  * The keyset condition of a cursor names its parameters in the order its SQL binds them, so that a
  * page after a cursor is compiled once per shape (`CompiledSql`) and run with each cursor's values.
  */
-import { type Value } from '@ninefold/spec/model';
+import { type Value } from '@ninefold/model';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { entityTable } from '../src/resources/records.js';
 import { cursorCondition, encodeCursor, parseListQuery } from '../src/resources/list-query.js';
-import { specModel } from './helpers.js';
+import { specModel } from '@ninefold/testkit';
 
 const model = specModel(`
 entities:

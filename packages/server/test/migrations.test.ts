@@ -1,9 +1,9 @@
-import { compile } from '@ninefold/spec';
+import { compile } from '@ninefold/language';
 import { readFileSync, readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DataLossError, addUser, listMigrations, listUsers, migrate, tableName } from '../src/index.js';
-import { DIALECTS, freshDatabase, reopen, specModel } from './helpers.js';
+import { DIALECTS, freshDatabase, reopen, specModel } from '@ninefold/testkit';
 
 const V1 = `
 product: { name: Notes }

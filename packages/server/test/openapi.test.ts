@@ -5,7 +5,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../src/index.js';
-import { testServer } from './helpers.js';
+import { testServer } from '@ninefold/testkit';
 import { exampleModel } from './world.js';
 
 const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml', 'seed.txt'];

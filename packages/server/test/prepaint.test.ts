@@ -5,7 +5,15 @@
 import { type LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type PrepaintModule } from '../src/http/prepaint.js';
-import { CSRF, DIALECTS, builtClient, givenUser, login, testServer, type TestServer } from './helpers.js';
+import {
+  CSRF,
+  DIALECTS,
+  builtClient,
+  givenUser,
+  login,
+  testServer,
+  type TestServer,
+} from '@ninefold/testkit';
 import { exampleModel } from './world.js';
 
 /** The client's drawing code, from its sources (the e2e tests run its built bundle). */

@@ -4,11 +4,11 @@
  * is written as JSON by a function compiled per list of keys (`recordSerializer`): it must write
  * exactly what `JSON.stringify` writes.
  */
-import { type Value } from '@ninefold/spec/model';
+import { type Value } from '@ninefold/model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeRow, entityTable, recordSerializer } from '../src/resources/records.js';
-import { specModel } from './helpers.js';
+import { specModel } from '@ninefold/testkit';
 
 const SPEC = `
 entities:

@@ -3,8 +3,16 @@
  * entity without a state machine, and an API mounted at another base path.
  */
 import { describe, expect, it } from 'vitest';
-import { checkedInject } from './contract.js';
-import { CSRF, DIALECTS, givenUser, login, problem, specModel, testServer } from './helpers.js';
+import {
+  checkedInject,
+  CSRF,
+  DIALECTS,
+  givenUser,
+  login,
+  problem,
+  specModel,
+  testServer,
+} from '@ninefold/testkit';
 
 const SPEC = `
 product: { name: Vault }

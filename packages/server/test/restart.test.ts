@@ -5,8 +5,16 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { addUser, buildApp, migrate } from '../src/index.js';
-import { checkedInject } from './contract.js';
-import { CSRF, DIALECTS, freshDatabase, login, reopen, specModel, testClock } from './helpers.js';
+import {
+  checkedInject,
+  CSRF,
+  DIALECTS,
+  freshDatabase,
+  login,
+  reopen,
+  specModel,
+  testClock,
+} from '@ninefold/testkit';
 
 const SPEC = `
 product: { name: Notes }

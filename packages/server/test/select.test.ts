@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, freshDatabase } from './helpers.js';
+import { DIALECTS, freshDatabase } from '@ninefold/testkit';
 
 describe.each(DIALECTS)('%s: selectValues', (dialect) => {
   async function withTable() {

@@ -1,24 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as Argon2 from '@node-rs/argon2';
 import { createHash } from 'node:crypto';
-import { checkedInject } from './contract.js';
+import {
+  checkedInject,
+  CSRF,
+  DIALECTS,
+  givenUser,
+  login,
+  PASSWORD,
+  problem,
+  reopen,
+  sessionCookie,
+  specModel,
+  testServer,
+  type TestServer,
+} from '@ninefold/testkit';
 import { sql } from 'kysely';
 import { TABLES, disableUser, listUsers, migrate, resetPassword, setRoles } from '../src/index.js';
 import { lookupSession } from '../src/auth/sessions.js';
 import { entityTable } from '../src/resources/records.js';
-import {
-  CSRF,
-  DIALECTS,
-  PASSWORD,
-  givenUser,
-  login,
-  reopen,
-  problem,
-  sessionCookie,
-  type TestServer,
-  specModel,
-  testServer,
-} from './helpers.js';
 
 const SPEC = `
 product: { name: Claims }

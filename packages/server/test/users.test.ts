@@ -4,8 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_HASH_COLUMN, addUser, resetPassword } from '../src/index.js';
-import { checkedInject } from './contract.js';
-import { CSRF, DIALECTS, PASSWORD, givenUser, login, problem, specModel, testServer } from './helpers.js';
+import {
+  checkedInject,
+  CSRF,
+  DIALECTS,
+  givenUser,
+  login,
+  PASSWORD,
+  problem,
+  specModel,
+  testServer,
+} from '@ninefold/testkit';
 
 const SPEC = `
 product: { name: People }

@@ -2,15 +2,22 @@
  * A running example for the API tests: a spec from examples/, its server on a fresh database, and
  * signed-in clients whose every response is checked against the OpenAPI document.
  */
-import { compile } from '@ninefold/spec';
-import { type Model } from '@ninefold/spec/model';
+import { compile } from '@ninefold/language';
+import { type Model } from '@ninefold/model';
 import { type LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tableName } from '../src/index.js';
-import { checkedInject } from './contract.js';
-import { CSRF, type TestDialect, type TestServer, givenUser, login, testServer } from './helpers.js';
+import {
+  checkedInject,
+  CSRF,
+  givenUser,
+  login,
+  type TestDialect,
+  type TestServer,
+  testServer,
+} from '@ninefold/testkit';
 
 /** The compiled model of an example. */
 export function exampleModel(file: string): Model {

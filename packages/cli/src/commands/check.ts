@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { compile, LIMITS, type CompileResult } from '@ninefold/spec';
+import { compile, LIMITS, type CompileResult } from '@ninefold/language';
 import { formatDiagnostic, formatSummary } from '../format.js';
 import { EXIT, palette, type Io } from '../io.js';
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { compile } from '@ninefold/spec';
-import { type Model } from '@ninefold/spec/model';
+import { compile } from '@ninefold/language';
+import { type Model } from '@ninefold/model';
 import { type Database, DataLossError, migrate, openDatabase } from '@ninefold/server';
 import { EXIT, type Io } from '../io.js';
 

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { type RunningServer, DataLossError, startServer } from '@ninefold/server';
+import { DataLossError } from '@ninefold/server';
+import { type RunningServer, startServer } from '../start-server.js';
 import { EXIT, type Io } from '../io.js';
 
 export const START_HELP = `Usage: ninefold start <spec> [options]

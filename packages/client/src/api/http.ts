@@ -4,7 +4,7 @@
  * carrying the catalogue's problem, or a `NetworkError` (or `WriteQueued`, from the offline queue). A write carries an `Idempotency-Key` of its
  * own, the same in every attempt, so that the server does it once however often it is sent.
  */
-import { type Calls } from '@ninefold/spec/model';
+import { type Calls } from '@ninefold/model';
 // the queue's code loads with the screens that write; only its type is needed here
 import type { QueuedWrite } from '../offline/queue';
 

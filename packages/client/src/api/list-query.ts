@@ -4,7 +4,7 @@
  * app's first chunk.
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { type Entity } from '@ninefold/spec/model';
+import { type Entity } from '@ninefold/model';
 import { type Http } from './http';
 // `import type` leaves no import behind: this module is in the app's first chunk, records.ts is not
 import type { ApiRecord } from './records';

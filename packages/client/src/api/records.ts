@@ -3,7 +3,7 @@
  * the writes — create, update (with the version it is based on), delete and transitions. Every
  * write refreshes what it may have changed.
  */
-import { type Entity, type Model, type Value } from '@ninefold/spec/model';
+import { type Entity, type Model, type Value } from '@ninefold/model';
 import {
   type QueryClient,
   keepPreviousData,

@@ -3,10 +3,11 @@
  * Lookups made in the same tick are batched into one `id[in]=…` request per entity, so a page of
  * 50 rows costs one request per referenced entity, not 50.
  */
-import { type Entity, type Value } from '@ninefold/spec/model';
+import { type Entity, type Value } from '@ninefold/model';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { type Http } from './http';
-import { type ApiRecord, type Page, recordKeys } from './records';
+import { type Page, recordKeys } from './list-query';
+import { type ApiRecord } from './records';
 import { useHttp, useModel } from '../runtime/runtime';
 
 /** The batch size: the API's `in` filter takes at most 100 values. */

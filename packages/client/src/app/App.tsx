@@ -3,7 +3,7 @@
  * product-specific comes from the model; `createApp` wires the HTTP client to the session.
  */
 import { MantineProvider } from '@mantine/core';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { UNSAFE_createBrowserHistory } from 'react-router';

@@ -2,7 +2,7 @@
  * The routes of a model: one per screen at the path the spec gives it, the sign-in page, help,
  * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
  */
-import { type Model, type Screen } from '@ninefold/spec/model';
+import { type Model, type Screen } from '@ninefold/model';
 import { type ComponentType, Suspense, lazy, useMemo } from 'react';
 import { Outlet, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RequireSession } from '../auth/RequireSession';

@@ -10,7 +10,7 @@ import {
   type ModalProps,
   createTheme,
 } from '@mantine/core';
-import type { Theme } from '@ninefold/spec/model';
+import type { Theme } from '@ninefold/model';
 
 /** Ten shades of a hex colour, lightest first, the given colour at index 6 as Mantine expects. */
 export function shadesOf(hex: string): MantineColorsTuple | null {

@@ -3,7 +3,7 @@
  * formatted text. Plain elements with the classes of `values.css`, not Mantine's Text and Anchor:
  * a list's first frame renders hundreds of them.
  */
-import { type Field, type Model, type Value } from '@ninefold/spec/model';
+import { type Field, type Model, type Value } from '@ninefold/model';
 import { type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useRecordTitle } from '../api/ref-labels';

@@ -5,7 +5,7 @@
  */
 import { type ComboboxItem, MultiSelect, type OptionsFilter, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type Entity } from '@ninefold/spec/model';
+import { type Entity } from '@ninefold/model';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { recordTitle, useRecordTitles } from '../api/ref-labels';

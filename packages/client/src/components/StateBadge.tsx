@@ -1,6 +1,6 @@
+import { humanize } from '@ninefold/model';
 import { Badge } from '@mantine/core';
 import { useModel } from '../runtime/runtime';
-import { humanize } from '../format/values';
 
 /** A record's state as a coloured badge, with the state's label from the spec. */
 export function StateBadge({ entity, state }: { entity: string; state: string | null | undefined }) {

@@ -12,10 +12,9 @@ import {
   Textarea,
   type TextInputProps,
 } from '@mantine/core';
-import { type Field, type Value } from '@ninefold/spec/model';
+import { type Field, type Value, humanize } from '@ninefold/model';
 import { useState } from 'react';
 import { RefPicker } from '../components/RefPicker';
-import { humanize } from '../format/values';
 import { message } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import {

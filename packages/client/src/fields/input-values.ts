@@ -3,7 +3,7 @@
  * read stays as the text typed, so that the engine's check says what is wrong with it in the
  * catalogue's words, and nothing exact ever passes through a binary float.
  */
-import { type Field, type Value, parseDecimal } from '@ninefold/spec/model';
+import { type Field, type Value, parseDecimal } from '@ninefold/model';
 
 const separators = new Map<string, { decimal: string; group: string }>();
 

@@ -2,7 +2,7 @@
  * Values as people read them, in the product's locale: money with its currency, dates without a
  * time zone shift, enum values as words. Pure functions; `FieldValue` renders them.
  */
-import { type Field, type Value } from '@ninefold/spec/model';
+import { type Field, type Value, humanize } from '@ninefold/model';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -42,16 +42,6 @@ function decimalPattern(locale: string, digits: number, currency: string | null,
     decimalPatterns.set(id, (pattern = { parts }));
   }
   return pattern;
-}
-
-/** `travelExpenses` → `Travel expenses`; `in_progress` → `In progress`. */
-export function humanize(name: string): string {
-  const words = name
-    .replace(/[_-]+/g, ' ')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .trim()
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**

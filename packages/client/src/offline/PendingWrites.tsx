@@ -5,7 +5,7 @@
  * open or fix it, or discard it after saying so.
  */
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
-import type { Model } from '@ninefold/spec/model';
+import type { Model } from '@ninefold/model';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSession } from '../auth/session';

@@ -4,7 +4,7 @@
  * A write waits until it is sent, or fails — then it stays, with the server's problem, until the
  * user fixes or discards it: nothing leaves the queue unseen. Tabs of the same app share it.
  */
-import type { Model, Value } from '@ninefold/spec/model';
+import type { Model, Value } from '@ninefold/model';
 import { useCallback, useSyncExternalStore } from 'react';
 import type { Method, Problem } from '../api/http';
 

@@ -4,7 +4,7 @@
  * device under its user, with its `Idempotency-Key`, and replayed when the connection returns.
  * Only the network queues a write: any answer of the server is an answer.
  */
-import type { Model } from '@ninefold/spec/model';
+import type { Model } from '@ninefold/model';
 import { type Http, NetworkError, WriteQueued } from '../api/http';
 import { type QueueKey, type QueuedWrite, enqueue, isWaiting, queueKey, readQueue } from './queue';
 

@@ -4,7 +4,7 @@
  */
 import '../styles/about';
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { FACETS } from '@ninefold/spec/model';
+import { FACETS } from '@ninefold/model';
 import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
 

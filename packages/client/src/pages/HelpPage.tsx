@@ -3,7 +3,7 @@
  * specified section says, in the order of the spec.
  */
 import { Stack, Text, Title } from '@mantine/core';
-import { FACETS } from '@ninefold/spec/model';
+import { FACETS } from '@ninefold/model';
 import { Markdown } from '../components/Markdown';
 import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';

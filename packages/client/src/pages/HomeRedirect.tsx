@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { useSession } from '../auth/session';
-import { mayOpenScreen, visibleNav } from '../runtime/access';
+import { mayOpenScreen, visibleNav } from '@ninefold/engine/grants';
 import { useModel } from '../runtime/runtime';
 
 /**

@@ -8,7 +8,7 @@
  * Built by Vite as a module of its own (`vite build --ssr`, see vite.config.ts) that the server
  * imports; nothing here runs in the browser.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -18,7 +18,7 @@ import { App, createAppParts } from '../app/App';
 import { guardHistory } from '../app/history';
 import { SESSION_KEY, fetchSession } from '../auth/session';
 import { type DrawnQueries } from './client';
-import { mayOpenScreen } from '../runtime/access';
+import { mayOpenScreen } from '@ninefold/engine/grants';
 import { loadScreenCode } from '../screens/ScreenGate';
 import { readListState, toListParams } from '../screens/list/list-params';
 

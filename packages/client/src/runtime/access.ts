@@ -6,34 +6,12 @@
  * record evaluate CEL conditions, and that evaluator loads on its own, when a screen asks for it.
  */
 import type { UserContext, WireRecord } from '@ninefold/engine';
-import { type Action, accessFor } from '@ninefold/engine/grants';
-import type { Model, NavItem, Screen, Transition } from '@ninefold/spec/model';
+import { type Action, mayOpenScreen } from '@ninefold/engine/grants';
+import type { Screen, Transition } from '@ninefold/model';
 import { use, useMemo } from 'react';
 import type * as DecisionsModule from './decisions';
 import { useSession } from '../auth/session';
 import { useRuntime } from './runtime';
-
-/**
- * Whether a user may open a screen: its roles when it names them, and the permission its kind
- * needs on its entity (read for lists and details, create and update for forms).
- */
-export function mayOpenScreen(model: Model, user: UserContext | null, screen: Screen): boolean {
-  if (user === null) return false;
-  if (screen.roles !== null && !screen.roles.some((role) => user.roles.includes(role))) return false;
-  if (screen.entity === null) return true;
-  const needed: Action = screen.kind === 'create' ? 'create' : screen.kind === 'edit' ? 'update' : 'read';
-  return accessFor(model, user, needed, screen.entity) !== false;
-}
-
-/** The navigation items the user may open, with their screens. */
-export function visibleNav(model: Model, user: UserContext | null): { item: NavItem; screen: Screen }[] {
-  const out: { item: NavItem; screen: Screen }[] = [];
-  for (const item of model.nav) {
-    const screen = model.screens.find((s) => s.id === item.screen);
-    if (screen !== undefined && mayOpenScreen(model, user, screen)) out.push({ item, screen });
-  }
-  return out;
-}
 
 export interface Authorizer {
   readonly user: UserContext | null;

@@ -5,7 +5,7 @@
  * its own chunk after the first paint (`loadMessageFormat`).
  */
 import { type MessageCompiler, renderMessage } from '@ninefold/engine/message-text';
-import type { Model, Value } from '@ninefold/spec/model';
+import type { Model, Value } from '@ninefold/model';
 import { ApiError, NetworkError, WriteQueued } from '../api/http';
 
 let compiler: MessageCompiler | null = null;

@@ -1,7 +1,7 @@
 /**
  * Where things live in the app: the screen of each kind for an entity, and the URL of a record.
  */
-import { type Model, type Screen, type ScreenKind } from '@ninefold/spec/model';
+import { type Model, type Screen, type ScreenKind } from '@ninefold/model';
 import { generatePath } from 'react-router';
 
 /** The first screen of a kind for an entity (the spec's own come before generated ones). */

@@ -2,7 +2,7 @@
  * What every component of the app reads: the compiled model, the API client and the clock. One
  * context, set once at start-up; tests provide their own.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type ReactNode, createContext, use } from 'react';
 import { type Http } from '../api/http';
 

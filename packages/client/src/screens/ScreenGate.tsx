@@ -3,8 +3,9 @@
  * kind, loaded on demand. Until its code (and the engine's decisions) are here, the screen's own
  * heading shows where the screen will draw it, so the first paint already says where the user is.
  */
+import { mayOpenScreen } from '@ninefold/engine/grants';
 import { Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { type Model, type Screen } from '@ninefold/spec/model';
+import { type Model, type Screen } from '@ninefold/model';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, Suspense, lazy, startTransition, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,7 +13,7 @@ import { type Http } from '../api/http';
 import { recordListOptions } from '../api/list-query';
 import { useSession } from '../auth/session';
 import { ForbiddenPage } from '../pages/ForbiddenPage';
-import { decisionsLoaded, loadDecisions, mayOpenScreen } from '../runtime/access';
+import { decisionsLoaded, loadDecisions } from '../runtime/access';
 import { useHttp, useModel } from '../runtime/runtime';
 import { readListState, toListParams } from './list/list-params';
 

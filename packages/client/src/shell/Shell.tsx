@@ -24,7 +24,7 @@ import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ButtonLink, IconButton } from '../components/buttons';
 import { syncDeviceSettings } from '../prepaint/client';
-import { visibleNav } from '../runtime/access';
+import { visibleNav } from '@ninefold/engine/grants';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
 import { NavIcon } from './icons';

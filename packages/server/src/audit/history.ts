@@ -2,7 +2,7 @@
  * The audit trail: who did what to which record, and when. Resources and transitions write it in
  * the transaction of the change; user administration writes it too.
  */
-import { type Value } from '@ninefold/spec/model';
+import { type Value } from '@ninefold/model';
 import { CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';

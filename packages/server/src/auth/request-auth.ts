@@ -3,7 +3,7 @@
  * else looks at it (the request rate limit keys on it).
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
 import {
   type FastifyContextConfig,

@@ -3,7 +3,7 @@
  * `calls.basePath` like the resources.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';

@@ -3,7 +3,7 @@
  * random id; the table holds only its SHA-256, so a copy of the table opens no session.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Limits, type Model, type Value } from '@ninefold/spec/model';
+import { type Limits, type Model, type Value } from '@ninefold/model';
 import * as crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { type Database } from '../db/open.js';

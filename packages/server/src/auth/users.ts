@@ -3,7 +3,7 @@
  * Users are records of the built-in User entity; their password hash lives beside them in a column
  * the entity does not expose.
  */
-import { type Model, isEmail } from '@ninefold/spec/model';
+import { type Model, isEmail } from '@ninefold/model';
 import { type Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import { recordHistory } from '../audit/history.js';

@@ -5,7 +5,7 @@
  * (the client's router decides what it shows).
  */
 import fastifyStatic from '@fastify/static';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

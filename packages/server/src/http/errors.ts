@@ -3,7 +3,7 @@
  * status and its message rendered from the spec's ICU template. Nothing else reaches a client: no
  * stack trace, no SQL, no file path.
  */
-import { type Model, type Value } from '@ninefold/spec/model';
+import { type Model, type Value } from '@ninefold/model';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { formatMessage } from '@ninefold/engine';
 

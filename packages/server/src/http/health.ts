@@ -2,7 +2,7 @@
  * `/health` (the process is alive: no database work) and `/ready` (the database answers and holds
  * the model's schema, and the server is not draining).
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
 import { type Database } from '../db/open.js';
 import { desiredSchema } from '../schema/desired.js';

@@ -2,7 +2,7 @@
  * Where the API lives: every route of the product (resources, the session, the model) sits under
  * the spec's `calls.basePath`; only the probes, `/openapi.json` and `/docs` stay at the root.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 
 /**
  * A path under the model's base path.

@@ -4,7 +4,7 @@
  * names, their API requests answered in process by this server's routes as that user, so that the
  * page arrives with the rows the user may read, masked as every answer is, already drawn.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The model as the client receives it from `GET /api/model`.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 
 /**
  * The compiled model without what only the server may know. Today every part of the model is for

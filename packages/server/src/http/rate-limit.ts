@@ -7,7 +7,7 @@
  * stands (`x-ratelimit-limit`, `-remaining`, `-reset`); a refused one is E_RATE_LIMITED with
  * Retry-After.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type FastifyContextConfig, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { type UserSummary } from '../auth/users.js';
 import { ApiError } from './errors.js';

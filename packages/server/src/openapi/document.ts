@@ -4,7 +4,7 @@
  * problem responses with the catalogue codes it can return.
  */
 import { rulesFor } from '@ninefold/engine';
-import { type Entity, type Field, type Model } from '@ninefold/spec/model';
+import { type Entity, type Field, type Model } from '@ninefold/model';
 import { SESSION_COOKIE } from '../auth/request-auth.js';
 import { CSRF_HEADER } from '../http/csrf.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency.js';

@@ -3,7 +3,7 @@
  * small self-contained HTML document (no CDN, no UI package: it works offline and weighs a few KB,
  * decision 0009).
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
 import { openApiDocument } from './document.js';
 import { docsPage } from './docs-page.js';

@@ -2,7 +2,7 @@
  * The engine's errors as problem responses.
  */
 import { type FieldError } from '@ninefold/engine';
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { ApiError } from '../http/errors.js';
 
 /** Codes the engine reports alone, for the whole request rather than for a field. */

@@ -4,7 +4,7 @@
  * E_INVALID_QUERY, never a 5xx and never silently ignored.
  */
 import { type StoredField, type UserContext, encodeValue, queryableFields } from '@ninefold/engine';
-import { type Model, type Screen, type Value } from '@ninefold/spec/model';
+import { type Model, type Screen, type Value } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
 import { ApiError } from '../http/errors.js';

@@ -12,7 +12,7 @@ import {
   systemField,
   valueDecoder,
 } from '@ninefold/engine';
-import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type Kysely } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
 import { type UserSummary, usersTable } from '../auth/users.js';

@@ -23,7 +23,7 @@ import {
   utcDate,
   validateRecord,
 } from '@ninefold/engine';
-import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';

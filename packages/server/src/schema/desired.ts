@@ -3,7 +3,7 @@
  * the indexes lists need, and the server's own tables.
  */
 import { columnType, encodeValue } from '@ninefold/engine';
-import { type Entity, type Field, type Model, type Value } from '@ninefold/spec/model';
+import { type Entity, type Field, type Model, type Value } from '@ninefold/model';
 import { type StorageType } from '../db/dialect.js';
 import { PASSWORD_HASH_COLUMN, TABLES, indexName, tableName } from './names.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';

@@ -2,7 +2,7 @@
  * Migrating the database to the model at start-up: additive changes run by themselves, lossy ones
  * only when accepted, and every applied migration is recorded with its model, schema and plan.
  */
-import { type Model } from '@ninefold/spec/model';
+import { type Model } from '@ninefold/model';
 import { type Kysely } from 'kysely';
 import { installSessionStamp } from '../auth/session-cache.js';
 import { usersTable } from '../auth/users.js';

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type Entity } from '@ninefold/spec/model';
+import { type Entity } from '@ninefold/model';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, WriteQueued } from '../../api/http';

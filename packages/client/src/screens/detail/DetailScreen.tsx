@@ -17,7 +17,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { type Entity, type Screen } from '@ninefold/spec/model';
+import { type Entity, type Screen } from '@ninefold/model';
 import { IconPencil } from '@tabler/icons-react';
 import { useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';

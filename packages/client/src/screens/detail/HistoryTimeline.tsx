@@ -1,6 +1,6 @@
 import { Loader, Text, Timeline, VisuallyHidden } from '@mantine/core';
 import { IconArrowRight, IconCirclePlus, IconPencil, IconTrash } from '@tabler/icons-react';
-import { type Entity } from '@ninefold/spec/model';
+import { type Entity } from '@ninefold/model';
 import { type HistoryEntry, useHistory } from '../../api/records';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { FieldValue, RefLink } from '../../components/FieldValue';

@@ -1,8 +1,8 @@
 import { DataList } from '@mantine/core';
-import { type Entity, type Field } from '@ninefold/spec/model';
+import { type Entity, type Field, humanize } from '@ninefold/model';
 import { type ApiRecord } from '../../api/records';
 import { FieldValue, RefLink } from '../../components/FieldValue';
-import { formatDateTime, humanize } from '../../format/values';
+import { formatDateTime } from '../../format/values';
 import { useModel } from '../../runtime/runtime';
 
 /** Long values take the whole row, so that a description is not squeezed into half of it. */

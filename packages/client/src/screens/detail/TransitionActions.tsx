@@ -6,7 +6,7 @@
  */
 import { Alert, Button, Group, type MantineSize, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { isEmptyValue } from '@ninefold/engine';
-import { type Field, type Transition, type Value } from '@ninefold/spec/model';
+import { type Field, type Transition, type Value } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, WriteQueued } from '../../api/http';

@@ -4,7 +4,7 @@
  */
 import '../../styles/form';
 import { Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { type Entity, type Screen } from '@ninefold/spec/model';
+import { type Entity, type Screen } from '@ninefold/model';
 import { useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { ApiError } from '../../api/http';

@@ -4,7 +4,7 @@
  * applies; what the server still refuses lands beside its field, or above the form.
  */
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { type Entity, type Field, type Screen, type Value } from '@ninefold/spec/model';
+import { type Entity, type Field, type Screen, type Value } from '@ninefold/model';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { type Control, Controller, type FieldValues, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';

@@ -12,7 +12,7 @@ import {
   isEmptyValue,
   validateRecord,
 } from '@ninefold/engine';
-import { type Entity, type Field, type Model, type Screen, type Value } from '@ninefold/spec/model';
+import { type Entity, type Field, type Model, type Screen, type Value } from '@ninefold/model';
 import { type FieldProblem } from '../../api/http';
 import { message } from '../../runtime/messages';
 import { sameValue } from '../../fields/input-values';

@@ -3,7 +3,7 @@
  */
 import { Button } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { IconColumns } from '@tabler/icons-react';
+import { COLUMNS_BUTTON } from './columns-button';
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { type ListColumn } from './columns';
 
@@ -62,9 +62,3 @@ export function ColumnChooser(props: {
     </Suspense>
   );
 }
-
-/** The "Columns" button's look, the same before and after its menu has loaded. */
-export const COLUMNS_BUTTON = {
-  variant: 'default',
-  leftSection: <IconColumns size={16} aria-hidden />,
-} as const;

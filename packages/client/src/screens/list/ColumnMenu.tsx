@@ -3,7 +3,7 @@
  * loaded when the menu is first opened.
  */
 import { Button, Checkbox, Popover, Stack, Text } from '@mantine/core';
-import { COLUMNS_BUTTON } from './ColumnChooser';
+import { COLUMNS_BUTTON } from './columns-button';
 import { type ListColumn } from './columns';
 
 export default function ColumnMenu({

@@ -5,10 +5,9 @@
  * choice: the list's choosers, loaded beside the list's code and rendered after its first rows.
  */
 import { Box, Input, MultiSelect, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { type Field, type Model } from '@ninefold/spec/model';
+import { type Field, type Model, humanize } from '@ninefold/model';
 import { type CSSProperties, memo, useId } from 'react';
 import { RefPicker } from '../../components/RefPicker';
-import { humanize } from '../../format/values';
 import './list.css';
 import { type ListColumn } from './columns';
 import { filterKey, sortDirection } from './list-params';

@@ -21,7 +21,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { grantedFields, queryableFields } from '@ninefold/engine/field-grants';
 import { accessFor } from '@ninefold/engine/grants';
-import { type Entity, type Field, type Model, type Screen } from '@ninefold/spec/model';
+import { type Entity, type Field, type Model, type Screen } from '@ninefold/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type CSSProperties, type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo } from 'react';

@@ -2,8 +2,7 @@
  * The columns of a list screen: the screen's own, or a sensible few of the entity's fields, cut to
  * what the signed-in user may read. Pure functions over the model and the user.
  */
-import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/spec/model';
-import { humanize } from '../../format/values';
+import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS, humanize } from '@ninefold/model';
 import { hasField } from './list-params';
 
 /** One column: the field it shows (system columns get a field-like description too). */

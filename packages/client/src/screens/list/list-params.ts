@@ -3,7 +3,7 @@
  * the back button undoes a filter. Filters use the API's own names (`amount[gte]=10`), so the URL
  * reads like the request it makes.
  */
-import { type Entity, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/spec/model';
+import { type Entity, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/model';
 import { type ListParams } from '../../api/list-query';
 
 export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;

@@ -1,5 +1,5 @@
 import { Stack, Title } from '@mantine/core';
-import { type Screen } from '@ninefold/spec/model';
+import { type Screen } from '@ninefold/model';
 import { Markdown } from '../../components/Markdown';
 import { useDocumentTitle } from '../../shell/title';
 

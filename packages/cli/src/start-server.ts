@@ -1,0 +1,141 @@
+/**
+ * `ninefold start`: compile the spec, open and migrate the database, optionally seed the demo
+ * accounts, listen, and drain on SIGTERM or SIGINT.
+ */
+import { compile } from '@ninefold/language';
+import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type Database,
+  type DemoAccount,
+  buildApp,
+  formatDemoAccounts,
+  migrate,
+  openDatabase,
+  seedDemoAccounts,
+  seedDemoData,
+} from '@ninefold/server';
+
+export interface StartOptions {
+  readonly specPath: string;
+  /** Defaults to 127.0.0.1: a server is reachable from elsewhere only when asked to be. */
+  readonly host?: string;
+  /** Defaults to 3000; 0 picks a free port. */
+  readonly port?: number;
+  /** Where the SQLite file lives when DATABASE_URL is not set. */
+  readonly dataDir: string;
+  /** Create or refresh one account per role and print their credentials. */
+  readonly demo?: boolean;
+  /** With `demo`: make a few records of every entity when the product has none (default true). */
+  readonly demoData?: boolean;
+  readonly acceptDataLoss?: boolean;
+  /** PostgreSQL URL; defaults to the DATABASE_URL environment variable. */
+  readonly databaseUrl?: string;
+  /** Stop on SIGTERM/SIGINT and exit the process (the default). */
+  readonly handleSignals?: boolean;
+  /** The request log: Fastify's logger option (default: pino at level info). */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Where start-up messages go; defaults to the console. */
+  readonly print?: (line: string) => void;
+  /** Serve the built web app from this folder on the same port. */
+  readonly clientDir?: string;
+}
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly database: Database;
+  /** The address it listens on, like http://127.0.0.1:3000. */
+  readonly url: string;
+  readonly demoAccounts: readonly DemoAccount[];
+  /** Drains in-flight requests, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server of a spec.
+ *
+ * @example
+ * const server = await startServer({ specPath: 'examples/expense-claims.md', dataDir: '.ninefold', demo: true });
+ */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const text = await readFile(options.specPath, 'utf8');
+  const compiled = compile(text, { file: options.specPath });
+  if (!compiled.ok) {
+    const lines = compiled.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.file}:${d.line}:${d.column}  ${d.code}  ${d.message}`);
+    throw new Error(
+      `The spec has errors; run \`ninefold check ${options.specPath}\` for details.\n${lines.join('\n')}`,
+    );
+  }
+  const model = compiled.model;
+
+  const url = options.databaseUrl ?? process.env['DATABASE_URL'];
+  let database: Database;
+  if (url !== undefined && url !== '') {
+    database = await openDatabase(url);
+  } else {
+    await mkdir(options.dataDir, { recursive: true });
+    database = await openDatabase({ sqlite: join(options.dataDir, 'ninefold.sqlite') });
+  }
+
+  try {
+    const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
+    if (outcome.status === 'applied')
+      print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
+    const demoAccounts = options.demo === true ? await seedDemoAccounts(database, model) : [];
+    const app = buildApp({
+      model,
+      database,
+      demo: options.demo ?? false,
+      logger: options.logger ?? { level: 'info' },
+      ...(options.clientDir === undefined ? {} : { clientDir: options.clientDir }),
+    });
+    if (demoAccounts.length > 0 && options.demoData !== false) {
+      // a quiet twin of the app on the same database: the records are made through every rule of
+      // the API without a request log of the seeding
+      const seeder = buildApp({ model, database, demo: true, logger: false });
+      try {
+        const { created } = await seedDemoData(seeder, database, model, demoAccounts);
+        const made = Object.entries(created).map(
+          ([entity, n]) => `${n} ${model.entities[entity]!.pluralLabel}`,
+        );
+        if (made.length > 0)
+          print(`Demo data: ${made.join(', ')}, made through the API by the demo accounts.`);
+      } finally {
+        await seeder.close();
+      }
+    }
+    const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
+    print(`${model.product.name} is running at ${address}`);
+    if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        app.ninefold.draining = true;
+        await app.close(); // stops accepting, waits for in-flight requests
+        await database.close();
+      })());
+    if (options.handleSignals !== false) {
+      const onSignal = (signal: NodeJS.Signals) => {
+        print(`${signal}: draining in-flight requests, then stopping.`);
+        close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    }
+    return { app, database, url: address, demoAccounts, close };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

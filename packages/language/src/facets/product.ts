@@ -1,0 +1,107 @@
+import { type Calls, type Product } from '@ninefold/model';
+import { isLocale } from '@ninefold/model';
+import { type YEntry } from '../source/yaml.js';
+import { type CompileContext } from './context.js';
+import { mapOf } from './reader.js';
+
+export const PRODUCT_KEYS = ['name', 'summary', 'audience', 'locale', 'theme'] as const;
+export const THEME_KEYS = ['primaryColor', 'colorScheme'] as const;
+export const CALLS_KEYS = ['basePath', 'timeoutMs', 'retries', 'offlineQueue'] as const;
+const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
+
+export const DEFAULT_CALLS: Calls = { basePath: '/api', timeoutMs: 10_000, retries: 2, offlineQueue: true };
+
+/**
+ * Reads `product:`. Without a name the document's title names the product; without a summary the
+ * first paragraph of section 1's prose summarises it.
+ */
+export function readProduct(
+  ctx: CompileContext,
+  entries: readonly YEntry[],
+  title: string | null,
+  prose: string,
+): Product {
+  const { reader, bag } = ctx;
+  const m = reader.map(mapOf(entries), '`product`', PRODUCT_KEYS) ?? new Map<string, YEntry>();
+  const str = (key: string) => {
+    const e = m.get(key);
+    return e ? reader.string(e.value, `\`product.${key}\``) : null;
+  };
+  const firstParagraph = (prose.split(/\n\s*\n/)[0] ?? '').trim().replace(/\s*\n\s*/g, ' ');
+  let locale = str('locale') ?? 'en';
+  if (!isLocale(locale)) {
+    bag.report(
+      'NF207',
+      m.get('locale')!.value.span,
+      `\`${locale}\` is not a BCP 47 locale tag.`,
+      'use a tag like `en`, `en-GB` or `de-DE`',
+    );
+    locale = 'en';
+  }
+  let primaryColor = '#4c6ef5';
+  let colorScheme: Product['theme']['colorScheme'] = 'auto';
+  const theme = m.get('theme');
+  if (theme) {
+    const tm = reader.map(theme.value, '`product.theme`', THEME_KEYS);
+    const pc = tm?.get('primaryColor');
+    if (pc) {
+      const c = reader.string(pc.value, '`product.theme.primaryColor`');
+      if (c !== null && /^#(?:[0-9a-fA-F]{3}){1,2}$|^[a-z]+$/.test(c)) primaryColor = c;
+      else if (c !== null)
+        bag.report(
+          'NF207',
+          pc.value.span,
+          `\`${c}\` is not a colour.`,
+          'write a hex colour like `#1c7ed6` or a colour name like `teal`',
+        );
+    }
+    const cs = tm?.get('colorScheme');
+    if (cs) {
+      const s = reader.string(cs.value, '`product.theme.colorScheme`');
+      if (s !== null && (COLOR_SCHEMES as readonly string[]).includes(s))
+        colorScheme = s as typeof colorScheme;
+      else if (s !== null)
+        bag.report(
+          'NF211',
+          cs.value.span,
+          `\`${s}\` is not a colour scheme.`,
+          'use `auto`, `light` or `dark`',
+        );
+    }
+  }
+  return {
+    name: str('name') ?? title ?? 'Untitled product',
+    summary: str('summary') ?? firstParagraph,
+    audience: str('audience') ?? '',
+    locale,
+    theme: { primaryColor, colorScheme },
+  };
+}
+
+/** Reads `calls:`: how the client reaches the generated API. */
+export function readCalls(ctx: CompileContext, entries: readonly YEntry[]): Calls {
+  const { reader, bag } = ctx;
+  const m = reader.map(mapOf(entries), '`calls`', CALLS_KEYS);
+  const calls: { -readonly [K in keyof Calls]: Calls[K] } = { ...DEFAULT_CALLS };
+  const base = m?.get('basePath');
+  if (base) {
+    const p = reader.string(base.value, '`calls.basePath`');
+    if (p !== null && /^\/[a-z0-9-]+(?:\/[a-z0-9-]+)*$/.test(p)) calls.basePath = p;
+    else if (p !== null)
+      bag.report(
+        'NF207',
+        base.value.span,
+        `\`${p}\` is not a base path.`,
+        'write an absolute path like `/api`',
+      );
+  }
+  const timeout = m?.get('timeoutMs');
+  if (timeout)
+    calls.timeoutMs = reader.integer(timeout.value, '`calls.timeoutMs`', 100, 300_000) ?? calls.timeoutMs;
+  const retries = m?.get('retries');
+  if (retries) calls.retries = reader.integer(retries.value, '`calls.retries`', 0, 10) ?? calls.retries;
+  const offline = m?.get('offlineQueue');
+  if (offline)
+    calls.offlineQueue = reader.boolean(offline.value, '`calls.offlineQueue`') ?? calls.offlineQueue;
+  return calls;
+}

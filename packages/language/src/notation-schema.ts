@@ -1,0 +1,674 @@
+/**
+ * The JSON Schema of the YAML notation, for editors: yaml-language-server turns it into completion,
+ * hover text and red squiggles while a spec is typed. The compiler stays the authority (it checks
+ * names across facets, expressions and messages, which no schema can); the schema catches the shape.
+ *
+ * Every object is built from the key lists the facet readers accept, through tables typed
+ * `Record<Key, …>`, so a key added to a reader fails the build until the schema documents it.
+ *
+ * @example
+ * import Ajv2020 from 'ajv/dist/2020.js';
+ * const validate = new Ajv2020().compile(notationSchema);
+ * validate(YAML.parse(text)); // false for `maxLenght: 10`, with the path of the mistake
+ */
+import { TOP_LEVEL_KEYS } from './compile.js';
+import { BUILTIN_ERRORS } from './facets/builtin-errors.js';
+import { LIMIT_KEYS } from './facets/constants.js';
+import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
+import { ERROR_KEYS } from './facets/errors.js';
+import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
+import { NAME_RULES } from './facets/reader.js';
+import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from './facets/roles.js';
+import { RULE_KEYS } from './facets/rules.js';
+import { NAV_KEYS, RESERVED_PATHS, SCREEN_KEYS } from './facets/screens.js';
+import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from './facets/states.js';
+import { FIELD_TYPES, SCREEN_KINDS, SYSTEM_FIELDS, type FieldType, type Theme } from '@ninefold/model';
+
+/** A JSON Schema (draft 2020-12) as plain data. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+export const NOTATION_SCHEMA_ID = 'https://ninefold.dev/schema/notation.json';
+
+/** Typed by the model, so a colour scheme added there fails the build until it is described here. */
+const COLOR_SCHEMES: Readonly<Record<Theme['colorScheme'], string>> = {
+  auto: 'follow the device',
+  light: 'always light',
+  dark: 'always dark',
+};
+/** Transition names the compiler refuses (NF209): they name record operations. */
+const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition'];
+/** A string the compiler reads as a constant's name where a bound is expected. */
+const CONSTANT_REF = '^[A-Z][A-Z0-9_]*$';
+
+const TEXTUAL: readonly FieldType[] = ['string', 'text', 'email', 'url', 'phone'];
+const NUMERIC: readonly FieldType[] = ['integer', 'decimal', 'money'];
+const CALENDAR: readonly FieldType[] = ['date', 'datetime', 'time'];
+
+// ---------------------------------------------------------------------------------------------
+// building blocks
+
+type Key<T extends readonly string[]> = T[number];
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/$defs/${name}` });
+const text = (description: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'string',
+  description,
+  ...extra,
+});
+const flag = (description: string): JsonSchema => ({ type: 'boolean', description });
+const int = (description: string, minimum: number, maximum: number): JsonSchema => ({
+  type: 'integer',
+  description,
+  minimum,
+  maximum,
+});
+const nameOf = (kind: keyof typeof NAME_RULES): JsonSchema => ({
+  type: 'string',
+  pattern: NAME_RULES[kind].pattern.source,
+});
+/** One name or a list of names: `roles: manager` means `roles: [manager]`. */
+const names = (description: string, item: JsonSchema = { type: 'string' }): JsonSchema => ({
+  description,
+  anyOf: [item, { type: 'array', items: item }],
+});
+/** A top-level key may be left empty (`rules:` with nothing under it), which declares nothing. */
+const orNull = (schema: JsonSchema): JsonSchema => ({
+  ...pick(schema, ['title', 'description']),
+  anyOf: [{ type: 'null' }, omit(schema, ['title', 'description'])],
+});
+/** A mapping of names (checked by `pattern`) to definitions. */
+const dictionary = (kind: keyof typeof NAME_RULES, item: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'object',
+  propertyNames: { ...nameOf(kind), ...(extra['propertyNames'] as JsonSchema | undefined) },
+  additionalProperties: item,
+  ...omit(extra, ['propertyNames']),
+});
+
+/**
+ * An object whose keys are exactly `keys`, in their order, each with its shape and description:
+ * the reader rejects any other key (NF201), so the schema does too.
+ */
+function strictObject<const K extends readonly string[]>(
+  keys: K,
+  shapes: Readonly<Record<Key<K>, JsonSchema>>,
+  extra: JsonSchema = {},
+): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(keys.map((k: Key<K>) => [k, shapes[k]])),
+    additionalProperties: false,
+    ...extra,
+  };
+}
+
+function pick(schema: JsonSchema, keys: readonly string[]): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => keys.includes(k)));
+}
+
+function omit(schema: JsonSchema, keys: readonly string[]): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !keys.includes(k)));
+}
+
+/**
+ * `required` inside `if`/`then`/`else`: Ajv's strict mode wants each required key defined beside it,
+ * and `true` adds no constraint of its own.
+ */
+const need = (...keys: string[]): JsonSchema => ({
+  type: 'object',
+  properties: Object.fromEntries(keys.map((k) => [k, true])),
+  required: keys,
+});
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const expr = (what: string) =>
+  text(`${what} A CEL expression over the record's fields, the constants, \`user\`, \`now\` and \`own\`.`);
+
+// ---------------------------------------------------------------------------------------------
+// 1. product, 7. calls
+
+const theme = strictObject(
+  THEME_KEYS,
+  {
+    primaryColor: text('The main colour: a hex colour like `#1c7ed6` or a colour name like `teal`.', {
+      pattern: '^#(?:[0-9a-fA-F]{3}){1,2}$|^[a-z]+$',
+    }),
+    colorScheme: text(
+      `The colour scheme: ${Object.entries(COLOR_SCHEMES)
+        .map(([k, v]) => `\`${k}\` (${v})`)
+        .join(', ')}. Default \`auto\`.`,
+      { enum: Object.keys(COLOR_SCHEMES) },
+    ),
+  },
+  { description: 'How the app looks.' },
+);
+
+const product = strictObject(
+  PRODUCT_KEYS,
+  {
+    name: text("The product's name, shown in the app shell. Defaults to the document's `#` title."),
+    summary: text("What the product does, in a sentence. Defaults to section 1's first paragraph."),
+    audience: text('Who uses the product.'),
+    locale: text('BCP 47 tag for messages, numbers and dates, like `en`, `en-GB` or `de-DE`. Default `en`.'),
+    theme,
+  },
+  { title: 'Product', description: 'Section 1: what the product does and for whom.' },
+);
+
+const calls = strictObject(
+  CALLS_KEYS,
+  {
+    basePath: text('Where the generated REST API is mounted, like `/api` (the default).', {
+      pattern: '^/[a-z0-9-]+(?:/[a-z0-9-]+)*$',
+    }),
+    timeoutMs: int('How long the client waits for a response, in milliseconds. Default 10000.', 100, 300_000),
+    retries: int(
+      'How often a request is retried after a network failure (a write with its Idempotency-Key). Default 2.',
+      0,
+      10,
+    ),
+    offlineQueue: flag('Whether the client queues writes made offline and replays them. Default true.'),
+  },
+  { title: 'Calls', description: 'Section 7: how the client reaches the generated API.' },
+);
+
+// ---------------------------------------------------------------------------------------------
+// 3. entities
+
+const bound = (description: string): JsonSchema => ({
+  description,
+  anyOf: [{ type: 'number' }, { type: 'string' }],
+});
+const lengthBound = (description: string): JsonSchema => ({
+  description,
+  anyOf: [{ type: 'integer' }, { type: 'string', pattern: CONSTANT_REF }],
+});
+const typeIn = (types: readonly FieldType[]): JsonSchema => ({ properties: { type: { enum: [...types] } } });
+const isList: JsonSchema = { properties: { many: { const: true } }, required: ['many'] };
+
+/** Which constraints apply to which field types (the compiler's NF206), keyed by constraint. */
+const APPLIES: Readonly<Partial<Record<Key<typeof FIELD_KEYS>, JsonSchema>>> = {
+  min: typeIn([...NUMERIC, ...CALENDAR]),
+  max: typeIn([...NUMERIC, ...CALENDAR]),
+  minLength: { anyOf: [typeIn(TEXTUAL), isList] },
+  maxLength: { anyOf: [typeIn(TEXTUAL), isList] },
+  pattern: typeIn(TEXTUAL),
+  values: typeIn(['enum']),
+  currency: typeIn(['money']),
+  scale: typeIn(['decimal', 'money']),
+  precision: typeIn(['decimal', 'money']),
+  to: typeIn(['ref']),
+  many: typeIn(['ref', 'enum']),
+  unique: { not: { anyOf: [typeIn(['text', 'json', 'boolean']), isList] } },
+};
+/** Keys a type cannot do without (the compiler's NF203). */
+const NEEDS: readonly [FieldType, string][] = [
+  ['enum', 'values'],
+  ['money', 'currency'],
+  ['ref', 'to'],
+];
+
+const fieldType: JsonSchema = {
+  type: 'string',
+  enum: [...FIELD_TYPES],
+  description:
+    'string (one line), text (several lines), integer, decimal, money (with a currency), boolean, date, datetime (an instant), time, enum (one of `values`), email, url, phone, ref (to another entity), json.',
+};
+
+const fieldObject = strictObject(
+  FIELD_KEYS,
+  {
+    type: fieldType,
+    label: text('The label shown beside the input and as a column header. Defaults to the name in words.'),
+    help: text('A line of help shown under the input.'),
+    required: flag('Whether a value must be given.'),
+    unique: flag('Whether no two records may hold the same value. Not for text, json, boolean or lists.'),
+    readonly: flag('Never written by a client: set by a default, a transition’s `set`, or the system.'),
+    default: {
+      description:
+        'The value of a new record: a literal of the field’s type, an expression such as `user.id` or `now` where a literal could not be text, or `{ expr: "…" }`.',
+      anyOf: [
+        { not: { type: 'object' } },
+        strictObject(
+          ['expr'] as const,
+          { expr: expr('Evaluated when the record is created.') },
+          { required: ['expr'] },
+        ),
+      ],
+    },
+    min: bound(
+      'Smallest allowed value (inclusive) of a number, money, date, datetime or time field; or a constant’s name.',
+    ),
+    max: bound(
+      'Largest allowed value (inclusive) of a number, money, date, datetime or time field; or a constant’s name.',
+    ),
+    minLength: lengthBound(
+      'Fewest characters of a text field, or fewest items of a list; a whole number or a constant’s name.',
+    ),
+    maxLength: lengthBound(
+      'Most characters of a text field, or most items of a list; a whole number or a constant’s name.',
+    ),
+    pattern: text('An ECMAScript regular expression that the whole value must match (text fields).'),
+    values: {
+      type: 'array',
+      description: 'The allowed values of an enum field, in display order.',
+      items: { type: ['string', 'number'] },
+      minItems: 1,
+      uniqueItems: true,
+    },
+    currency: text('The ISO 4217 currency of a money field, like `EUR`.', { pattern: '^[A-Z]{3}$' }),
+    scale: int(
+      'Digits after the decimal point of a decimal or money field. Defaults to the currency’s, or 2.',
+      0,
+      10,
+    ),
+    precision: int(
+      `Total significant digits of a decimal or money field, at most ${MAX_PRECISION}.`,
+      1,
+      MAX_PRECISION,
+    ),
+    to: text('The entity a ref field points to, like `User`.', { pattern: NAME_RULES.entity.pattern.source }),
+    many: flag('A list of refs or of enum values rather than a single one.'),
+  },
+  {
+    required: ['type'],
+    allOf: [
+      ...Object.entries(APPLIES).map(([key, then]) => ({ if: need(key), then })),
+      ...NEEDS.map(([type, key]) => ({
+        if: { properties: { type: { const: type } } },
+        then: need(key),
+      })),
+    ],
+  },
+);
+
+const field: JsonSchema = {
+  title: 'Field',
+  description: 'A field: its type alone (`title: string`), or a mapping with `type` and constraints.',
+  anyOf: [fieldType, fieldObject],
+};
+
+const fieldName = (description: string): JsonSchema =>
+  text(description, { pattern: NAME_RULES.field.pattern.source });
+
+const entity = strictObject(
+  ENTITY_KEYS,
+  {
+    label: text('The name of one record, shown in titles. Defaults to the entity name in words.'),
+    plural: text('The name of several records, shown on lists. Defaults to the label plus `s`.'),
+    description: text('What the records are, for the help page.'),
+    owner: fieldName('The ref-to-User field that makes a record "own" for a user, for `own` in permissions.'),
+    display: fieldName('The field shown as the record’s title in lists, pickers and breadcrumbs.'),
+    search: names('The text fields searched by the list’s search box.', nameOf('field')),
+    fields: orNull(
+      dictionary('field', ref('field'), {
+        description: `The fields, camelCase, each with a type. Every record also has ${SYSTEM_FIELDS.join(', ')}.`,
+        propertyNames: { not: { enum: [...SYSTEM_FIELDS] } },
+      }),
+    ),
+  },
+  { title: 'Entity', description: 'A kind of record the product keeps.' },
+);
+
+const entities: JsonSchema = {
+  title: 'Entities',
+  description:
+    'Section 3: the records the product keeps, by PascalCase name. `User` is built in; a spec may add fields to it.',
+  type: 'object',
+  propertyNames: nameOf('entity'),
+  properties: {
+    User: {
+      description: `The built-in user entity. Its fields ${USER_BUILTIN_FIELDS.join(', ')} exist already; add others.`,
+      type: 'object',
+      allOf: [ref('entity')],
+      properties: {
+        fields: {
+          description: 'Fields added to the built-in user.',
+          type: ['object', 'null'],
+          propertyNames: { type: 'string', not: { enum: [...USER_BUILTIN_FIELDS] } },
+        },
+      },
+    },
+  },
+  additionalProperties: { allOf: [ref('entity'), need('fields')] },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 4. states
+
+const state = strictObject(
+  STATE_KEYS,
+  {
+    label: text('The name shown on the state badge. Defaults to the state name in words.'),
+    terminal: flag('A state no transition leaves; inferred when none does.'),
+    color: text('The badge colour: a Mantine colour name or a CSS colour.'),
+  },
+  { title: 'State' },
+);
+
+const stateName = nameOf('state');
+
+const transition = strictObject(
+  TRANSITION_KEYS,
+  {
+    from: names('The state or states it leaves; `*` for any state.', {
+      type: 'string',
+      pattern: `^\\*$|${NAME_RULES.state.pattern.source}`,
+    }),
+    to: text('The state it enters.', { pattern: NAME_RULES.state.pattern.source }),
+    roles: names(
+      'The role or roles that may fire it; without it, every role that may update the record.',
+      nameOf('role'),
+    ),
+    when: expr('A guard over the record before the transition.'),
+    require: names('Fields that must have a value once the transition’s input is applied.', nameOf('field')),
+    set: {
+      type: 'object',
+      description: 'Fields the transition sets, each to an expression’s value, like `paidOn: now`.',
+      propertyNames: nameOf('field'),
+      additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    },
+    confirm: {
+      description: 'A question to confirm before firing, or `true` for "<Transition>?".',
+      type: ['string', 'boolean'],
+    },
+    label: text('The action’s label. Defaults to the transition name in words.'),
+  },
+  { title: 'Transition', required: ['from', 'to'] },
+);
+
+const machine = strictObject(
+  MACHINE_KEYS,
+  {
+    initial: text('The state a new record starts in.', { pattern: NAME_RULES.state.pattern.source }),
+    states: {
+      description:
+        'The states: a list of names, or a mapping of names to label, colour and terminal. May be left out: transitions name them.',
+      anyOf: [
+        { type: 'array', items: stateName, uniqueItems: true },
+        dictionary('state', { anyOf: [{ type: 'null' }, ref('state')] }),
+      ],
+    },
+    transitions: dictionary('transition', ref('transition'), {
+      description: 'The transitions by name: the only way the state changes.',
+      propertyNames: { not: { enum: RESERVED_TRANSITIONS } },
+    }),
+  },
+  { title: 'State machine', required: ['initial'] },
+);
+
+// ---------------------------------------------------------------------------------------------
+// 5. rules
+
+const rule = strictObject(
+  RULE_KEYS,
+  {
+    id: text('A kebab-case id, like `receipt-over-threshold`.', { pattern: NAME_RULES.rule.pattern.source }),
+    entity: text('The entity whose records it checks.', { pattern: NAME_RULES.entity.pattern.source }),
+    description: text('What the rule means, for the help page.'),
+    when: expr('The rule is checked only when this holds.'),
+    assert: expr('What every record must satisfy.'),
+    error: text('The catalogue code reported when the assertion fails. Default `E_VALIDATION`.', {
+      pattern: NAME_RULES.error.pattern.source,
+    }),
+    fields: names('Fields the error is shown beside.', nameOf('field')),
+    on: names('When it applies: `create`, `update` or a transition name. Default: always.'),
+  },
+  { title: 'Rule', required: ['id', 'entity', 'assert'] },
+);
+
+// ---------------------------------------------------------------------------------------------
+// 6. roles
+
+const grant = (action: string): JsonSchema => ({
+  description: `Whether the role may ${action}: true, false, \`all\`, \`own\` (records it owns) or a CEL condition.`,
+  type: ['boolean', 'string'],
+});
+
+const access: JsonSchema = {
+  title: 'Access',
+  description:
+    'What a role may do with an entity: `true` for everything, `false` for nothing, or per action.',
+  anyOf: [
+    { type: 'boolean' },
+    strictObject(ACCESS_KEYS, {
+      read: grant('read records (also filters lists, so it must compile to SQL)'),
+      create: grant('create records'),
+      update: grant('update records'),
+      delete: grant('delete records'),
+      fields: strictObject(
+        FIELD_ACCESS_KEYS,
+        {
+          read: names('The only fields the role may read.', nameOf('field')),
+          write: names('The only fields the role may write.', nameOf('field')),
+        },
+        { description: 'Narrows the fields the role reads or writes.' },
+      ),
+    }),
+  ],
+};
+
+const role = strictObject(
+  ROLE_KEYS,
+  {
+    label: text('The role’s name as shown to people. Defaults to the role name in words.'),
+    description: text('Who has the role.'),
+    inherits: names('Roles whose permissions this role has too.', nameOf('role')),
+  },
+  {
+    title: 'Role',
+    description: 'A role: label, description, inherits, and an access entry per PascalCase entity name.',
+    patternProperties: { [NAME_RULES.entity.pattern.source]: ref('access') },
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// 2. screens and nav
+
+const fieldList = (description: string) => names(description, { type: 'string' });
+
+const screen = strictObject(
+  SCREEN_KEYS,
+  {
+    path: text('The route, like `/claims` or `/claims/:id`; detail and edit screens take `:id`.', {
+      pattern: '^/[A-Za-z0-9\\-_/:.]*$',
+      not: { pattern: `^(?:${RESERVED_PATHS.map(escape).join('|')})(?:/|$)` },
+    }),
+    kind: text('What the screen shows. Default `list`.', { enum: [...SCREEN_KINDS] }),
+    entity: text('The entity it shows; every kind but `page` needs one.', {
+      pattern: NAME_RULES.entity.pattern.source,
+    }),
+    title: text('The heading. Defaults from the entity and kind.'),
+    roles: names('Roles that may open it; without it, every role that may read its entity.', nameOf('role')),
+    columns: fieldList('Fields shown as columns of a list.'),
+    fields: fieldList('Fields shown, in order (columns of a list, rows of a detail, inputs of a form).'),
+    filters: fieldList('Fields offered as filters on a list.'),
+    where: expr('A fixed condition on the rows a list shows; must compile to SQL.'),
+    sort: text('Default sort of a list: a field name, `-` first for descending.', {
+      pattern: '^-?[a-z][A-Za-z0-9]*$',
+    }),
+    actions: names('Actions offered: `create`, `edit`, `delete`, `export`, or a transition name.'),
+    body: text('The Markdown body of a `page`.'),
+  },
+  {
+    title: 'Screen',
+    allOf: [
+      {
+        if: { properties: { kind: { const: 'page' } }, required: ['kind'] },
+        else: need('entity'),
+      },
+      {
+        if: { properties: { kind: { enum: ['detail', 'edit'] } }, required: ['kind'] },
+        then: { properties: { path: { type: 'string', pattern: ':id' } } },
+        else: { properties: { path: { type: 'string', not: { pattern: ':id' } } } },
+      },
+    ],
+  },
+);
+
+const navItem: JsonSchema = {
+  title: 'Navigation entry',
+  description: 'A screen id, or a mapping with `screen`, `label` and `icon`.',
+  anyOf: [
+    nameOf('screen'),
+    strictObject(
+      NAV_KEYS,
+      {
+        screen: text('The id of the screen it opens (a list, create or page screen).', {
+          pattern: NAME_RULES.screen.pattern.source,
+        }),
+        label: text('The entry’s label. Defaults to the screen’s title.'),
+        icon: text('An icon name.'),
+      },
+      { required: ['screen'] },
+    ),
+  ],
+};
+
+// ---------------------------------------------------------------------------------------------
+// 8. errors, 9. constants and limits
+
+const errorShape = (requireMessage: boolean): JsonSchema => ({
+  anyOf: [
+    text('The message alone.'),
+    strictObject(
+      ERROR_KEYS,
+      {
+        status: int('The HTTP status, 400–599. Default 422.', 400, 599),
+        message: text(
+          'An ICU MessageFormat template; arguments are fields, constants and `{field}`, `{value}`…',
+        ),
+        field: fieldName('The field the error is shown beside.'),
+        description: text('When the error happens, for the help page.'),
+      },
+      requireMessage ? { required: ['message'] } : {},
+    ),
+  ],
+});
+
+const errors: JsonSchema = {
+  title: 'Errors',
+  description:
+    'Section 8: the error catalogue by E_UPPER_SNAKE code. Declaring a built-in code overrides its message or status.',
+  type: 'object',
+  propertyNames: nameOf('error'),
+  properties: Object.fromEntries(
+    BUILTIN_ERRORS.map((e) => [
+      e.code,
+      {
+        description: `Built in (${e.status}): ${e.description} Default message: "${e.message}"`,
+        ...ref('builtinError'),
+      },
+    ]),
+  ),
+  additionalProperties: ref('error'),
+};
+
+const perMinute = (description: string) => int(description, 1, 1_000_000);
+
+const limits = strictObject(
+  LIMIT_KEYS,
+  {
+    pageSize: int('Default rows per list page. Default 50.', 1, 1000),
+    maxPageSize: int('The most rows a client may ask for in one page. Default 200.', 1, 10_000),
+    maxBodyBytes: int('The largest request body accepted, in bytes. Default 1 MiB.', 1024, 100 * 1024 * 1024),
+    requestsPerMinute: {
+      description:
+        'Requests per minute and client: one number, or a mapping by role with `default` (signed in) and `guest`.',
+      anyOf: [
+        perMinute('Requests per minute for every signed-in user.'),
+        dictionary('role', perMinute('Requests per minute for this role.')),
+      ],
+    },
+    loginAttemptsPerMinute: int(
+      'Login attempts per minute, per account and per address. Default 10.',
+      1,
+      10_000,
+    ),
+    sessionIdleMinutes: int('Minutes without activity before a session ends. Default 60.', 1, 60 * 24 * 30),
+    sessionAbsoluteHours: int('Hours after which a session ends in any case. Default 24.', 1, 24 * 365),
+  },
+  { title: 'Limits', description: 'Section 9: limits the server enforces; each has a default.' },
+);
+
+const constants: JsonSchema = dictionary(
+  'constant',
+  { description: 'A number, text or boolean.', type: ['number', 'string', 'boolean'] },
+  {
+    title: 'Constants',
+    description: 'Section 9: business constants by UPPER_SNAKE name, usable in bounds, rules and messages.',
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// the document
+
+const TOP: Readonly<Record<keyof typeof TOP_LEVEL_KEYS, JsonSchema>> = {
+  product,
+  screens: dictionary('screen', ref('screen'), {
+    title: 'Screens',
+    description:
+      'Section 2: screens by id. Without any, every entity gets list, detail, create and edit screens.',
+  }),
+  nav: {
+    title: 'Navigation',
+    description: 'Section 2: the navigation, in order. Defaults to every list and page.',
+    type: 'array',
+    items: ref('navItem'),
+  },
+  entities,
+  states: dictionary('entity', ref('machine'), {
+    title: 'States',
+    description: 'Section 4: a state machine per entity name.',
+  }),
+  rules: {
+    title: 'Rules',
+    description: 'Section 5: invariants over one entity’s records, each with an error code.',
+    type: 'array',
+    items: ref('rule'),
+  },
+  roles: dictionary(
+    'role',
+    { anyOf: [{ type: 'null' }, ref('role')] },
+    {
+      title: 'Roles',
+      description:
+        'Section 6: roles by lower-case name. Without any, one `user` role may do everything after login.',
+    },
+  ),
+  calls,
+  errors,
+  constants,
+  limits,
+};
+
+/** The JSON Schema (draft 2020-12) of a spec written as YAML, or of a Markdown spec's merged blocks. */
+export const notationSchema: JsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: NOTATION_SCHEMA_ID,
+  title: 'Ninefold spec',
+  description:
+    'A Ninefold product spec: the nine facets of a product, from which Ninefold runs the product it describes.',
+  type: 'object',
+  properties: Object.fromEntries(
+    (Object.keys(TOP_LEVEL_KEYS) as (keyof typeof TOP_LEVEL_KEYS)[]).map((key) => [key, orNull(TOP[key])]),
+  ),
+  additionalProperties: false,
+  $defs: {
+    field,
+    entity,
+    machine,
+    state,
+    transition,
+    rule,
+    role,
+    access,
+    screen,
+    navItem,
+    error: {
+      title: 'Error',
+      description: 'An error: its message, or status, message and field.',
+      ...errorShape(true),
+    },
+    builtinError: { title: 'Built-in error', ...errorShape(false) },
+  },
+};

@@ -1,0 +1,382 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { DiagnosticBag } from '../src/diagnostics/diagnostic.js';
+import { LIMIT_KEYS } from '../src/facets/constants.js';
+import { ENTITY_KEYS, FIELD_KEYS } from '../src/facets/entities.js';
+import { ERROR_KEYS } from '../src/facets/errors.js';
+import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from '../src/facets/product.js';
+import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from '../src/facets/roles.js';
+import { RULE_KEYS } from '../src/facets/rules.js';
+import { NAV_KEYS, SCREEN_KEYS } from '../src/facets/screens.js';
+import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from '../src/facets/states.js';
+import { FIELD_TYPES, SCREEN_KINDS } from '@ninefold/model';
+import { compile, notationSchema, TOP_LEVEL_KEYS } from '../src/index.js';
+import { type JsonSchema } from '../src/notation-schema.js';
+import { LineIndex } from '../src/source/line-index.js';
+import { splitMarkdown } from '../src/source/markdown.js';
+
+const examplesDir = new URL('../../../examples/', import.meta.url);
+const committed = new URL('../notation.schema.json', import.meta.url);
+
+// the CommonJS module's export is the class itself; its typings describe an ES module with a default
+const Ajv = Ajv2020 as unknown as typeof Ajv2020.default;
+const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
+const validate = ajv.compile(notationSchema);
+
+type Doc = Record<string, unknown>;
+
+/** The spec as one document: a YAML file as it is, a Markdown file's blocks merged as the compiler does. */
+function documentOf(file: string, text: string): Doc {
+  if (/\.ya?ml$/i.test(file)) return (parse(text, { version: '1.2' }) ?? {}) as Doc;
+  const bag = new DiagnosticBag(file, new LineIndex(text));
+  const doc: Doc = {};
+  for (const section of splitMarkdown(text, bag).sections.values()) {
+    for (const block of section.blocks) {
+      for (const [key, value] of Object.entries((parse(block.text, { version: '1.2' }) ?? {}) as Doc)) {
+        if (value === null) doc[key] ??= null;
+        else if (Array.isArray(value)) doc[key] = [...((doc[key] as unknown[] | null) ?? []), ...value];
+        else if (typeof value === 'object') doc[key] = { ...(doc[key] as Doc | null), ...(value as Doc) };
+        else doc[key] = value;
+      }
+    }
+  }
+  return doc;
+}
+
+function errorsOf(doc: unknown): string[] {
+  if (validate(doc)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+  );
+}
+
+const def = (name: string) => (notationSchema['$defs'] as Record<string, JsonSchema>)[name]!;
+const keysOf = (schema: JsonSchema) => Object.keys(schema['properties'] as object);
+/** The branch of an `anyOf` that describes a mapping. */
+const objectBranch = (schema: JsonSchema) =>
+  (schema['anyOf'] as JsonSchema[]).find((s) => s['type'] === 'object')!;
+const top = (key: string) => objectBranch((notationSchema['properties'] as Record<string, JsonSchema>)[key]!);
+
+describe('the notation schema', () => {
+  it('compiles with Ajv in strict mode', () => {
+    expect(typeof validate).toBe('function');
+  });
+
+  it('is the committed packages/language/notation.schema.json', () => {
+    const onDisk: unknown = JSON.parse(readFileSync(committed, 'utf8'));
+    expect(
+      onDisk,
+      'packages/language/notation.schema.json is out of date: run `npm run schema` and commit the file',
+    ).toEqual(notationSchema);
+  });
+
+  it('has exactly the keys each reader accepts', () => {
+    expect(keysOf(notationSchema)).toEqual(Object.keys(TOP_LEVEL_KEYS));
+    expect(keysOf(top('product'))).toEqual([...PRODUCT_KEYS]);
+    expect(keysOf((top('product')['properties'] as Record<string, JsonSchema>)['theme']!)).toEqual([
+      ...THEME_KEYS,
+    ]);
+    expect(keysOf(top('calls'))).toEqual([...CALLS_KEYS]);
+    expect(keysOf(top('limits'))).toEqual([...LIMIT_KEYS]);
+    expect(keysOf(def('entity'))).toEqual([...ENTITY_KEYS]);
+    expect(keysOf(objectBranch(def('field')))).toEqual([...FIELD_KEYS]);
+    expect(keysOf(def('machine'))).toEqual([...MACHINE_KEYS]);
+    expect(keysOf(def('state'))).toEqual([...STATE_KEYS]);
+    expect(keysOf(def('transition'))).toEqual([...TRANSITION_KEYS]);
+    expect(keysOf(def('rule'))).toEqual([...RULE_KEYS]);
+    expect(keysOf(def('role'))).toEqual([...ROLE_KEYS]);
+    const access = objectBranch(def('access'));
+    expect(keysOf(access)).toEqual([...ACCESS_KEYS]);
+    expect(keysOf((access['properties'] as Record<string, JsonSchema>)['fields']!)).toEqual([
+      ...FIELD_ACCESS_KEYS,
+    ]);
+    expect(keysOf(def('screen'))).toEqual([...SCREEN_KEYS]);
+    expect(keysOf(objectBranch(def('navItem')))).toEqual([...NAV_KEYS]);
+    expect(keysOf(objectBranch(def('error')))).toEqual([...ERROR_KEYS]);
+    expect((objectBranch(def('field'))['properties'] as Record<string, JsonSchema>)['type']!['enum']).toEqual(
+      [...FIELD_TYPES],
+    );
+    expect((def('screen')['properties'] as Record<string, JsonSchema>)['kind']!['enum']).toEqual([
+      ...SCREEN_KINDS,
+    ]);
+  });
+
+  it('describes every property, for editor tooltips', () => {
+    const undocumented: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        // `if`/`then`/`else` restate a property only to constrain it; `true` only to require it
+        if (key === 'properties' && !/\/(if|then|else|not)(\/|$)/.test(path)) {
+          for (const [name, schema] of Object.entries(value as Record<string, JsonSchema | boolean>)) {
+            if (typeof schema === 'object' && !schema['description'])
+              undocumented.push(`${path}/properties/${name}`);
+          }
+        }
+        walk(value, `${path}/${key}`);
+      }
+    };
+    walk(notationSchema, '#');
+    expect(undocumented).toEqual([]);
+  });
+});
+
+describe('every example validates', () => {
+  const files = readdirSync(examplesDir).filter((f) => /\.(ya?ml|md|txt)$/i.test(f));
+
+  it('finds the examples', () => {
+    expect(files).toContain('seed.txt');
+  });
+
+  for (const file of files) {
+    it(file, () => {
+      const text = readFileSync(new URL(file, examplesDir), 'utf8');
+      expect(errorsOf(documentOf(file, text))).toEqual([]);
+    });
+  }
+});
+
+/** A spec that uses every key of the notation, in each of its accepted shapes. */
+const everyKey = `
+product:
+  name: Claims
+  summary: Expense claims, from receipt to payment.
+  audience: Employees, their managers and finance.
+  locale: en-GB
+  theme: { primaryColor: '#1c7ed6', colorScheme: dark }
+screens:
+  claims:
+    path: /claims
+    kind: list
+    entity: Claim
+    title: Claims
+    roles: employee
+    columns: [title, amount, state]
+    filters: [category]
+    where: "amount > 0"
+    sort: -createdAt
+    actions: [create, export]
+  claim: { path: '/claims/:id', kind: detail, entity: Claim, fields: [title, amount], actions: [edit, submit] }
+  about: { kind: page, title: About, body: "# About", roles: [employee, manager] }
+nav:
+  - claims
+  - { screen: about, label: About us, icon: info }
+entities:
+  User:
+    fields:
+      department: string
+  Claim:
+    label: Claim
+    plural: Claims
+    description: An expense to be reimbursed.
+    owner: submittedBy
+    display: title
+    search: [title, notes]
+    fields:
+      title: { type: string, label: Title, help: What it was for, required: true, maxLength: 120, minLength: 3, pattern: '^\\S' }
+      notes: text
+      amount: { type: money, currency: EUR, required: true, min: 0.01, max: MAX_CLAIM, scale: 2, precision: 12 }
+      rate: { type: decimal, min: 0, max: 1, default: 0.5 }
+      count: { type: integer, unique: true, min: 1, default: { expr: "1 + 1" } }
+      spentOn: { type: date, min: '2020-01-01', default: today }
+      at: datetime
+      starts: { type: time, max: '18:00' }
+      category: { type: enum, values: [travel, meals, other], default: other }
+      tags: { type: enum, values: [a, b], many: true, maxLength: 2 }
+      submittedBy: { type: ref, to: User, default: user.id, readonly: true }
+      watchers: { type: ref, to: User, many: true }
+      contact: email
+      receipt: url
+      phone: phone
+      urgent: { type: boolean, default: false }
+      extra: json
+      paidOn: { type: date, readonly: true }
+states:
+  Claim:
+    initial: draft
+    states:
+      draft: { label: Draft, color: gray }
+      submitted:
+      paid: { terminal: true }
+    transitions:
+      submit: { from: draft, to: submitted, roles: employee, confirm: true, label: Submit }
+      pay: { from: [submitted], to: paid, roles: [manager], when: "submittedBy != user.id", require: [receipt], set: { paidOn: today }, confirm: Pay this claim? }
+rules:
+  - id: receipt-over-threshold
+    entity: Claim
+    description: Large claims need a receipt.
+    when: "amount > 0"
+    assert: "amount <= RECEIPT_THRESHOLD || has(receipt)"
+    error: E_RECEIPT_REQUIRED
+    fields: receipt
+    on: [create, update, submit]
+roles:
+  employee:
+    label: Employee
+    description: Anyone who spends
+    Claim: { read: own, create: true, update: "own && state == 'draft'", delete: false, fields: { read: [title, amount], write: title } }
+  manager: { inherits: employee, Claim: { read: all } }
+  auditor: { inherits: [manager], Claim: true }
+  guestish:
+calls: { basePath: /api, timeoutMs: 5000, retries: 1, offlineQueue: false }
+errors:
+  E_RECEIPT_REQUIRED: { status: 422, field: receipt, message: "A receipt is required above {RECEIPT_THRESHOLD, number}.", description: Above the threshold. }
+  E_SHORT: "Too short."
+  E_NOT_FOUND: { status: 404 }
+constants: { MAX_CLAIM: 5000, RECEIPT_THRESHOLD: 25, COMPANY: Acme, STRICT: true }
+limits:
+  pageSize: 25
+  maxPageSize: 100
+  maxBodyBytes: 2048
+  requestsPerMinute: { default: 600, guest: 60, manager: 1000 }
+  loginAttemptsPerMinute: 5
+  sessionIdleMinutes: 30
+  sessionAbsoluteHours: 12
+`;
+
+describe('the schema agrees with the compiler', () => {
+  it('accepts a spec that uses every key, which the compiler accepts too', () => {
+    const result = compile(everyKey, { file: 'every-key.yaml' });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(errorsOf(parse(everyKey))).toEqual([]);
+  });
+
+  it('accepts the shorter shapes: a rate as one number, states as a list, `from: "*"`', () => {
+    const spec = `
+entities: { Ticket: { fields: { title: string } } }
+states:
+  Ticket:
+    initial: open
+    states: [open, closed]
+    transitions: { close: { from: '*', to: closed } }
+limits: { requestsPerMinute: 100 }
+`;
+    expect(compile(spec, { file: 'short.yaml' }).ok).toBe(true);
+    expect(errorsOf(parse(spec))).toEqual([]);
+  });
+
+  // a constraint applies to a field type exactly when the compiler raises no NF206 for it
+  const SAMPLES: Record<string, unknown> = {
+    min: 1,
+    max: 2,
+    minLength: 1,
+    maxLength: 5,
+    pattern: '^a',
+    values: ['a', 'b'],
+    currency: 'EUR',
+    scale: 2,
+    precision: 10,
+    to: 'User',
+    many: true,
+    unique: true,
+  };
+  const NEEDED: Record<string, Record<string, unknown>> = {
+    enum: { values: ['a', 'b'] },
+    money: { currency: 'EUR' },
+    ref: { to: 'User' },
+  };
+  for (const type of FIELD_TYPES) {
+    for (const many of [false, true]) {
+      it(`applies the same constraints to ${many ? 'a list of ' : ''}${type}`, () => {
+        const disagreements: string[] = [];
+        for (const [key, sample] of Object.entries(SAMPLES)) {
+          const field = { type, ...NEEDED[type], ...(many ? { many: true } : {}), [key]: sample };
+          const doc = { entities: { Thing: { fields: { f: field } } } };
+          const result = compile(JSON.stringify(doc), { file: 'field.yaml' });
+          const compilerRejects = result.diagnostics.some((d) => d.code === 'NF206');
+          const schemaRejects = !validate(doc);
+          if (compilerRejects !== schemaRejects)
+            disagreements.push(
+              `${key}: compiler ${compilerRejects ? 'rejects' : 'accepts'}, schema ${schemaRejects ? 'rejects' : 'accepts'}`,
+            );
+        }
+        expect(disagreements).toEqual([]);
+      });
+    }
+  }
+
+  it('refuses the transition names the compiler reserves, and only those', () => {
+    for (const name of ['create', 'update', 'delete', 'read', 'transition', 'approve']) {
+      const doc = {
+        entities: { Ticket: { fields: { title: 'string' } } },
+        states: { Ticket: { initial: 'open', transitions: { [name]: { from: 'open', to: 'done' } } } },
+      };
+      const reserved = compile(JSON.stringify(doc), { file: 't.yaml' }).diagnostics.some(
+        (d) => d.code === 'NF209',
+      );
+      expect(!validate(doc), name).toBe(reserved);
+    }
+  });
+
+  it('bounds every number of `limits` and `calls` where the compiler does', () => {
+    const disagreements: string[] = [];
+    for (const section of ['limits', 'calls'] as const) {
+      const properties = top(section)['properties'] as Record<string, JsonSchema>;
+      for (const [key, schema] of Object.entries(properties)) {
+        if (schema['type'] !== 'integer') continue;
+        const [min, max] = [schema['minimum'] as number, schema['maximum'] as number];
+        for (const value of [min - 1, min, max, max + 1]) {
+          // a page size is also checked against the largest page, so that one is out of the way
+          const base = section === 'limits' ? { pageSize: 1, maxPageSize: 10_000 } : {};
+          const doc = { [section]: { ...base, [key]: value } };
+          const compiled = compile(JSON.stringify(doc), { file: 'limits.yaml' }).ok;
+          if (compiled !== validate(doc)) disagreements.push(`${section}.${key}: ${value}`);
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('knows every colour scheme the compiler knows', () => {
+    for (const scheme of ['auto', 'light', 'dark', 'sepia']) {
+      const doc = { product: { theme: { colorScheme: scheme } } };
+      const ok = compile(JSON.stringify(doc), { file: 'p.yaml' }).ok;
+      expect(validate(doc), scheme).toBe(ok);
+    }
+  });
+});
+
+describe('typical mistakes are flagged, as an editor would underline them', () => {
+  const flagged = (yaml: string) => errorsOf(parse(yaml)).join('\n');
+
+  it('a misspelt field key', () => {
+    const spec = 'entities: { Claim: { fields: { title: { type: string, maxLenght: 120 } } } }';
+    expect(flagged(spec)).toMatch(/\/entities\/Claim\/fields\/title .*"additionalProperty":"maxLenght"/);
+  });
+
+  it('an unknown field type, written out or as the shorthand', () => {
+    expect(flagged('entities: { Claim: { fields: { title: { type: strng } } } }')).toMatch(
+      /\/entities\/Claim\/fields\/title\/type must be equal to one of the allowed values/,
+    );
+    expect(flagged('entities: { Claim: { fields: { title: strng } } }')).toMatch(
+      /\/entities\/Claim\/fields\/title must be equal to one of the allowed values/,
+    );
+  });
+
+  it('a lower-case entity name', () => {
+    expect(flagged('entities: { claim: { fields: { title: string } } }')).toMatch(
+      /\/entities .*"propertyName":"claim"/,
+    );
+  });
+
+  it('a constraint on a type it does not apply to, and a missing currency', () => {
+    expect(flagged('entities: { Claim: { fields: { title: { type: string, currency: EUR } } } }')).not.toBe(
+      '',
+    );
+    expect(flagged('entities: { Claim: { fields: { amount: { type: money } } } }')).toMatch(
+      /must have required property 'currency'/,
+    );
+  });
+
+  it('an unknown top-level key, screen kind, colour scheme and error code shape', () => {
+    expect(flagged('entitys: {}')).toMatch(/"additionalProperty":"entitys"/);
+    expect(flagged('screens: { home: { kind: dashboard, entity: Claim } }')).toMatch(/\/screens\/home\/kind/);
+    expect(flagged('product: { theme: { colorScheme: sepia } }')).toMatch(/colorScheme/);
+    expect(flagged('errors: { RECEIPT_REQUIRED: "Needs a receipt." }')).toMatch(
+      /"propertyName":"RECEIPT_REQUIRED"/,
+    );
+    expect(flagged('errors: { E_NEW: { status: 422 } }')).toMatch(/must have required property 'message'/);
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * @ninefold/model — the contract every package shares: the compiled model, the value formats, how
+ * values appear in CEL, the field-type table and the wire protocol between the server and its clients.
+ *
+ * Plain data and pure functions: no parser, no I/O, safe in the browser.
+ */
+export * from './model.js';
+export * from './values.js';
+export * from './cel-types.js';
+export * from './names.js';

@@ -1,0 +1,343 @@
+/**
+ * The compiled model: what the compiler produces from a spec and what every runtime consumes.
+ *
+ * It is plain, serialisable data (JSON round-trips it unchanged) and it holds no parser state:
+ * the server and the client load it as it is. Expressions travel as checked CEL source text that
+ * the engine parses once and caches.
+ */
+
+export const MODEL_VERSION = 1;
+
+/** The nine facets of a spec, in section order. */
+export const FACETS = [
+  'product',
+  'screens',
+  'entities',
+  'states',
+  'rules',
+  'roles',
+  'calls',
+  'errors',
+  'constants',
+] as const;
+export type FacetKey = (typeof FACETS)[number];
+
+export interface Model {
+  readonly modelVersion: typeof MODEL_VERSION;
+  readonly product: Product;
+  /** Every entity, the built-in `User` included, by name in declaration order. */
+  readonly entities: Readonly<Record<string, Entity>>;
+  /** State machines by entity name. */
+  readonly states: Readonly<Record<string, StateMachine>>;
+  readonly rules: readonly Rule[];
+  /** Roles with inheritance already resolved: each role holds everything it may do. */
+  readonly roles: Readonly<Record<string, Role>>;
+  readonly screens: readonly Screen[];
+  readonly nav: readonly NavItem[];
+  readonly calls: Calls;
+  /** The error catalogue: the built-in codes, overridden and extended by the spec. */
+  readonly errors: Readonly<Record<string, ErrorDef>>;
+  readonly constants: Readonly<Record<string, Constant>>;
+  readonly limits: Limits;
+  /** What each section of the spec said, and whether it specified its facet at all. */
+  readonly facets: Readonly<Record<FacetKey, Facet>>;
+}
+
+export interface Facet {
+  readonly section: number;
+  readonly title: string;
+  /** False when the section is missing, empty or says only "not shown": defaults apply. */
+  readonly specified: boolean;
+  /** The section's prose, for the app's help page. */
+  readonly prose: string;
+  /** What the runtime does in place of an unspecified facet, in one sentence. */
+  readonly defaultBehaviour: string;
+}
+
+export interface Product {
+  readonly name: string;
+  readonly summary: string;
+  readonly audience: string;
+  /** BCP 47 tag used for messages, numbers and dates. */
+  readonly locale: string;
+  readonly theme: Theme;
+}
+
+export interface Theme {
+  /** A CSS colour. */
+  readonly primaryColor: string;
+  readonly colorScheme: 'auto' | 'light' | 'dark';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+/**
+ * A CEL expression, parsed and type-checked at compile time.
+ *
+ * `source` is normalised CEL: the shorthand `has(field)` is already rewritten to
+ * `has(self.field)`, so any conforming CEL implementation can evaluate it.
+ */
+export interface Expr {
+  readonly source: string;
+  /** The top-level names it reads: fields, constants, `user`, `old`, `now`, `today`, `own`, `self`. */
+  readonly names: readonly string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'integer',
+  'decimal',
+  'money',
+  'boolean',
+  'date',
+  'datetime',
+  'time',
+  'enum',
+  'email',
+  'url',
+  'phone',
+  'ref',
+  'json',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** The columns every record has; a spec cannot declare fields with these names. */
+export const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt', 'createdBy', 'version', 'state'] as const;
+export type SystemField = (typeof SYSTEM_FIELDS)[number];
+
+export interface Entity {
+  readonly name: string;
+  readonly label: string;
+  readonly pluralLabel: string;
+  /** The REST resource name: `/api/<resource>`. */
+  readonly resource: string;
+  readonly description: string;
+  /** The ref-to-User field that makes a record "own" for a user, if any. */
+  readonly owner: string | null;
+  /** The field shown as the record's title in lists, pickers and breadcrumbs. */
+  readonly display: string;
+  /** The text fields searched by `?q=`. */
+  readonly search: readonly string[];
+  readonly fields: Readonly<Record<string, Field>>;
+  /** True for the built-in `User` entity. */
+  readonly builtin: boolean;
+}
+
+/** A bound that may name a constant; `value` is already resolved. */
+export interface Bound {
+  /** A number for integer and length bounds; an exact decimal string for decimal and money. */
+  readonly value: number | string;
+  readonly constant: string | null;
+}
+
+/** A default: a literal, or an expression evaluated when the record is created. */
+export type FieldDefault = { readonly value: Value } | { readonly expr: Expr };
+
+export interface Field {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly label: string;
+  readonly help: string;
+  readonly required: boolean;
+  readonly unique: boolean;
+  /** Never written by a client: set by a default, a transition's `set`, or the system. */
+  readonly readonly: boolean;
+  readonly default: FieldDefault | null;
+  /** Numeric, money and calendar bounds (inclusive). */
+  readonly min: Bound | null;
+  readonly max: Bound | null;
+  /** Length bounds for text-like fields; item-count bounds for `many` fields. */
+  readonly minLength: Bound | null;
+  readonly maxLength: Bound | null;
+  /** An ECMAScript regular expression (with the `u` flag) that the whole value must match. */
+  readonly pattern: string | null;
+  /** Allowed values of an enum. */
+  readonly values: readonly string[] | null;
+  /** ISO 4217 currency of a money field. */
+  readonly currency: string | null;
+  /** Digits after the decimal point of a decimal or money field. */
+  readonly scale: number | null;
+  /** Total significant digits of a decimal or money field (at most 15, so doubles compare exactly). */
+  readonly precision: number | null;
+  /** Target entity of a ref. */
+  readonly to: string | null;
+  /** A list of refs or of enum values. */
+  readonly many: boolean;
+}
+
+/**
+ * Values as they travel in JSON and through the engine: exact, and unambiguous.
+ * decimal and money: a decimal string ("12.50"); date "2026-11-23"; time "09:30" or "09:30:15";
+ * datetime: an ISO 8601 instant in UTC ("2026-11-23T09:30:00.000Z").
+ */
+export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
+
+// ---------------------------------------------------------------------------------------------
+// States
+
+export interface StateMachine {
+  readonly entity: string;
+  readonly initial: string;
+  readonly states: Readonly<Record<string, State>>;
+  readonly transitions: Readonly<Record<string, Transition>>;
+}
+
+export interface State {
+  readonly name: string;
+  readonly label: string;
+  /** A state no transition leaves. */
+  readonly terminal: boolean;
+  /** A Mantine colour name or CSS colour for the badge. */
+  readonly color: string | null;
+}
+
+export interface Transition {
+  readonly name: string;
+  readonly label: string;
+  readonly from: readonly string[];
+  readonly to: string;
+  /** Who may fire it; `null` means every role that may update the record. */
+  readonly roles: readonly string[] | null;
+  /** A guard over the record as it is before the transition. */
+  readonly when: Expr | null;
+  /** Fields that must have a value once the transition's input is applied. */
+  readonly require: readonly string[];
+  /** Fields set by the transition, each to an expression's value. */
+  readonly set: Readonly<Record<string, Expr>>;
+  /** A question to confirm before firing, or null for none. */
+  readonly confirm: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** When a rule applies: on create, on update, or on a named transition. */
+export type RuleTrigger = 'create' | 'update' | { readonly transition: string };
+
+export interface Rule {
+  readonly id: string;
+  readonly entity: string;
+  readonly description: string;
+  /** The rule is checked only when this holds. */
+  readonly when: Expr | null;
+  readonly assert: Expr;
+  /** A code of the error catalogue. */
+  readonly error: string;
+  /** Fields the error is shown beside. */
+  readonly fields: readonly string[];
+  readonly on: readonly RuleTrigger[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Roles
+
+/** `true` always, `false` never, or when any of the conditions holds. */
+export type Access = boolean | { readonly any: readonly Expr[] };
+
+export interface EntityAccess {
+  readonly read: Access;
+  readonly create: Access;
+  readonly update: Access;
+  readonly delete: Access;
+  /** Fields this role may read; `null` means all of them. */
+  readonly readFields: readonly string[] | null;
+  /** Fields this role may write; `null` means all writable fields. */
+  readonly writeFields: readonly string[] | null;
+}
+
+export interface Role {
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  /** Roles this role inherits from, transitively. */
+  readonly inherits: readonly string[];
+  /** What the role may do, per entity; an entity absent here is denied. */
+  readonly entities: Readonly<Record<string, EntityAccess>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screens and navigation
+
+export const SCREEN_KINDS = ['list', 'detail', 'create', 'edit', 'page'] as const;
+export type ScreenKind = (typeof SCREEN_KINDS)[number];
+
+export interface Screen {
+  readonly id: string;
+  /** A React Router path; detail and edit screens take `:id`. */
+  readonly path: string;
+  readonly kind: ScreenKind;
+  readonly entity: string | null;
+  readonly title: string;
+  /** Roles that may open it; `null` means every role that may read its entity. */
+  readonly roles: readonly string[] | null;
+  /** Fields shown as columns (lists) or in order (detail, forms). */
+  readonly fields: readonly string[];
+  /** Fields offered as filters on a list. */
+  readonly filters: readonly string[];
+  /** A fixed condition on the rows a list shows; always compilable to SQL. */
+  readonly where: Expr | null;
+  /** Default sort of a list: a field, `-` first for descending. */
+  readonly sort: string | null;
+  /** Actions offered: `create`, `edit`, `delete`, `export`, or a transition name. */
+  readonly actions: readonly string[];
+  /** Markdown body of a `page`. */
+  readonly body: string;
+  /** True when generated because the spec declared no screens. */
+  readonly generated: boolean;
+}
+
+export interface NavItem {
+  readonly label: string;
+  /** The id of the screen it opens. */
+  readonly screen: string;
+  readonly icon: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls, errors, constants, limits
+
+export interface Calls {
+  /** Where the generated REST API is mounted. */
+  readonly basePath: string;
+  readonly timeoutMs: number;
+  /** How often a request is retried after a network failure (a write with its Idempotency-Key). */
+  readonly retries: number;
+  /** Whether the client queues writes made offline and replays them. */
+  readonly offlineQueue: boolean;
+}
+
+export interface ErrorDef {
+  readonly code: string;
+  /** HTTP status, 400–599. */
+  readonly status: number;
+  /** An ICU MessageFormat template. */
+  readonly message: string;
+  /** The field the error is shown beside, if any. */
+  readonly field: string | null;
+  readonly description: string;
+  /** True when the code comes from the built-in catalogue (possibly with a spec's message). */
+  readonly builtin: boolean;
+}
+
+export type Constant = number | string | boolean;
+
+export interface Limits {
+  /** Default rows per list page. */
+  readonly pageSize: number;
+  /** The most rows a client may ask for in one page. */
+  readonly maxPageSize: number;
+  /** The largest request body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Requests per minute and client; by role, `default` for signed-in users, `guest` otherwise. */
+  readonly requestsPerMinute: Readonly<Record<string, number>>;
+  /** Login attempts per minute, per account and per address. */
+  readonly loginAttemptsPerMinute: number;
+  /** Idle and absolute session lifetimes. */
+  readonly sessionIdleMinutes: number;
+  readonly sessionAbsoluteHours: number;
+}

@@ -1,0 +1,7 @@
+/**
+ * @ninefold/testkit — what the tests of every package share: fresh databases of each dialect, a
+ * server on them with a clock the test moves, signed-in users, and the OpenAPI contract check that
+ * every answer of the API is held against. Tests only; no package's sources import it.
+ */
+export * from './server.js';
+export * from './contract.js';

@@ -5,6 +5,7 @@
  * strings stay arrays, json stays as it is (its numbers are doubles, as in google.protobuf.Struct).
  */
 import {
+  FIELD_TYPE_INFO,
   type Field,
   type Value,
   fromMinorUnits,
@@ -55,30 +56,32 @@ export function fromCel(field: Pick<Field, 'type' | 'many' | 'scale'>, value: un
       ? (value as string[])
       : undefined;
   }
-  switch (field.type) {
-    case 'integer':
+  const celType = FIELD_TYPE_INFO[field.type].cel;
+  switch (celType) {
+    case 'int':
       if (typeof value === 'bigint') {
         const n = Number(value);
         return Number.isSafeInteger(n) ? n : undefined;
       }
       return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
-    case 'decimal':
-    case 'money': {
+    case 'double': {
       const scale = field.scale ?? 2;
       if (typeof value === 'bigint') return fromMinorUnits(value * 10n ** BigInt(scale), scale);
       if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) >= 1e21) return undefined;
       const units = toMinorUnits(value.toFixed(scale), scale);
       return units === null ? undefined : fromMinorUnits(units, scale);
     }
-    case 'boolean':
+    case 'bool':
       return typeof value === 'boolean' ? value : undefined;
-    case 'datetime':
+    case 'google.protobuf.Timestamp':
       if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
       return typeof value === 'string' && isDateTime(value) ? new Date(value).toISOString() : undefined;
-    case 'json':
+    case 'dyn':
       return toJson(value);
-    default:
+    case 'string':
       return typeof value === 'string' ? value : undefined;
+    default:
+      return celType satisfies never;
   }
 }
 

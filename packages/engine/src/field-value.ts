@@ -4,12 +4,14 @@
 import {
   type Bound,
   type Field,
+  type FieldType,
   type Value,
   compareDecimal,
   decimalScale,
   fromMinorUnits,
   isDate,
   isDateTime,
+  isColor,
   isEmail,
   isPhone,
   isTime,
@@ -17,6 +19,7 @@ import {
   parseDecimal,
   toDecimalString,
   toMinorUnits,
+  normalizeColor,
   normalizeTime,
 } from '@ninefold/model';
 import { type FieldError } from './field-error.js';
@@ -24,8 +27,6 @@ import { type FieldError } from './field-error.js';
 /** The checked and normalised value, or the first error that makes it invalid. */
 export type FieldCheck =
   { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: FieldError };
-
-const TEXTUAL = new Set(['string', 'text', 'email', 'url', 'phone']);
 
 /**
  * Whether a wire value means "no value" for a field: null, undefined, an empty string, or an empty
@@ -52,75 +53,92 @@ export function checkFieldValue(field: Field, value: Value): FieldCheck {
     error: { code, field: field.name, params: { field: field.label, value, ...params } },
   });
   if (field.many) return checkList(field, value, fail);
-  if (field.type === 'json') return { ok: true, value };
-
-  if (TEXTUAL.has(field.type)) {
-    if (typeof value !== 'string') return fail('E_TYPE', { expected: 'text' });
-    if (field.type === 'email' && !isEmail(value))
-      return fail('E_FORMAT', { expected: 'an email address like name@example.com' });
-    if (field.type === 'url' && !isUrl(value))
-      return fail('E_FORMAT', { expected: 'a web address starting with https://' });
-    if (field.type === 'phone' && !isPhone(value))
-      return fail('E_FORMAT', { expected: 'a phone number like +44 20 7946 0958' });
-    const length = [...value].length; // code points, as CEL's size() and SQL's LENGTH count them
-    if (field.minLength !== null && length < Number(field.minLength.value))
-      return fail('E_TOO_SHORT', { min: Number(field.minLength.value) });
-    if (field.maxLength !== null && length > Number(field.maxLength.value))
-      return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
-    if (field.pattern !== null && !wholeMatch(field.pattern, value)) return fail('E_PATTERN');
-    return { ok: true, value };
-  }
-
-  switch (field.type) {
-    case 'integer': {
-      if (typeof value !== 'number' || !Number.isInteger(value))
-        return fail('E_TYPE', { expected: 'a whole number' });
-      if (!Number.isSafeInteger(value))
-        return fail(
-          value < 0 ? 'E_TOO_SMALL' : 'E_TOO_LARGE',
-          value < 0 ? { min: Number.MIN_SAFE_INTEGER } : { max: Number.MAX_SAFE_INTEGER },
-        );
-      if (field.min !== null && value < Number(field.min.value))
-        return fail('E_TOO_SMALL', { min: bound(field.min) });
-      if (field.max !== null && value > Number(field.max.value))
-        return fail('E_TOO_LARGE', { max: bound(field.max) });
-      return { ok: true, value };
-    }
-    case 'decimal':
-    case 'money':
-      return checkDecimal(field, value, fail);
-    case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : fail('E_TYPE', { expected: 'true or false' });
-    case 'date':
-      if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a date like 2026-01-31' });
-      if (!isDate(value)) return fail('E_FORMAT', { expected: 'a date like 2026-01-31' });
-      return checkOrdered(field, value, value, (b) => String(b), fail);
-    case 'time':
-      if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a time like 09:30' });
-      if (!isTime(value)) return fail('E_FORMAT', { expected: 'a time like 09:30' });
-      return checkOrdered(field, normalizeTime(value), timeKey(value), (b) => timeKey(String(b)), fail);
-    case 'datetime': {
-      const expected = 'an instant like 2026-01-31T09:30:00Z';
-      if (typeof value !== 'string') return fail('E_TYPE', { expected });
-      if (!isDateTime(value)) return fail('E_FORMAT', { expected });
-      const normal = new Date(value).toISOString();
-      return checkOrdered(field, normal, normal, (b) => new Date(String(b)).toISOString(), fail);
-    }
-    case 'enum':
-      if (typeof value !== 'string') return fail('E_TYPE', { expected: 'text' });
-      return (field.values ?? []).includes(value)
-        ? { ok: true, value }
-        : fail('E_NOT_ONE_OF', { values: (field.values ?? []).join(', ') });
-    case 'ref':
-      return typeof value === 'string'
-        ? { ok: true, value }
-        : fail('E_TYPE', { expected: `the id of a ${field.to ?? 'record'}` });
-    default:
-      return { ok: true, value };
-  }
+  return CHECKS[field.type](field, value, fail);
 }
 
 type Fail = (code: string, params?: Record<string, Value>) => FieldCheck;
+type Check = (field: Field, value: Value, fail: Fail) => FieldCheck;
+
+/** How each type checks a single value: its JSON type, its format, its constraints. */
+const CHECKS: Readonly<Record<FieldType, Check>> = {
+  string: (field, value, fail) => checkText(field, value, fail, null),
+  text: (field, value, fail) => checkText(field, value, fail, null),
+  email: (field, value, fail) =>
+    checkText(field, value, fail, [isEmail, 'an email address like name@example.com']),
+  url: (field, value, fail) => checkText(field, value, fail, [isUrl, 'a web address starting with https://']),
+  phone: (field, value, fail) =>
+    checkText(field, value, fail, [isPhone, 'a phone number like +44 20 7946 0958']),
+  integer: (field, value, fail) => {
+    if (typeof value !== 'number' || !Number.isInteger(value))
+      return fail('E_TYPE', { expected: 'a whole number' });
+    if (!Number.isSafeInteger(value))
+      return fail(
+        value < 0 ? 'E_TOO_SMALL' : 'E_TOO_LARGE',
+        value < 0 ? { min: Number.MIN_SAFE_INTEGER } : { max: Number.MAX_SAFE_INTEGER },
+      );
+    if (field.min !== null && value < Number(field.min.value))
+      return fail('E_TOO_SMALL', { min: bound(field.min) });
+    if (field.max !== null && value > Number(field.max.value))
+      return fail('E_TOO_LARGE', { max: bound(field.max) });
+    return { ok: true, value };
+  },
+  decimal: checkDecimal,
+  money: checkDecimal,
+  boolean: (_field, value, fail) =>
+    typeof value === 'boolean' ? { ok: true, value } : fail('E_TYPE', { expected: 'true or false' }),
+  date: (field, value, fail) => {
+    if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a date like 2026-01-31' });
+    if (!isDate(value)) return fail('E_FORMAT', { expected: 'a date like 2026-01-31' });
+    return checkOrdered(field, value, value, (b) => String(b), fail);
+  },
+  time: (field, value, fail) => {
+    if (typeof value !== 'string') return fail('E_TYPE', { expected: 'a time like 09:30' });
+    if (!isTime(value)) return fail('E_FORMAT', { expected: 'a time like 09:30' });
+    return checkOrdered(field, normalizeTime(value), timeKey(value), (b) => timeKey(String(b)), fail);
+  },
+  datetime: (field, value, fail) => {
+    const expected = 'an instant like 2026-01-31T09:30:00Z';
+    if (typeof value !== 'string') return fail('E_TYPE', { expected });
+    if (!isDateTime(value)) return fail('E_FORMAT', { expected });
+    const normal = new Date(value).toISOString();
+    return checkOrdered(field, normal, normal, (b) => new Date(String(b)).toISOString(), fail);
+  },
+  enum: (field, value, fail) => {
+    if (typeof value !== 'string') return fail('E_TYPE', { expected: 'text' });
+    return (field.values ?? []).includes(value)
+      ? { ok: true, value }
+      : fail('E_NOT_ONE_OF', { values: (field.values ?? []).join(', ') });
+  },
+  ref: (field, value, fail) =>
+    typeof value === 'string'
+      ? { ok: true, value }
+      : fail('E_TYPE', { expected: `the id of a ${field.to ?? 'record'}` }),
+  json: (_field, value) => ({ ok: true, value }),
+  color: (_field, value, fail) => {
+    const expected = 'a colour like #1e90ff';
+    if (typeof value !== 'string') return fail('E_TYPE', { expected });
+    if (!isColor(value)) return fail('E_FORMAT', { expected });
+    return { ok: true, value: normalizeColor(value) };
+  },
+};
+
+/** Text: its format when it has one, then its length in code points and its pattern. */
+function checkText(
+  field: Field,
+  value: Value,
+  fail: Fail,
+  format: readonly [(text: string) => boolean, string] | null,
+): FieldCheck {
+  if (typeof value !== 'string') return fail('E_TYPE', { expected: 'text' });
+  if (format !== null && !format[0](value)) return fail('E_FORMAT', { expected: format[1] });
+  const length = [...value].length; // code points, as CEL's size() and SQL's LENGTH count them
+  if (field.minLength !== null && length < Number(field.minLength.value))
+    return fail('E_TOO_SHORT', { min: Number(field.minLength.value) });
+  if (field.maxLength !== null && length > Number(field.maxLength.value))
+    return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
+  if (field.pattern !== null && !wholeMatch(field.pattern, value)) return fail('E_PATTERN');
+  return { ok: true, value };
+}
 
 function bound(b: Bound): number | string {
   return b.value;

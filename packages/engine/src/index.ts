@@ -42,6 +42,7 @@ export {
   columnType,
   decodeValue,
   encodeValue,
+  storageEncoding,
   systemField,
 } from './storage.js';
 export {

@@ -2,17 +2,23 @@
  * How field values are stored in SQLite and PostgreSQL (decision 0004). The server writes and reads
  * columns with these functions, and the SQL filters of sql.ts compare against exactly this encoding.
  *
- * | field type                      | SQLite            | PostgreSQL        | value                          |
- * | ------------------------------- | ----------------- | ----------------- | ------------------------------ |
- * | integer                         | INTEGER           | BIGINT            | the number                     |
- * | decimal, money                  | INTEGER           | BIGINT            | minor units of the field scale |
- * | boolean                         | INTEGER (0/1)     | BOOLEAN           |                                |
- * | datetime                        | TEXT              | TEXT              | UTC ISO 8601 with milliseconds |
- * | date, time, string-like, enum, ref | TEXT           | TEXT              | as on the wire                 |
- * | many refs / enums, json         | TEXT              | TEXT              | JSON text (not filterable)     |
+ * Each type's column and encoding is its `storage` in the field-type table (@ninefold/model):
+ *
+ * | encoding    | SQLite        | PostgreSQL | value                                       |
+ * | ----------- | ------------- | ---------- | ------------------------------------------- |
+ * | integer     | INTEGER       | BIGINT     | the number                                  |
+ * | minor-units | INTEGER       | BIGINT     | an exact decimal in minor units of its scale |
+ * | boolean     | INTEGER (0/1) | BOOLEAN    |                                             |
+ * | instant     | TEXT          | TEXT       | UTC ISO 8601 with milliseconds              |
+ * | text        | TEXT          | TEXT       | as on the wire                              |
+ * | json        | TEXT          | TEXT       | JSON text (not filterable)                  |
+ *
+ * A `many` field (a list of refs or enum values) is JSON text whatever its type.
  */
 import {
+  FIELD_TYPE_INFO,
   type Field,
+  type StorageEncoding,
   type SystemField,
   type Value,
   fromMinorUnits,
@@ -48,16 +54,12 @@ export function systemField(name: SystemField): StoredField {
  */
 export function columnType(field: StoredField, dialect: Dialect): 'INTEGER' | 'BIGINT' | 'BOOLEAN' | 'TEXT' {
   if (field.many) return 'TEXT';
-  switch (field.type) {
-    case 'integer':
-    case 'decimal':
-    case 'money':
-      return dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
-    case 'boolean':
-      return dialect === 'sqlite' ? 'INTEGER' : 'BOOLEAN';
-    default:
-      return 'TEXT';
-  }
+  return FIELD_TYPE_INFO[field.type].storage[dialect];
+}
+
+/** How a field's column encodes its values: its type's, or JSON for a list. */
+export function storageEncoding(field: Pick<StoredField, 'type' | 'many'>): StorageEncoding {
+  return field.many ? 'json' : FIELD_TYPE_INFO[field.type].storage.encoding;
 }
 
 /**
@@ -72,14 +74,15 @@ export function encodeValue(
   dialect: Dialect,
 ): string | number | boolean | null {
   if (value === null || value === undefined) return null;
-  if (field.many || field.type === 'json') return JSON.stringify(value);
-  switch (field.type) {
+  const encoding = storageEncoding(field);
+  switch (encoding) {
+    case 'json':
+      return JSON.stringify(value);
     case 'integer':
       if (typeof value !== 'number' || !Number.isSafeInteger(value))
         throw new TypeError(`not an integer: ${String(value)}`);
       return value;
-    case 'decimal':
-    case 'money': {
+    case 'minor-units': {
       const text =
         typeof value === 'number' ? toDecimalString(value) : typeof value === 'string' ? value : null;
       const units = text === null ? null : toMinorUnits(text, field.scale ?? 2);
@@ -90,13 +93,15 @@ export function encodeValue(
     case 'boolean':
       if (typeof value !== 'boolean') throw new TypeError(`not a boolean: ${String(value)}`);
       return dialect === 'sqlite' ? (value ? 1 : 0) : value;
-    case 'datetime':
+    case 'instant':
       if (typeof value !== 'string' || !isDateTime(value))
         throw new TypeError(`not an instant: ${String(value)}`);
       return new Date(value).toISOString();
-    default:
+    case 'text':
       if (typeof value !== 'string') throw new TypeError(`not text: ${String(value)}`);
       return value;
+    default:
+      return unknownEncoding(encoding);
   }
 }
 
@@ -119,20 +124,28 @@ export type ValueDecoder = (raw: unknown) => Value;
  * @example valueDecoder({ type: 'money', many: false, scale: 2 })(1250) // '12.50'
  */
 export function valueDecoder(field: StoredField): ValueDecoder {
-  if (field.many || field.type === 'json') return decodeJson;
-  switch (field.type) {
+  const encoding = storageEncoding(field);
+  switch (encoding) {
+    case 'json':
+      return decodeJson;
     case 'integer':
       return decodeInteger;
-    case 'decimal':
-    case 'money':
+    case 'minor-units':
       return minorUnitsDecoder(field.scale ?? 2);
     case 'boolean':
       return decodeBoolean;
-    case 'datetime':
+    case 'instant':
       return decodeDateTime;
-    default:
+    case 'text':
       return decodeText;
+    default:
+      return unknownEncoding(encoding);
   }
+}
+
+/** A switch over the encodings that missed one: a type error at build time, a TypeError at run time. */
+function unknownEncoding(encoding: never): never {
+  throw new TypeError(`no storage encoding ${String(encoding)}`);
 }
 
 function decodeJson(raw: unknown): Value {

@@ -22,7 +22,17 @@ import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from './facets/roles.js';
 import { RULE_KEYS } from './facets/rules.js';
 import { NAV_KEYS, RESERVED_PATHS, SCREEN_KEYS } from './facets/screens.js';
 import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from './facets/states.js';
-import { FIELD_TYPES, SCREEN_KINDS, SYSTEM_FIELDS, type FieldType, type Theme } from '@ninefold/model';
+import {
+  FIELD_CONSTRAINTS,
+  FIELD_TYPES,
+  FIELD_TYPE_INFO,
+  SCREEN_KINDS,
+  SYSTEM_FIELDS,
+  type FieldConstraint,
+  type FieldType,
+  type Theme,
+  fieldTypesWhere,
+} from '@ninefold/model';
 
 /** A JSON Schema (draft 2020-12) as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -39,10 +49,6 @@ const COLOR_SCHEMES: Readonly<Record<Theme['colorScheme'], string>> = {
 const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition'];
 /** A string the compiler reads as a constant's name where a bound is expected. */
 const CONSTANT_REF = '^[A-Z][A-Z0-9_]*$';
-
-const TEXTUAL: readonly FieldType[] = ['string', 'text', 'email', 'url', 'phone'];
-const NUMERIC: readonly FieldType[] = ['integer', 'decimal', 'money'];
-const CALENDAR: readonly FieldType[] = ['date', 'datetime', 'time'];
 
 // ---------------------------------------------------------------------------------------------
 // building blocks
@@ -185,33 +191,36 @@ const lengthBound = (description: string): JsonSchema => ({
 const typeIn = (types: readonly FieldType[]): JsonSchema => ({ properties: { type: { enum: [...types] } } });
 const isList: JsonSchema = { properties: { many: { const: true } }, required: ['many'] };
 
+/** The field types that accept a key (the field-type table). */
+const accepting = (key: FieldConstraint) => fieldTypesWhere((t) => t.constraints.includes(key));
+
 /** Which constraints apply to which field types (the compiler's NF206), keyed by constraint. */
-const APPLIES: Readonly<Partial<Record<Key<typeof FIELD_KEYS>, JsonSchema>>> = {
-  min: typeIn([...NUMERIC, ...CALENDAR]),
-  max: typeIn([...NUMERIC, ...CALENDAR]),
-  minLength: { anyOf: [typeIn(TEXTUAL), isList] },
-  maxLength: { anyOf: [typeIn(TEXTUAL), isList] },
-  pattern: typeIn(TEXTUAL),
-  values: typeIn(['enum']),
-  currency: typeIn(['money']),
-  scale: typeIn(['decimal', 'money']),
-  precision: typeIn(['decimal', 'money']),
-  to: typeIn(['ref']),
-  many: typeIn(['ref', 'enum']),
-  unique: { not: { anyOf: [typeIn(['text', 'json', 'boolean']), isList] } },
-};
+const APPLIES = Object.fromEntries(
+  FIELD_CONSTRAINTS.map((key): [FieldConstraint, JsonSchema] => {
+    switch (key) {
+      case 'minLength':
+      case 'maxLength':
+        return [key, { anyOf: [typeIn(accepting(key)), isList] }];
+      case 'unique':
+        return [
+          key,
+          { not: { anyOf: [typeIn(fieldTypesWhere((t) => !t.constraints.includes(key))), isList] } },
+        ];
+      default:
+        return [key, typeIn(accepting(key))];
+    }
+  }),
+) as Readonly<Record<FieldConstraint, JsonSchema>>;
 /** Keys a type cannot do without (the compiler's NF203). */
-const NEEDS: readonly [FieldType, string][] = [
-  ['enum', 'values'],
-  ['money', 'currency'],
-  ['ref', 'to'],
-];
+const NEEDS: readonly [FieldType, string][] = FIELD_TYPES.flatMap((type) =>
+  FIELD_TYPE_INFO[type].requires.map((key): [FieldType, string] => [type, key]),
+);
 
 const fieldType: JsonSchema = {
   type: 'string',
   enum: [...FIELD_TYPES],
   description:
-    'string (one line), text (several lines), integer, decimal, money (with a currency), boolean, date, datetime (an instant), time, enum (one of `values`), email, url, phone, ref (to another entity), json.',
+    'string (one line), text (several lines), integer, decimal, money (with a currency), boolean, date, datetime (an instant), time, enum (one of `values`), email, url, phone, ref (to another entity), json, color (`#rrggbb`, quoted in YAML).',
 };
 
 const fieldObject = strictObject(

@@ -2,6 +2,7 @@
  * How model values appear inside CEL expressions. Shared by the compiler (type-checking) and the
  * engine (evaluation), so that both see the same variables with the same types.
  */
+import { FIELD_TYPE_INFO } from './field-types.js';
 import { type Entity, type Field, type StateMachine } from './model.js';
 
 /**
@@ -10,22 +11,7 @@ import { type Entity, type Field, type StateMachine } from './model.js';
  * Storage and the wire stay exact; only arithmetic inside an expression is binary.
  */
 export function celTypeOf(field: Pick<Field, 'type' | 'many'>): string {
-  if (field.many) return 'list<string>';
-  switch (field.type) {
-    case 'integer':
-      return 'int';
-    case 'decimal':
-    case 'money':
-      return 'double';
-    case 'boolean':
-      return 'bool';
-    case 'datetime':
-      return 'google.protobuf.Timestamp';
-    case 'json':
-      return 'dyn';
-    default:
-      return 'string';
-  }
+  return field.many ? 'list<string>' : FIELD_TYPE_INFO[field.type].cel;
 }
 
 /** The system fields of a record and their CEL types; `state` only with a state machine. */

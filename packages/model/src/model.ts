@@ -103,6 +103,7 @@ export const FIELD_TYPES = [
   'phone',
   'ref',
   'json',
+  'color',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 

@@ -10,6 +10,7 @@ const DATETIME =
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 const PHONE = /^\+?[0-9][0-9 ().-]{3,22}[0-9]$/;
+const COLOR = /^#[0-9a-f]{6}$/i;
 
 /** A calendar date `YYYY-MM-DD` that exists (no 31 February). */
 export function isDate(value: string): boolean {
@@ -65,6 +66,20 @@ export function isUrl(value: string): boolean {
 /** A phone number of digits with optional leading `+` and the usual separators. */
 export function isPhone(value: string): boolean {
   return PHONE.test(value) && value.replace(/\D/g, '').length >= 5;
+}
+
+/** A CSS hex colour `#rrggbb`, in either case. */
+export function isColor(value: string): boolean {
+  return COLOR.test(value);
+}
+
+/**
+ * The canonical form of a colour: lower case, so that equal colours are equal strings.
+ *
+ * @example normalizeColor('#1E90FF') // '#1e90ff'
+ */
+export function normalizeColor(value: string): string {
+  return value.toLowerCase();
 }
 
 /** An exact decimal as written: optional `-`, digits, optional fraction. */

@@ -118,6 +118,9 @@ function fitLength(field: Field, text: string): string {
 
 const DAY = 86_400_000;
 
+/** Colours a demo record picks from, in turn. */
+const COLORS = ['#1e90ff', '#2e8b57', '#ff8c00', '#c71585', '#708090'];
+
 /** The list starting at its `by`-th element (wrapping), so a series of records varies its choices. */
 function rotate<T>(list: readonly T[], by: number): T[] {
   const k = list.length === 0 ? 0 : by % list.length;
@@ -201,6 +204,8 @@ export function candidates(
     }
     case 'json':
       return [{ e2e: true }];
+    case 'color':
+      return rotate(COLORS, ordinal);
   }
 }
 

@@ -2,7 +2,7 @@ import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { type Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/suggest.js';
 import { type Entity, type Expr } from '@ninefold/model';
-import { celTypeOfConstant, recordSchema, userSchema } from '@ninefold/model';
+import { FIELD_TYPE_INFO, celTypeOfConstant, recordSchema, userSchema } from '@ninefold/model';
 import { LIMITS } from '../source/limits.js';
 import { type CompileContext } from '../facets/context.js';
 import { expandHas } from './shorthand.js';
@@ -221,8 +221,11 @@ export function checkExpression(ctx: CompileContext, envs: Environments, req: Ex
   const ast = envs.ast(req.scope, source);
   if (req.sql) {
     const entity = req.scope.entity;
-    const isList = (name: string) =>
-      entity?.fields[name]?.many === true || entity?.fields[name]?.type === 'json';
+    const isList = (name: string) => {
+      const field = entity?.fields[name];
+      // stored as JSON text, which SQL does not compare
+      return field !== undefined && (field.many || FIELD_TYPE_INFO[field.type].storage.encoding === 'json');
+    };
     const obstacle = sqlObstacle(ast, isList);
     if (obstacle !== null) {
       const start = original(obstacle.node.range.start);

@@ -6,10 +6,15 @@ import {
   SYSTEM_FIELDS,
   type Bound,
   type Entity,
+  FIELD_CONSTRAINTS,
+  FIELD_TYPE_INFO,
+  type BoundFormat,
   type Field,
+  type FieldConstraint,
   type FieldDefault,
   type FieldType,
   type Value,
+  fieldTypesWhere,
   humanize,
 } from '@ninefold/model';
 import { describe, type YEntry, type YNode } from '../source/yaml.js';
@@ -17,6 +22,7 @@ import {
   currencyScale,
   decimalPrecision,
   decimalScale,
+  isColor,
   isCurrency,
   isDate,
   isDateTime,
@@ -24,6 +30,7 @@ import {
   isPhone,
   isTime,
   isUrl,
+  normalizeColor,
   normalizeTime,
   toDecimalString,
 } from '@ninefold/model';
@@ -63,29 +70,22 @@ export const FIELD_KEYS = [
 
 type Constraint = (typeof FIELD_KEYS)[number];
 
-const TEXTUAL: readonly FieldType[] = ['string', 'text', 'email', 'url', 'phone'];
-const NUMERIC: readonly FieldType[] = ['integer', 'decimal', 'money'];
-const CALENDAR: readonly FieldType[] = ['date', 'datetime', 'time'];
+/**
+ * Whether a type-specific key applies to a field: what its type accepts (the field-type table),
+ * with length bounds on every list too, and uniqueness on single values only.
+ */
+export function constraintApplies(key: FieldConstraint, f: { type: FieldType; many: boolean }): boolean {
+  const accepted = FIELD_TYPE_INFO[f.type].constraints.includes(key);
+  if (key === 'minLength' || key === 'maxLength') return accepted || f.many;
+  if (key === 'unique') return accepted && !f.many;
+  return accepted;
+}
 
-/** Which constraints each type accepts, beyond the universal ones. */
-const APPLIES: Readonly<Partial<Record<Constraint, (f: { type: FieldType; many: boolean }) => boolean>>> = {
-  min: (f) => NUMERIC.includes(f.type) || CALENDAR.includes(f.type),
-  max: (f) => NUMERIC.includes(f.type) || CALENDAR.includes(f.type),
-  minLength: (f) => TEXTUAL.includes(f.type) || f.many,
-  maxLength: (f) => TEXTUAL.includes(f.type) || f.many,
-  pattern: (f) => TEXTUAL.includes(f.type),
-  values: (f) => f.type === 'enum',
-  currency: (f) => f.type === 'money',
-  scale: (f) => f.type === 'decimal' || f.type === 'money',
-  precision: (f) => f.type === 'decimal' || f.type === 'money',
-  to: (f) => f.type === 'ref',
-  many: (f) => f.type === 'ref' || f.type === 'enum',
-  unique: (f) => !f.many && !['text', 'json', 'boolean'].includes(f.type),
-};
+const isConstraint = (key: string): key is FieldConstraint =>
+  (FIELD_CONSTRAINTS as readonly string[]).includes(key);
 
 /** Largest total digits of a decimal: 15 keeps every value exact as a double in expressions. */
 export const MAX_PRECISION = 15;
-const DEFAULT_TEXT_MAX = { string: 255, email: 254, url: 2048, phone: 32 } as const;
 
 /** A field whose default is still an expression to check once all entities are known. */
 export interface PendingDefault {
@@ -307,8 +307,7 @@ function readField(
   const many = manyEntry ? (reader.boolean(manyEntry.value, `\`many\` of ${where}`) ?? false) : false;
 
   for (const [key, e] of m) {
-    const applies = APPLIES[key as Constraint];
-    if (applies !== undefined && !applies({ type, many })) {
+    if (isConstraint(key) && !constraintApplies(key, { type, many })) {
       bag.report(
         'NF206',
         e.keySpan,
@@ -326,7 +325,7 @@ function readField(
     ...blankField(entry.key, type),
     many,
     required: flag('required'),
-    unique: APPLIES.unique!({ type, many }) && flag('unique'),
+    unique: constraintApplies('unique', { type, many }) && flag('unique'),
     readonly: flag('readonly'),
   };
   const label = m.get('label');
@@ -334,12 +333,13 @@ function readField(
   const help = m.get('help');
   if (help) field.help = reader.string(help.value, `the help of ${where}`) ?? '';
 
-  if (type === 'enum') {
+  const info = FIELD_TYPE_INFO[type];
+  if (info.constraints.includes('values')) {
     const values = m.get('values');
     if (values === undefined) reader.missing(entry.keySpan, 'values', where, 'values: [low, medium, high]');
     else field.values = readEnumValues(ctx, values.value, where);
   }
-  if (type === 'money') {
+  if (info.constraints.includes('currency')) {
     const cur = m.get('currency');
     if (cur === undefined) reader.missing(entry.keySpan, 'currency', where, 'currency: EUR');
     else {
@@ -354,8 +354,8 @@ function readField(
       } else if (code !== null) field.currency = code;
     }
   }
-  if (type === 'decimal' || type === 'money') {
-    const fallbackScale = type === 'money' && field.currency !== null ? currencyScale(field.currency) : 2;
+  if (info.constraints.includes('scale')) {
+    const fallbackScale = field.currency !== null ? currencyScale(field.currency) : 2;
     const scaleEntry = m.get('scale');
     field.scale = scaleEntry
       ? (reader.integer(scaleEntry.value, `the scale of ${where}`, 0, 10) ?? fallbackScale)
@@ -373,7 +373,7 @@ function readField(
       );
     }
   }
-  if (type === 'ref') {
+  if (info.constraints.includes('to')) {
     const to = m.get('to');
     if (to === undefined) reader.missing(entry.keySpan, 'to', where, 'to: User');
     else {
@@ -391,18 +391,19 @@ function readField(
 
   for (const key of ['minLength', 'maxLength'] as const) {
     const e = m.get(key);
-    if (e && APPLIES[key]!({ type, many }))
+    if (e && constraintApplies(key, { type, many }))
       field[key] = readBound(ctx, e.value, `\`${key}\` of ${where}`, 'integer');
   }
-  if (TEXTUAL.includes(type) && type !== 'text' && field.maxLength === null && !many) {
-    field.maxLength = { value: DEFAULT_TEXT_MAX[type as keyof typeof DEFAULT_TEXT_MAX], constant: null };
+  if (info.defaultMaxLength !== null && field.maxLength === null && !many) {
+    field.maxLength = { value: info.defaultMaxLength, constant: null };
   }
   for (const key of ['min', 'max'] as const) {
     const e = m.get(key);
-    if (e && APPLIES[key]!({ type, many }))
-      field[key] = readBound(ctx, e.value, `\`${key}\` of ${where}`, type, field);
+    if (e && info.bounds !== null && constraintApplies(key, { type, many }))
+      field[key] = readBound(ctx, e.value, `\`${key}\` of ${where}`, info.bounds, field);
   }
-  checkOrder(ctx, m.get('min') ?? m.get('max'), field.min, field.max, where, type);
+  if (info.bounds !== null)
+    checkOrder(ctx, m.get('min') ?? m.get('max'), field.min, field.max, where, info.bounds);
   checkOrder(
     ctx,
     m.get('minLength') ?? m.get('maxLength'),
@@ -413,7 +414,7 @@ function readField(
   );
 
   const pattern = m.get('pattern');
-  if (pattern && APPLIES.pattern!({ type, many })) {
+  if (pattern && constraintApplies('pattern', { type, many })) {
     const source = reader.string(pattern.value, `the pattern of ${where}`);
     if (source !== null) {
       try {
@@ -466,7 +467,7 @@ function hintFor(key: Constraint): string {
   switch (key) {
     case 'min':
     case 'max':
-      return 'use `min`/`max` on integer, decimal, money, date, datetime or time fields, and `minLength`/`maxLength` on text';
+      return `use \`min\`/\`max\` on ${orList(fieldTypesWhere((t) => t.bounds !== null))} fields, and \`minLength\`/\`maxLength\` on text`;
     case 'minLength':
     case 'maxLength':
       return 'use `minLength`/`maxLength` on text fields or lists, and `min`/`max` on numbers';
@@ -527,7 +528,7 @@ function readBound(
   ctx: CompileContext,
   node: YNode,
   where: string,
-  kind: FieldType,
+  kind: BoundFormat,
   field?: Field,
 ): Bound | null {
   if (node.kind !== 'scalar') {
@@ -565,8 +566,7 @@ function readBound(
     case 'integer':
       if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) return fail('a whole number');
       return { value: raw, constant };
-    case 'decimal':
-    case 'money': {
+    case 'decimal': {
       const text = typeof raw === 'number' ? (/^-?\d+(\.\d+)?$/.test(rawText) ? rawText : String(raw)) : null;
       const dec = text === null ? null : toDecimalString(text);
       if (dec === null) return fail('a number');
@@ -589,7 +589,7 @@ function readBound(
         ? { value: new Date(raw).toISOString(), constant }
         : fail('an instant like 2026-01-31T09:30:00Z');
     default:
-      return null;
+      return kind satisfies never;
   }
 }
 
@@ -599,13 +599,13 @@ function checkOrder(
   lo: Bound | null,
   hi: Bound | null,
   where: string,
-  type: FieldType,
+  kind: BoundFormat,
 ) {
   if (lo === null || hi === null || at === undefined) return;
   const less =
     typeof lo.value === 'number' && typeof hi.value === 'number'
       ? lo.value <= hi.value
-      : NUMERIC.includes(type)
+      : kind === 'integer' || kind === 'decimal'
         ? Number(lo.value) <= Number(hi.value)
         : String(lo.value) <= String(hi.value);
   if (!less) {
@@ -649,7 +649,7 @@ function readDefault(ctx: CompileContext, node: YNode, field: Field, where: stri
   if (
     node.kind === 'scalar' &&
     typeof node.value === 'string' &&
-    !['string', 'text', 'email', 'url', 'phone', 'enum', 'json'].includes(field.type)
+    FIELD_TYPE_INFO[field.type].expressionDefaults
   ) {
     return { pending: node.value, span: node.span };
   }
@@ -702,10 +702,15 @@ export function literal(node: YNode, field: Field): Value | undefined {
       return typeof v === 'string' && isUrl(v) ? v : undefined;
     case 'phone':
       return typeof v === 'string' && isPhone(v) ? v : undefined;
+    case 'color':
+      return typeof v === 'string' && isColor(v) ? normalizeColor(v) : undefined;
     case 'ref':
       return undefined;
-    default:
+    case 'string':
+    case 'text':
       return typeof v === 'string' ? v : undefined;
+    default:
+      return field.type satisfies never;
   }
 }
 
@@ -717,8 +722,7 @@ function toPlain(node: YNode): Value {
   return out;
 }
 
-const DISPLAYABLE: readonly FieldType[] = ['string', 'email', 'phone', 'url', 'enum', 'date', 'integer'];
-const SEARCHABLE: readonly FieldType[] = ['string', 'text', 'email', 'phone', 'url'];
+const SEARCHABLE = fieldTypesWhere((t) => t.search);
 
 /**
  * The second pass over entities: `owner`, `display` and `search` name fields, which are all known
@@ -762,7 +766,7 @@ export function finishEntities(ctx: CompileContext): void {
 
     let display =
       fieldNames.find((f) => entity.fields[f]!.type === 'string') ??
-      fieldNames.find((f) => DISPLAYABLE.includes(entity.fields[f]!.type) && !entity.fields[f]!.many) ??
+      fieldNames.find((f) => FIELD_TYPE_INFO[entity.fields[f]!.type].display && !entity.fields[f]!.many) ??
       'id';
     const displayEntry = m?.get('display');
     if (displayEntry) display = fieldRef(displayEntry, 'display field') ?? display;
@@ -797,4 +801,9 @@ export function finishEntities(ctx: CompileContext): void {
 /** `integer` → `an integer`, `string` → `a string`. */
 function article(word: string): string {
   return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }

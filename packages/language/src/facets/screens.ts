@@ -3,6 +3,7 @@ import { own } from '../own.js';
 import { suggestion } from '../diagnostics/suggest.js';
 import { checkExpression } from '../expressions/check.js';
 import {
+  FIELD_TYPE_INFO,
   SCREEN_KINDS,
   type Entity,
   type NavItem,
@@ -169,7 +170,7 @@ export function readScreens(
         'updatedAt',
         ...(ctx.states[entity.name] ? ['state'] : []),
         ...Object.keys(entity.fields).filter(
-          (f) => !entity!.fields[f]!.many && entity!.fields[f]!.type !== 'json',
+          (f) => !entity!.fields[f]!.many && FIELD_TYPE_INFO[entity!.fields[f]!.type].sort !== null,
         ),
       ];
       if (!sortable.includes(field))
@@ -304,7 +305,7 @@ function defaultFields(entity: Entity, kind: ScreenKind): string[] {
   const fields = Object.values(entity.fields);
   if (kind === 'list') {
     return fields
-      .filter((f) => f.type !== 'text' && f.type !== 'json' && !f.many)
+      .filter((f) => FIELD_TYPE_INFO[f.type].listed && !f.many)
       .slice(0, 6)
       .map((f) => f.name);
   }
@@ -313,7 +314,7 @@ function defaultFields(entity: Entity, kind: ScreenKind): string[] {
 
 function defaultFilters(ctx: CompileContext, entity: Entity): string[] {
   const filters = Object.values(entity.fields)
-    .filter((f) => ['enum', 'boolean', 'ref', 'date', 'money', 'integer'].includes(f.type) && !f.many)
+    .filter((f) => FIELD_TYPE_INFO[f.type].defaultFilter && !f.many)
     .map((f) => f.name);
   return ctx.states[entity.name] ? ['state', ...filters] : filters;
 }

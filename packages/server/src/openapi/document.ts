@@ -4,18 +4,16 @@
  * problem responses with the catalogue codes it can return.
  */
 import { rulesFor } from '@ninefold/engine';
-import { type Entity, type Field, type Model } from '@ninefold/model';
+import { FIELD_TYPE_INFO, FILTER_OPERATORS, type Entity, type Field, type Model } from '@ninefold/model';
 import { SESSION_COOKIE } from '../auth/request-auth.js';
 import { CSRF_HEADER } from '../http/csrf.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency.js';
 import { apiPath } from '../http/paths.js';
-import { FILTER_OPS } from '../resources/list-query.js';
 import { ACTIONS_KEY, resourcePath } from '../resources/routes.js';
 
 type Json = Record<string, unknown>;
 
 const PROBLEM = 'application/problem+json';
-const DECIMAL_PATTERN = '^-?[0-9]+(\\.[0-9]+)?$';
 
 /** Codes any request may meet. */
 const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST'];
@@ -414,40 +412,22 @@ function fieldSchema(field: Field, output: boolean): Json {
   const item = scalarSchema(field, output);
   const described = (schema: Json) => (field.help === '' ? schema : { ...schema, description: field.help });
   if (field.many) return described({ type: ['array', 'null'], items: item });
-  if (field.type === 'json') return described({});
+  if (FIELD_TYPE_INFO[field.type].json.type === 'any') return described({});
   if ('enum' in item) return described({ enum: [...(item['enum'] as string[]), null] });
   const type = item['type'];
   return described({ ...item, type: Array.isArray(type) ? [...(type as string[]), 'null'] : [type, 'null'] });
 }
 
 function scalarSchema(field: Field, output: boolean): Json {
-  switch (field.type) {
-    case 'integer':
-      return { type: 'integer' };
-    case 'decimal':
-    case 'money':
-      return output
-        ? { type: 'string', pattern: DECIMAL_PATTERN, description: 'An exact decimal, as a string.' }
-        : { type: ['string', 'number'] };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'time':
-      return { type: 'string', pattern: '^[0-9]{2}:[0-9]{2}(:[0-9]{2})?$' };
-    case 'enum':
-      return { enum: [...(field.values ?? [])] };
-    case 'email':
-      return { type: 'string', format: 'email' };
-    case 'url':
-      return { type: 'string', format: 'uri' };
-    case 'ref':
-      return { type: 'string', description: `The id of a ${field.to ?? 'record'}.` };
-    default:
-      return { type: 'string' };
-  }
+  const { json } = FIELD_TYPE_INFO[field.type];
+  if (field.values !== null) return { enum: [...field.values] };
+  if (json.acceptsNumber === true && !output) return { type: ['string', 'number'] };
+  const schema: Json = { type: json.type === 'any' ? 'string' : json.type };
+  if (json.format !== undefined) schema['format'] = json.format;
+  if (json.pattern !== undefined) schema['pattern'] = json.pattern;
+  if (field.to !== null) schema['description'] = `The id of a ${field.to}.`;
+  else if (json.description !== undefined) schema['description'] = json.description;
+  return schema;
 }
 
 /** A record as the server sends it: masked fields are absent, so only system fields are required. */
@@ -529,11 +509,12 @@ function listParameters(model: Model, entity: Entity): Json[] {
   }
   const names = ['id', 'createdAt', 'updatedAt', 'createdBy', 'version'];
   if (model.states[entity.name] !== undefined) names.push('state');
-  for (const field of Object.values(entity.fields)) if (field.type !== 'json') names.push(field.name);
+  for (const field of Object.values(entity.fields))
+    if (FIELD_TYPE_INFO[field.type].operators.length > 0) names.push(field.name);
   params.push({
     name: 'filter',
     in: 'query',
-    description: `Filters as \`field=value\` or \`field[op]=value\`, op one of ${FILTER_OPS.join(', ')} (\`in\` takes comma-separated values). Fields: ${names.join(', ')}.`,
+    description: `Filters as \`field=value\` or \`field[op]=value\`, op one of ${FILTER_OPERATORS.join(', ')} (\`in\` takes comma-separated values). Fields: ${names.join(', ')}.`,
     style: 'form',
     explode: true,
     schema: { type: 'object', additionalProperties: { type: 'string' } },

@@ -4,20 +4,23 @@
  * E_INVALID_QUERY, never a 5xx and never silently ignored.
  */
 import { type StoredField, type UserContext, encodeValue, queryableFields } from '@ninefold/engine';
-import { type Model, type Screen, type Value } from '@ninefold/model';
+import {
+  FIELD_TYPE_INFO,
+  FILTER_OPERATORS,
+  type FilterOperator,
+  type Model,
+  type Screen,
+  type Value,
+} from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
 import { ApiError } from '../http/errors.js';
 import { type EntityTable, isSystemField, isTextColumn } from './records.js';
 import { containsExactly, containsPattern, likeInsensitive, orderedColumn } from './sql.js';
 
-export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
-
 /** Query parameters that are not filters. */
 export const RESERVED_PARAMS = ['sort', 'limit', 'cursor', 'q', 'total', 'screen', 'format'] as const;
 
-const TEXT_TYPES = new Set(['string', 'text', 'email', 'url', 'phone']);
 const MAX_IN_ITEMS = 100;
 const MAX_SORT_KEYS = 4;
 
@@ -72,9 +75,9 @@ export function parseListQuery(
     if (match === null || name === undefined || field === undefined || !mayRead(name)) {
       throw invalid(`\`${key}\` is not a field you may filter on`);
     }
-    const op = (match[2] ?? 'eq') as FilterOp;
-    if (!(FILTER_OPS as readonly string[]).includes(op)) {
-      throw invalid(`\`${op}\` is not a filter operator; use one of ${FILTER_OPS.join(', ')}`);
+    const op = (match[2] ?? 'eq') as FilterOperator;
+    if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
+      throw invalid(`\`${op}\` is not a filter operator; use one of ${FILTER_OPERATORS.join(', ')}`);
     }
     conditions.push(filterCondition(info, name, field, op, single(key, raw), dialect));
   }
@@ -134,7 +137,7 @@ function optional(query: Readonly<Record<string, unknown>>, key: string): string
 
 /** A query-string value as the wire value of a field, or E_INVALID_QUERY. */
 function wireValue(name: string, field: StoredField, text: string): Value {
-  switch (field.type) {
+  switch (FIELD_TYPE_INFO[field.type].json.type) {
     case 'integer':
       if (!/^-?[0-9]{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) break;
       return Number(text);
@@ -142,7 +145,8 @@ function wireValue(name: string, field: StoredField, text: string): Value {
       if (text === 'true') return true;
       if (text === 'false') return false;
       break;
-    default:
+    case 'string':
+    case 'any':
       return text;
   }
   throw invalid(`\`${text}\` is not a value of ${name} (${field.type})`);
@@ -167,7 +171,7 @@ function filterCondition(
   info: EntityTable,
   name: string,
   field: StoredField,
-  op: FilterOp,
+  op: FilterOperator,
   text: string,
   dialect: DialectName,
 ): RawBuilder<unknown> {
@@ -181,11 +185,13 @@ function filterCondition(
     const item = bound(name, field, wireValue(name, field, text), dialect);
     return containsExactly(name, JSON.stringify(item), dialect);
   }
-  if (field.type === 'json') throw invalid(`${name} holds JSON and cannot be filtered`);
-  if (op === 'contains') {
-    if (!TEXT_TYPES.has(field.type)) throw invalid(`\`contains\` applies to text, not to ${name}`);
-    return likeInsensitive(name, containsPattern(text));
+  const { operators } = FIELD_TYPE_INFO[field.type];
+  if (operators.length === 0) throw invalid(`${name} holds ${field.type} and cannot be filtered`);
+  if (!operators.includes(op)) {
+    if (op === 'contains') throw invalid(`\`contains\` applies to text, not to ${name}`);
+    throw invalid(`${name} cannot be filtered with \`${op}\`; use one of ${operators.join(', ')}`);
   }
+  if (op === 'contains') return likeInsensitive(name, containsPattern(text));
   const ordered = orderedColumn(name, isTextColumn(info, name), dialect);
   if (op === 'in') {
     const items = text.split(',');
@@ -224,7 +230,7 @@ function parseSort(
     const name = descending ? part.slice(1) : part;
     const field = info.stored.get(name);
     if (field === undefined || !mayRead(name)) throw invalid(`\`${name}\` is not a field you may sort by`);
-    if (field.many || field.type === 'json') throw invalid(`${name} cannot be sorted`);
+    if (field.many || FIELD_TYPE_INFO[field.type].sort === null) throw invalid(`${name} cannot be sorted`);
     if (keys.some((k) => k.column === name)) throw invalid(`\`${name}\` appears twice in sort`);
     if (name === 'id') {
       // ids are unique: any key after one would never be consulted

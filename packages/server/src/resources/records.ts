@@ -8,6 +8,7 @@ import {
   type UserContext,
   type ValueDecoder,
   type WireRecord,
+  columnType,
   encodeValue,
   systemField,
   valueDecoder,
@@ -124,9 +125,7 @@ export function recordSerializer(
 /** Whether a column holds text (compared in code-point order). */
 export function isTextColumn(info: EntityTable, column: string): boolean {
   const field = info.stored.get(column);
-  return (
-    field !== undefined && (field.many || !['integer', 'decimal', 'money', 'boolean'].includes(field.type))
-  );
+  return field !== undefined && columnType(field, 'postgres') === 'TEXT';
 }
 
 /**

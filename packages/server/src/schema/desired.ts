@@ -2,22 +2,11 @@
  * The schema a model asks for: a table per entity with the system columns and a column per field,
  * the indexes lists need, and the server's own tables.
  */
-import { columnType, encodeValue } from '@ninefold/engine';
-import { type Entity, type Field, type Model, type Value } from '@ninefold/model';
+import { columnType, encodeValue, storageEncoding } from '@ninefold/engine';
+import { FIELD_TYPE_INFO, type Entity, type Field, type Model, type Value } from '@ninefold/model';
 import { type StorageType } from '../db/dialect.js';
 import { PASSWORD_HASH_COLUMN, TABLES, indexName, tableName } from './names.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
-
-/** Field types a list filters or sorts on often enough to deserve an index of their own. */
-const INDEXED_TYPES = new Set<Field['type']>([
-  'ref',
-  'enum',
-  'date',
-  'datetime',
-  'money',
-  'decimal',
-  'integer',
-]);
 
 /**
  * The schema for a model.
@@ -85,7 +74,7 @@ function entityTable(model: Model, entity: Entity): Table {
     if (field.unique && !field.many) index([field.name], true);
   }
   for (const field of Object.values(entity.fields)) {
-    if (!field.many && INDEXED_TYPES.has(field.type)) index([field.name]);
+    if (!field.many && FIELD_TYPE_INFO[field.type].indexed) index([field.name]);
   }
   // what the spec's list screens filter and sort on
   for (const screen of model.screens) {
@@ -93,7 +82,8 @@ function entityTable(model: Model, entity: Entity): Table {
     const sortField = screen.sort?.replace(/^-/, '');
     for (const fieldName of [...screen.filters, ...(sortField === undefined ? [] : [sortField])]) {
       const field = entity.fields[fieldName];
-      if (field !== undefined && !field.many && field.type !== 'json') index([field.name]);
+      if (field !== undefined && !field.many && FIELD_TYPE_INFO[field.type].sort !== null)
+        index([field.name]);
     }
   }
   return { name, entity: entity.name, columns, indexes };
@@ -129,7 +119,7 @@ function storageOf(field: Field): StorageType {
 
 function meaningOf(field: Field): string {
   const base =
-    field.type === 'decimal' || field.type === 'money'
+    storageEncoding(field) === 'minor-units'
       ? `${field.type}/${field.scale ?? 2}`
       : field.type === 'ref'
         ? `ref:${field.to ?? '?'}`

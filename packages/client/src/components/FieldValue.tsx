@@ -1,9 +1,9 @@
 /**
- * Field values for reading: refs as links to their record, URLs and emails as links, the rest as
- * formatted text. Plain elements with the classes of `values.css`, not Mantine's Text and Anchor:
+ * Field values for reading, by their type's `cell`: refs as links to their record, URLs and emails
+ * as links, colours as swatches, the rest as formatted text. Plain elements with the classes of `values.css`, not Mantine's Text and Anchor:
  * a list's first frame renders hundreds of them.
  */
-import { type Field, type Model, type Value } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Field, type Model, type Value, isColor } from '@ninefold/model';
 import { type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useRecordTitle } from '../api/ref-labels';
@@ -30,29 +30,61 @@ export function valueView(model: Model, field: Field, value: Value | undefined):
       </span>
     );
   }
-  if (field.type === 'ref' && field.to !== null) {
-    const ids = Array.isArray(value) ? value.map(String) : [String(value)];
-    return ids.map((id, i) => (
-      <span key={id}>
-        {i > 0 && ', '}
-        <RefLink entity={field.to ?? ''} id={id} />
-      </span>
-    ));
+  const cell = FIELD_TYPE_INFO[field.type].cell;
+  switch (cell) {
+    case 'ref': {
+      if (field.to === null) break;
+      const ids = Array.isArray(value) ? value.map(String) : [String(value)];
+      return ids.map((id, i) => (
+        <span key={id}>
+          {i > 0 && ', '}
+          <RefLink entity={field.to ?? ''} id={id} />
+        </span>
+      ));
+    }
+    case 'link':
+      if (typeof value === 'string' && /^https?:\/\//i.test(value)) {
+        return (
+          <a className="nf-value-link" href={value} target="_blank" rel="noopener noreferrer">
+            {value}
+          </a>
+        );
+      }
+      break;
+    case 'mailto':
+      if (typeof value === 'string') {
+        return (
+          <a className="nf-value-link" href={`mailto:${value}`}>
+            {value}
+          </a>
+        );
+      }
+      break;
+    case 'swatch':
+      if (typeof value === 'string' && isColor(value)) {
+        return (
+          <span className="nf-value-color">
+            <ColorSwatch color={value} />
+            {value}
+          </span>
+        );
+      }
+      break;
+    case 'text':
+      break;
+    default:
+      return cell satisfies never;
   }
-  if (field.type === 'url' && typeof value === 'string' && /^https?:\/\//i.test(value)) {
-    return (
-      <a className="nf-value-link" href={value} target="_blank" rel="noopener noreferrer">
-        {value}
-      </a>
-    );
-  }
-  if (field.type === 'email' && typeof value === 'string')
-    return (
-      <a className="nf-value-link" href={`mailto:${value}`}>
-        {value}
-      </a>
-    );
   return formatValue(field, value, model.product.locale);
+}
+
+/**
+ * A small square of a colour, beside its code: decoration, the code says the colour.
+ *
+ * @example <ColorSwatch color="#1e90ff" />
+ */
+export function ColorSwatch({ color }: { color: string }) {
+  return <span className="nf-value-swatch" style={{ backgroundColor: color }} aria-hidden="true" />;
 }
 
 /**

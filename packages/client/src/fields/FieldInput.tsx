@@ -1,5 +1,5 @@
 /**
- * The input of one field, chosen by its type: every control is controlled, takes the field's wire
+ * The input of one field, chosen by its type's `input` in the field-type table: every control is controlled, takes the field's wire
  * value and gives one back — decimals as exact strings, dates and times as the API writes them,
  * instants in UTC — so a form holds exactly what the server will be sent.
  */
@@ -12,7 +12,7 @@ import {
   Textarea,
   type TextInputProps,
 } from '@mantine/core';
-import { type Field, type Value, humanize } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Field, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
 import { useState } from 'react';
 import { RefPicker } from '../components/RefPicker';
 import { message } from '../runtime/messages';
@@ -68,79 +68,95 @@ export function FieldInput(props: FieldInputProps) {
     onBlur: () => props.onBlur?.(),
   };
 
-  if (field.type === 'ref') {
-    return (
-      <RefPicker
-        {...common}
-        entity={field.to ?? ''}
-        multiple={field.many}
-        value={refValue(props.value)}
-        onChange={(next) => props.onChange(next)}
-      />
-    );
+  const input = FIELD_TYPE_INFO[field.type].input;
+  switch (input) {
+    case 'ref':
+      return (
+        <RefPicker
+          {...common}
+          entity={field.to ?? ''}
+          multiple={field.many}
+          value={refValue(props.value)}
+          onChange={(next) => props.onChange(next)}
+        />
+      );
+    case 'select':
+      return <EnumInput {...props} common={common} />;
+    case 'switch':
+      return (
+        <Switch
+          label={common.label}
+          // the label wraps the help too: the name is the label alone, the help its description
+          aria-label={typeof common.label === 'string' ? common.label : undefined}
+          description={common.description}
+          error={common.error}
+          disabled={common.disabled}
+          checked={props.value === true}
+          onChange={(event) => props.onChange(event.currentTarget.checked)}
+          onBlur={common.onBlur}
+        />
+      );
+    case 'textarea':
+      return (
+        <Textarea
+          {...common}
+          autosize
+          minRows={2}
+          maxRows={12}
+          maxLength={lengthLimit(field)}
+          value={typeof props.value === 'string' ? props.value : ''}
+          onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
+        />
+      );
+    case 'json':
+      return <JsonInput {...props} common={common} />;
+    case 'integer':
+    case 'decimal':
+      return <NumberText {...props} common={common} integer={input === 'integer'} />;
+    case 'date':
+    case 'time':
+    case 'datetime':
+      return <CalendarInput {...props} common={common} input={input} />;
+    case 'color':
+      return <ColorText {...props} common={common} />;
+    case 'text':
+    case 'email':
+    case 'url':
+    case 'tel': {
+      const kind = TEXT_KINDS[input];
+      return (
+        <TextInput
+          {...common}
+          type={kind.type}
+          autoComplete={kind.autoComplete}
+          inputMode={kind.inputMode}
+          maxLength={lengthLimit(field)}
+          value={
+            typeof props.value === 'string' ? props.value : props.value == null ? '' : String(props.value)
+          }
+          onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
+        />
+      );
+    }
+    default:
+      return input satisfies never;
   }
-  if (field.type === 'enum') return <EnumInput {...props} common={common} />;
-  if (field.type === 'boolean') {
-    return (
-      <Switch
-        label={common.label}
-        // the label wraps the help too: the name is the label alone, the help its description
-        aria-label={typeof common.label === 'string' ? common.label : undefined}
-        description={common.description}
-        error={common.error}
-        disabled={common.disabled}
-        checked={props.value === true}
-        onChange={(event) => props.onChange(event.currentTarget.checked)}
-        onBlur={common.onBlur}
-      />
-    );
-  }
-  if (field.type === 'text') {
-    return (
-      <Textarea
-        {...common}
-        autosize
-        minRows={2}
-        maxRows={12}
-        maxLength={lengthLimit(field)}
-        value={typeof props.value === 'string' ? props.value : ''}
-        onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
-      />
-    );
-  }
-  if (field.type === 'json') return <JsonInput {...props} common={common} />;
-  if (field.type === 'integer' || field.type === 'decimal' || field.type === 'money')
-    return <NumberText {...props} common={common} />;
-  if (field.type === 'date' || field.type === 'time' || field.type === 'datetime')
-    return <CalendarInput {...props} common={common} />;
-
-  // string, email, url, phone
-  const kind = TEXT_KINDS[field.type] ?? TEXT_KINDS['string']!;
-  return (
-    <TextInput
-      {...common}
-      type={kind.type}
-      autoComplete={kind.autoComplete}
-      inputMode={kind.inputMode}
-      maxLength={lengthLimit(field)}
-      value={typeof props.value === 'string' ? props.value : props.value == null ? '' : String(props.value)}
-      onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
-    />
-  );
 }
 
 type Common = Pick<TextInputProps, 'label' | 'description' | 'error' | 'disabled' | 'required'> & {
   onBlur(): void;
 };
 
-const TEXT_KINDS: Record<
-  string,
-  { type: string; autoComplete: string; inputMode: TextInputProps['inputMode'] }
+const TEXT_KINDS: Readonly<
+  Record<
+    'text' | 'email' | 'url' | 'tel',
+    { type: string; autoComplete: string; inputMode: TextInputProps['inputMode'] }
+  >
 > = {
-  string: { type: 'text', autoComplete: 'off', inputMode: 'text' },
+  text: { type: 'text', autoComplete: 'off', inputMode: 'text' },
   email: { type: 'email', autoComplete: 'email', inputMode: 'email' },
   url: { type: 'url', autoComplete: 'url', inputMode: 'url' },
-  phone: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+  tel: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
 };
 
 function emptyToNull(text: string): string | null {
@@ -207,16 +223,15 @@ function EnumInput(props: FieldInputProps & { common: Common }) {
 }
 
 /** Integers, decimals and money as text: exact, in the locale's notation, money with its currency. */
-function NumberText(props: FieldInputProps & { common: Common }) {
-  const { field, common } = props;
+function NumberText(props: FieldInputProps & { common: Common; integer: boolean }) {
+  const { field, common, integer } = props;
   const locale = useModel().product.locale;
-  const integer = field.type === 'integer';
   const [text, setDraft] = useDraft(props.value, (value) =>
     integer ? (value == null ? '' : String(value)) : decimalToText(value, locale),
   );
   const parse = (raw: string): Value => (integer ? integerFromText(raw) : decimalFromText(raw, locale));
   const scale = field.scale ?? 2;
-  const currency = field.type === 'money' ? (field.currency ?? null) : null;
+  const currency = field.currency ?? null;
   return (
     <TextInput
       {...common}
@@ -265,10 +280,10 @@ function CurrencyMark({ currency, locale }: { currency: string; locale: string }
 }
 
 /** Dates, times and instants with the browser's own pickers: the best on phones, and free. */
-function CalendarInput(props: FieldInputProps & { common: Common }) {
+function CalendarInput(props: FieldInputProps & { common: Common; input: 'date' | 'time' | 'datetime' }) {
   const { field, common } = props;
-  if (field.type === 'datetime') return <DateTimeInput {...props} />;
-  const time = field.type === 'time';
+  if (props.input === 'datetime') return <DateTimeInput {...props} />;
+  const time = props.input === 'time';
   const text = time ? timeToText(props.value) : typeof props.value === 'string' ? props.value : '';
   return (
     <TextInput
@@ -299,6 +314,48 @@ function DateTimeInput(props: FieldInputProps & { common: Common }) {
         setDraft({ text: raw, value });
         props.onChange(value);
       }}
+    />
+  );
+}
+
+/** The native picker drawn as a swatch in the input's left section. */
+const COLOR_PICKER = {
+  width: 22,
+  height: 22,
+  padding: 0,
+  border: 'none',
+  background: 'none',
+  cursor: 'pointer',
+} as const;
+
+/**
+ * A colour as its code, `#rrggbb`, with the browser's colour picker beside it: typed or picked, a
+ * colour is given back in lower case; anything else is given back as typed, for the check to refuse.
+ */
+function ColorText(props: FieldInputProps & { common: Common }) {
+  const { common } = props;
+  const text = typeof props.value === 'string' ? props.value : '';
+  const give = (raw: string) => props.onChange(isColor(raw) ? normalizeColor(raw) : emptyToNull(raw));
+  return (
+    <TextInput
+      {...common}
+      type="text"
+      autoComplete="off"
+      spellCheck={false}
+      maxLength={7}
+      placeholder="#rrggbb"
+      value={text}
+      leftSection={
+        <input
+          type="color"
+          style={COLOR_PICKER}
+          aria-label={`Pick ${typeof common.label === 'string' ? common.label : 'a colour'}`}
+          disabled={common.disabled}
+          value={isColor(text) ? normalizeColor(text) : '#000000'}
+          onChange={(event) => give(event.currentTarget.value)}
+        />
+      }
+      onChange={(event) => give(event.currentTarget.value)}
     />
   );
 }

@@ -3,7 +3,7 @@
  * read stays as the text typed, so that the engine's check says what is wrong with it in the
  * catalogue's words, and nothing exact ever passes through a binary float.
  */
-import { type Field, type Value, parseDecimal } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Field, type Value, parseDecimal } from '@ninefold/model';
 
 const separators = new Map<string, { decimal: string; group: string }>();
 
@@ -145,8 +145,9 @@ export function jsonFromText(text: string): { ok: true; value: Value } | { ok: f
 export function boundText(field: Field, which: 'min' | 'max'): string | undefined {
   const bound = field[which];
   if (bound === null) return undefined;
-  if (field.type === 'time') return timeToText(String(bound.value));
-  if (field.type === 'date') return String(bound.value);
+  const format = FIELD_TYPE_INFO[field.type].bounds;
+  if (format === 'time') return timeToText(String(bound.value));
+  if (format === 'date') return String(bound.value);
   return undefined;
 }
 

@@ -105,7 +105,7 @@ export function formatValue(field: Field, value: Value | undefined, locale: stri
     case 'decimal': {
       const text = typeof value === 'number' ? String(value) : String(value);
       const scaled = field.scale !== null ? padScale(text, field.scale) : text;
-      return formatDecimal(scaled, locale, field.type === 'money' ? field.currency : null);
+      return formatDecimal(scaled, locale, field.currency);
     }
     case 'integer':
       return typeof value === 'number' ? formatInteger(value, locale) : String(value);
@@ -121,8 +121,16 @@ export function formatValue(field: Field, value: Value | undefined, locale: stri
       return humanize(String(value));
     case 'json':
       return JSON.stringify(value);
-    default:
+    case 'string':
+    case 'text':
+    case 'email':
+    case 'url':
+    case 'phone':
+    case 'ref':
+    case 'color':
       return String(value);
+    default:
+      return field.type satisfies never;
   }
 }
 

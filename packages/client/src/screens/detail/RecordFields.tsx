@@ -1,12 +1,9 @@
 import { DataList } from '@mantine/core';
-import { type Entity, type Field, humanize } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Entity, humanize } from '@ninefold/model';
 import { type ApiRecord } from '../../api/records';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { formatDateTime } from '../../format/values';
 import { useModel } from '../../runtime/runtime';
-
-/** Long values take the whole row, so that a description is not squeezed into half of it. */
-const WIDE = new Set<Field['type']>(['text', 'json']);
 
 /**
  * The fields of a record the reader may see, in the screen's order (all of them without one): a
@@ -41,7 +38,8 @@ export function RecordFields({
     >
       {items.map((name) => {
         const field = entity.fields[name];
-        const wide = field !== undefined && WIDE.has(field.type);
+        // long values take the whole row, so that a description is not squeezed into half of it
+        const wide = field !== undefined && FIELD_TYPE_INFO[field.type].wide;
         return (
           <DataList.Item key={name} data-field={name} style={wide ? { gridColumn: '1 / -1' } : undefined}>
             <DataList.ItemLabel>{field?.label ?? humanize(name)}</DataList.ItemLabel>

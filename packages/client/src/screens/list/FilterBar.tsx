@@ -1,12 +1,21 @@
 /**
- * The filters of a list screen, one input per field suited to its type: several values of an enum
- * or a state, yes/no for a boolean, a range for numbers and dates, "contains" for text, records for
- * a reference. Each filter reads and writes the API's query parameters. With them, a phone's sort
+ * The filters of a list screen, one input per field suited to its type (its `filter` in the
+ * field-type table): several values of an enum or a state, yes/no for a boolean, a range for numbers
+ * and dates, "contains" for text, records for a reference, one exact colour. Each filter reads and writes the API's query parameters. With them, a phone's sort
  * choice: the list's choosers, loaded beside the list's code and rendered after its first rows.
  */
 import { Box, Input, MultiSelect, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { type Field, type Model, humanize } from '@ninefold/model';
+import {
+  FIELD_TYPE_INFO,
+  type BoundFormat,
+  type Field,
+  type Model,
+  humanize,
+  isColor,
+  normalizeColor,
+} from '@ninefold/model';
 import { type CSSProperties, memo, useId } from 'react';
+import { ColorSwatch } from '../../components/FieldValue';
 import { RefPicker } from '../../components/RefPicker';
 import './list.css';
 import { type ListColumn } from './columns';
@@ -72,8 +81,9 @@ function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
     const data = Object.values(machine?.states ?? {}).map((s) => ({ value: s.name, label: s.label }));
     return <ValuesFilter {...props} data={data} />;
   }
-  switch (field.type) {
-    case 'enum': {
+  const info = FIELD_TYPE_INFO[field.type];
+  switch (info.filter) {
+    case 'values': {
       const data = (field.values ?? []).map((v) => ({ value: v, label: humanize(v) }));
       return field.many ? (
         <ContainsValueFilter {...props} data={data} />
@@ -81,24 +91,18 @@ function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
         <ValuesFilter {...props} data={data} />
       );
     }
-    case 'boolean':
+    case 'yes-no':
       return <BooleanFilter {...props} />;
-    case 'integer':
-    case 'decimal':
-    case 'money':
-      return <RangeFilter {...props} input="number" />;
-    case 'date':
-      return <RangeFilter {...props} input="date" />;
-    case 'datetime':
-      return <RangeFilter {...props} input="datetime" />;
-    case 'time':
-      return <RangeFilter {...props} input="time" />;
-    case 'ref':
-      return <RefFilter {...props} />;
-    case 'json':
-      return null;
-    default:
+    case 'range':
+      return <RangeFilter {...props} input={RANGE_INPUTS[info.bounds ?? 'decimal']} />;
+    case 'contains':
       return <TextFilter {...props} />;
+    case 'records':
+      return <RefFilter {...props} />;
+    case 'exact':
+      return <ExactFilter {...props} />;
+    case null:
+      return null;
   }
 }
 
@@ -232,6 +236,28 @@ function TextFilter({ field, filters, onChange }: FilterProps) {
   );
 }
 
+/** One value exactly: `color[eq]=#1e90ff`, a colour shown as its swatch beside it. */
+function ExactFilter({ field, filters, onChange }: FilterProps) {
+  const key = filterKey(field.name, 'eq');
+  const color = FIELD_TYPE_INFO[field.type].input === 'color';
+  const value = filters[key] ?? '';
+  return (
+    <TypedInput
+      label={field.label}
+      value={value}
+      placeholder={color ? '#rrggbb' : 'Equals…'}
+      leftSection={color && isColor(value) ? <ColorSwatch color={value} /> : undefined}
+      invalid={(text) =>
+        !color || text.trim() === '' || isColor(text.trim()) ? null : 'Enter a colour, like #1e90ff'
+      }
+      onCommit={(next) => {
+        const text = next.trim();
+        onChange({ [key]: text === '' ? null : color ? normalizeColor(text) : text });
+      }}
+    />
+  );
+}
+
 /** Records of the referenced entity: `field[in]=id1,id2`, or `field[contains]=id` for a list of refs. */
 function RefFilter({ field, filters, onChange }: FilterProps) {
   const op = field.many ? 'contains' : 'in';
@@ -264,6 +290,15 @@ function RefFilter({ field, filters, onChange }: FilterProps) {
 }
 
 type RangeInput = 'number' | 'date' | 'datetime' | 'time';
+
+/** The inputs of a range, by the format of the type's bounds. */
+const RANGE_INPUTS: Readonly<Record<BoundFormat, RangeInput>> = {
+  integer: 'number',
+  decimal: 'number',
+  date: 'date',
+  datetime: 'datetime',
+  time: 'time',
+};
 
 /** From and to, both inclusive: `field[gte]` and `field[lte]`. */
 function RangeFilter({ field, filters, onChange, input }: FilterProps & { input: RangeInput }) {

@@ -21,7 +21,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { grantedFields, queryableFields } from '@ninefold/engine/field-grants';
 import { accessFor } from '@ninefold/engine/grants';
-import { type Entity, type Field, type Model, type Screen } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Entity, type Field, type Model, type Screen } from '@ninefold/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type CSSProperties, type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo } from 'react';
@@ -112,7 +112,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
       screen.filters
         .filter((name) => isQueryable(queryable, name))
         .map((name) => fieldOf(model, entity, name))
-        .filter((field): field is Field => field !== null && field.type !== 'json'),
+        .filter((field): field is Field => field !== null && FIELD_TYPE_INFO[field.type].filter !== null),
     [screen.filters, queryable, model, entity],
   );
   const transitionNames = useMemo(
@@ -422,8 +422,6 @@ function InputPlaceholder({ style }: { style?: CSSProperties }) {
   );
 }
 
-const RANGE_TYPES = new Set(['integer', 'decimal', 'money', 'date', 'datetime', 'time']);
-
 /**
  * The filters' place in the list's first frame: each filter's label over the boxes of its inputs
  * (two for a range), in the filters' grid, so that the rows below stay where they are when the
@@ -435,7 +433,7 @@ function FiltersPlaceholder({ fields }: { fields: readonly Field[] }) {
       <div className="nf-filters" aria-hidden="true">
         {fields.map((field) => (
           <Input.Wrapper key={field.name} label={field.label} labelElement="div">
-            {field.name !== 'state' && RANGE_TYPES.has(field.type) ? (
+            {field.name !== 'state' && FIELD_TYPE_INFO[field.type].filter === 'range' ? (
               <div className="nf-range">
                 <Input component="div" />
                 <Input component="div" />
@@ -476,7 +474,7 @@ function cellView(
   pending: boolean,
 ): ReactNode {
   if (column.name === 'state') return <StateBadge entity={entity.name} state={record.state} />;
-  if (column.name !== entity.display || column.field.type === 'ref')
+  if (column.name !== entity.display || FIELD_TYPE_INFO[column.field.type].cell === 'ref')
     return valueView(model, column.field, record[column.name]);
   const path = pathOf(record);
   const title = recordTitle(entity, record);

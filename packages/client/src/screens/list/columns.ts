@@ -2,7 +2,15 @@
  * The columns of a list screen: the screen's own, or a sensible few of the entity's fields, cut to
  * what the signed-in user may read. Pure functions over the model and the user.
  */
-import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS, humanize } from '@ninefold/model';
+import {
+  FIELD_TYPE_INFO,
+  type Entity,
+  type Field,
+  type Model,
+  type Screen,
+  SYSTEM_FIELDS,
+  humanize,
+} from '@ninefold/model';
 import { hasField } from './list-params';
 
 /** One column: the field it shows (system columns get a field-like description too). */
@@ -19,9 +27,6 @@ export const ACTIONS_COLUMN = '_actions';
 
 /** How many fields a list shows when its screen names none, besides the state. */
 export const DEFAULT_COLUMN_COUNT = 6;
-
-// long text, structures and lists make poor columns
-const UNLISTED_TYPES = new Set(['text', 'json']);
 
 const SYSTEM_LABELS: Readonly<Record<string, string>> = {
   id: 'Id',
@@ -83,8 +88,8 @@ export function isQueryable(queryable: ReadonlySet<string> | null, name: string)
 
 /** Whether the server can order rows by a field: a single scalar the user may query. */
 export function isSortable(field: Field, queryable: ReadonlySet<string> | null): boolean {
-  // a ref's stored value is an id: ordering by it would look random
-  if (field.many || field.type === 'json' || field.type === 'ref') return false;
+  // only an order that means something to a reader: a ref's stored value is an id, which would look random
+  if (field.many || FIELD_TYPE_INFO[field.type].sort !== 'ordered') return false;
   return isQueryable(queryable, field.name);
 }
 
@@ -107,7 +112,7 @@ export function listColumns(
     names = screen.fields.filter(mayRead);
   } else {
     const candidates = Object.values(entity.fields)
-      .filter((f) => mayRead(f.name) && !UNLISTED_TYPES.has(f.type))
+      .filter((f) => mayRead(f.name) && FIELD_TYPE_INFO[f.type].listed)
       .map((f) => f.name);
     // the record's title first: it is the link to the record
     if (candidates.includes(entity.display))

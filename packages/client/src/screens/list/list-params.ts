@@ -3,14 +3,18 @@
  * the back button undoes a filter. Filters use the API's own names (`amount[gte]=10`), so the URL
  * reads like the request it makes.
  */
-import { type Entity, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/model';
+import {
+  FILTER_OPERATORS,
+  type Entity,
+  type FilterOperator,
+  type Model,
+  type Screen,
+  SYSTEM_FIELDS,
+} from '@ninefold/model';
 import { type ListParams } from '../../api/list-query';
 
-export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
-
 /** The query parameter of a filter: `amount[gte]`. */
-export const filterKey = (field: string, op: FilterOp): string => `${field}[${op}]`;
+export const filterKey = (field: string, op: FilterOperator): string => `${field}[${op}]`;
 
 const FILTER_KEY = /^([A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z]+)\]$/;
 
@@ -51,7 +55,8 @@ export function readListState(
     const match = FILTER_KEY.exec(key);
     if (match === null || value === '') continue;
     const [, name = '', op = ''] = match;
-    if ((FILTER_OPS as readonly string[]).includes(op) && hasField(model, entity, name)) filters[key] = value;
+    if ((FILTER_OPERATORS as readonly string[]).includes(op) && hasField(model, entity, name))
+      filters[key] = value;
   }
   return { sort: search.get('sort') ?? screen.sort ?? '', q: search.get('q') ?? '', filters };
 }

@@ -221,6 +221,41 @@ describe('notation', () => {
     );
   });
 
+  it('NF206: a colour takes no bounds', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Label:
+            fields:
+              color: { type: color, min: 1 }
+      `,
+      {
+        code: 'NF206',
+        line: 4,
+        column: 29,
+        message: /`min` does not apply to a color field/,
+        hint: /`min`\/`max` on integer, decimal, money, date, datetime or time fields/,
+      },
+    );
+  });
+
+  it('NF208: a colour default that is not #rrggbb', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Label:
+            fields:
+              color: { type: color, default: 'blue' }
+      `,
+      {
+        code: 'NF208',
+        line: 4,
+        column: 38,
+        message: /default of field `Label.color` must be a color value, found the text "blue"/,
+      },
+    );
+  });
+
   it('NF209: a field named like a system field', () => {
     expectDiagnostic(
       spec`

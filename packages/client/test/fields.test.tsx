@@ -1,4 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { MantineProvider } from '@mantine/core';
+import { compile } from '@ninefold/language';
+import { type Field, type Value } from '@ninefold/model';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { valueView } from '../src/components/FieldValue';
+import { FieldInput } from '../src/fields/FieldInput';
 import {
   dateTimeFromLocalText,
   dateTimeToLocalText,
@@ -10,6 +18,7 @@ import {
   timeFromText,
   timeToText,
 } from '../src/fields/input-values';
+import { FilterBar } from '../src/screens/list/FilterBar';
 
 describe('what an input’s text means', () => {
   it('reads decimals exactly in the locale’s notation, and refuses what it cannot read for sure', () => {
@@ -59,5 +68,82 @@ describe('what an input’s text means', () => {
     expect(jsonFromText('{"a": [1, 2]}')).toEqual({ ok: true, value: { a: [1, 2] } });
     expect(jsonFromText('  ')).toEqual({ ok: true, value: null });
     expect(jsonFromText('{"a": ')).toEqual({ ok: false });
+  });
+});
+
+describe('a color field', () => {
+  const compiled = compile(
+    `
+product: { name: Labels }
+entities:
+  Label:
+    fields:
+      name: { type: string, required: true }
+      color: { type: color }
+`,
+    { file: 'labels.yaml' },
+  );
+  if (!compiled.ok) throw new Error('the labels spec does not compile');
+  const model = compiled.model;
+  const color = model.entities['Label']!.fields['color']!;
+
+  /** The input of a field, holding its value as a form does, telling each value it gives back. */
+  function Input({ field, given }: { field: Field; given(value: Value): void }) {
+    const [value, setValue] = useState<Value>(null);
+    return (
+      <FieldInput
+        field={field}
+        value={value}
+        onChange={(next) => {
+          setValue(next);
+          given(next);
+        }}
+      />
+    );
+  }
+
+  it('is entered as #rrggbb, typed or picked, and given back in lower case', async () => {
+    const given = vi.fn();
+    const user = userEvent.setup();
+    render(
+      <MantineProvider>
+        <Input field={color} given={given} />
+      </MantineProvider>,
+    );
+    const text = screen.getByRole('textbox', { name: 'Color' });
+    await user.type(text, '#1E90FF');
+    expect(given).toHaveBeenLastCalledWith('#1e90ff');
+    expect(text).toHaveValue('#1e90ff');
+    fireEvent.input(screen.getByLabelText('Pick Color'), { target: { value: '#2e8b57' } });
+    expect(given).toHaveBeenLastCalledWith('#2e8b57');
+    expect(text).toHaveValue('#2e8b57');
+    // what is not a colour is given back as typed, for the check to refuse
+    await user.clear(text);
+    expect(given).toHaveBeenLastCalledWith(null);
+    await user.type(text, 'blue');
+    expect(given).toHaveBeenLastCalledWith('blue');
+  });
+
+  it('is shown as a swatch of the colour beside its code', () => {
+    const { container } = render(<p>{valueView(model, color, '#1e90ff')}</p>);
+    expect(container).toHaveTextContent('#1e90ff');
+    expect(container.querySelector('.nf-value-swatch')).toHaveStyle({ backgroundColor: '#1e90ff' });
+  });
+
+  it('is filtered by one exact colour, and a list is not asked for what is not one', async () => {
+    const onChange = vi.fn();
+    const user = userEvent.setup();
+    render(
+      <MantineProvider>
+        <FilterBar model={model} entity="Label" fields={[color]} filters={{}} onChange={onChange} />
+      </MantineProvider>,
+    );
+    const filter = screen.getByRole('textbox', { name: 'Color' });
+    await user.type(filter, 'blue');
+    expect(await screen.findByText('Enter a colour, like #1e90ff')).toBeInTheDocument();
+    await user.clear(filter);
+    await user.type(filter, '#1E90FF');
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith({ 'color[eq]': '#1e90ff' }));
+    expect(onChange).toHaveBeenCalledTimes(1);
   });
 });

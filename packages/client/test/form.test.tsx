@@ -183,7 +183,7 @@ describe('the create form', () => {
       reception: '+41 44 668 18 00',
     });
 
-    // a resource: a single enum, a ref, many enums, money in CHF, a datetime, an email, JSON
+    // a resource: a single enum, a ref, many enums, money in CHF, a datetime, an email, a colour, JSON
     history.push('/resources/new');
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Pool car 3');
     await user.selectOptions(screen.getByRole('combobox', { name: /^Kind/ }), 'car');
@@ -201,6 +201,7 @@ describe('the create form', () => {
     const contact = textbox(/^Contact e-mail/);
     expect(contact).toHaveAttribute('type', 'email');
     await user.type(contact, 'cars@example.com');
+    await user.type(textbox(/^Colour/), '#2E8B57');
     await user.click(textbox(/^Equipment/));
     await user.paste('{"seats": 5,');
     await user.tab();
@@ -224,6 +225,7 @@ describe('the create form', () => {
       // the wall-clock time typed, in the viewer's zone, as an instant in UTC
       availableFrom: new Date(2026, 2, 2, 8, 30).toISOString(),
       contact: 'cars@example.com',
+      color: '#2e8b57',
       equipment: { seats: 5, charger: 'type 2' },
       needsApproval: false,
       bookable: true,

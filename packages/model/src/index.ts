@@ -8,3 +8,5 @@ export * from './model.js';
 export * from './values.js';
 export * from './cel-types.js';
 export * from './names.js';
+export * from './error-catalogue.js';
+export * from './protocol.js';

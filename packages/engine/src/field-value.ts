@@ -3,6 +3,7 @@
  */
 import {
   type Bound,
+  type BuiltinErrorCode,
   type Field,
   type Value,
   compareDecimal,
@@ -47,7 +48,7 @@ export function isEmptyValue(field: Pick<Field, 'many'>, value: Value | undefine
  * @example checkFieldValue(countField, '12') // { ok: false, error: { code: 'E_TYPE', … } }
  */
 export function checkFieldValue(field: Field, value: Value): FieldCheck {
-  const fail = (code: string, params: Record<string, Value> = {}): FieldCheck => ({
+  const fail = (code: BuiltinErrorCode, params: Record<string, Value> = {}): FieldCheck => ({
     ok: false,
     error: { code, field: field.name, params: { field: field.label, value, ...params } },
   });
@@ -120,7 +121,7 @@ export function checkFieldValue(field: Field, value: Value): FieldCheck {
   }
 }
 
-type Fail = (code: string, params?: Record<string, Value>) => FieldCheck;
+type Fail = (code: BuiltinErrorCode, params?: Record<string, Value>) => FieldCheck;
 
 function bound(b: Bound): number | string {
   return b.value;

@@ -8,7 +8,23 @@
  * of its own (a rule's error: `SpecErrorCode`).
  * Arguments: `field` is the field's label, `value` the value given; others as named.
  */
-import { type ErrorDef } from './model.js';
+
+/** An entry of a model's error catalogue: a built-in code, or one the spec declares. */
+export interface ErrorDef {
+  readonly code: ErrorCode;
+  /** HTTP status, 400–599. */
+  readonly status: number;
+  /** An ICU MessageFormat template. */
+  readonly message: string;
+  /** The field the error is shown beside, if any. */
+  readonly field: string | null;
+  readonly description: string;
+  /** True when the code comes from the built-in catalogue (possibly with a spec's message). */
+  readonly builtin: boolean;
+}
+
+/** An entry of the built-in catalogue, whose code the catalogue itself makes a type. */
+type BuiltinErrorDef = Omit<ErrorDef, 'code'> & { readonly code: string };
 
 /** The built-in catalogue, in the order the documentation lists it. */
 export const BUILTIN_ERRORS = [
@@ -295,7 +311,7 @@ export const BUILTIN_ERRORS = [
     field: null,
     builtin: true,
   },
-] as const satisfies readonly ErrorDef[];
+] as const satisfies readonly BuiltinErrorDef[];
 
 /** A code of the built-in catalogue: `E_NOT_FOUND`, `E_VALIDATION`, … */
 export type BuiltinErrorCode = (typeof BUILTIN_ERRORS)[number]['code'];

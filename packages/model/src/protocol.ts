@@ -66,7 +66,9 @@ export const CSRF_HEADER = 'x-ninefold-csrf';
 export const CSRF_HEADER_VALUE = '1';
 /** A write's key (the IETF httpapi draft): a write sent again with it is done once. */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-/** The record version a write is based on: `If-Match: "<version>"`. */
+/** Set on the answer to a write sent again with its key: the first attempt's outcome, not done twice. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+/** The record version a write is based on: `If-Match: "<version>"` (`ifMatch`). */
 export const IF_MATCH_HEADER = 'if-match';
 /** Seconds to wait before asking again, on E_RATE_LIMITED. */
 export const RETRY_AFTER_HEADER = 'retry-after';
@@ -126,7 +128,7 @@ export const RESERVED_PATHS: readonly string[] = ['/api', ...SERVER_PATHS, ...Ob
 // ---------------------------------------------------------------------------------------------
 // Records, lists and history
 
-/** The key of a record's transitions its reader may fire now, decided by the server. */
+/** The key under which a record lists the transitions its reader may fire now (decision 0009). */
 export const ACTIONS_KEY = '_actions';
 
 /** A record as the API sends it: system fields, the fields its reader may see, and `_actions`. */

@@ -1,7 +1,7 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { type Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/suggest.js';
-import { BUILTIN_ARGUMENTS, BUILTIN_ERRORS, type ErrorDef } from '@ninefold/model';
+import { BUILTIN_ARGUMENTS, BUILTIN_ERRORS, type ErrorDef, specErrorCode } from '@ninefold/model';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { checkName } from './reader.js';
@@ -81,7 +81,7 @@ export function readErrors(ctx: CompileContext, entries: readonly YEntry[]): Rec
     }
     const description = m.get('description');
     out[code] = {
-      code,
+      code: base?.code ?? specErrorCode(code),
       status,
       message,
       field,

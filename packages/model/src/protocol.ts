@@ -58,6 +58,12 @@ export const localProblem = (code: BuiltinErrorCode, status: number): Problem =>
 });
 
 // ---------------------------------------------------------------------------------------------
+// Requests
+
+/** The methods the API answers. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+// ---------------------------------------------------------------------------------------------
 // Headers and cookies
 
 /** The header a state-changing request carries, which a cross-site form or image cannot send. */

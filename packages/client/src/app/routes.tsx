@@ -2,7 +2,7 @@
  * The routes of a model: one per screen at the path the spec gives it, the sign-in page, help,
  * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
  */
-import { type Model, type Screen } from '@ninefold/model';
+import { APP_PATHS, type Model, type Screen } from '@ninefold/model';
 import { type ComponentType, Suspense, lazy, useMemo } from 'react';
 import { Outlet, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RequireSession } from '../auth/RequireSession';
@@ -38,9 +38,6 @@ function SignInRoute() {
   );
 }
 const AboutPage = lazy(() => import('../pages/AboutPage'));
-
-/** Paths the app keeps for itself; a screen the spec puts at one of them wins over ours. */
-export const APP_PATHS = { signIn: '/sign-in', help: '/help', about: '/about' } as const;
 
 export function createRoutes(model: Model): RouteObject[] {
   const taken = new Set(model.screens.map((s) => s.path));

@@ -5,7 +5,7 @@
  * its own chunk after the first paint (`loadMessageFormat`).
  */
 import { type MessageCompiler, renderMessage } from '@ninefold/engine/message-text';
-import type { Model, Value } from '@ninefold/model';
+import type { ErrorCode, Model, Value } from '@ninefold/model';
 import { ApiError, NetworkError, WriteQueued } from '../api/http';
 
 let compiler: MessageCompiler | null = null;
@@ -35,14 +35,14 @@ export function loadMessageFormat(): Promise<void> {
  */
 export function message(
   model: Model,
-  code: string,
+  code: ErrorCode,
   params: Readonly<Record<string, Value | undefined>> = {},
 ): string {
   return renderMessage(model, code, params, model.product.locale, compiler);
 }
 
 /** The code and message to show for any thrown value. */
-export function describeError(model: Model, error: unknown): { code: string; message: string } {
+export function describeError(model: Model, error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof ApiError) {
     return { code: error.code, message: error.problem.message || message(model, error.code) };
   }

@@ -1,6 +1,5 @@
 import { DataList } from '@mantine/core';
-import { type Entity, type Field, humanize } from '@ninefold/model';
-import { type ApiRecord } from '../../api/records';
+import { type ApiRecord, type Entity, type Field, humanize } from '@ninefold/model';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { formatDateTime } from '../../format/values';
 import { useModel } from '../../runtime/runtime';

@@ -5,12 +5,12 @@
  * choice: the list's choosers, loaded beside the list's code and rendered after its first rows.
  */
 import { Box, Input, MultiSelect, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { type Field, type Model, humanize } from '@ninefold/model';
+import { type Field, type Model, filterParam, humanize } from '@ninefold/model';
 import { type CSSProperties, memo, useId } from 'react';
 import { RefPicker } from '../../components/RefPicker';
 import './list.css';
 import { type ListColumn } from './columns';
-import { filterKey, sortDirection } from './list-params';
+import { sortDirection } from './list-params';
 import { TypedInput } from './TypedInput';
 
 /** Changes to the URL's parameters: a string sets one, null removes it. */
@@ -109,7 +109,7 @@ function ValuesFilter({
   onChange,
   data,
 }: FilterProps & { data: { value: string; label: string }[] }) {
-  const key = filterKey(field.name, 'in');
+  const key = filterParam(field.name, 'in');
   const value = splitList(filters[key]);
   return (
     <MultiSelect
@@ -132,7 +132,7 @@ function ContainsValueFilter({
   onChange,
   data,
 }: FilterProps & { data: { value: string; label: string }[] }) {
-  const key = filterKey(field.name, 'contains');
+  const key = filterParam(field.name, 'contains');
   return (
     <Select
       label={field.label}
@@ -148,7 +148,7 @@ function ContainsValueFilter({
 
 /** Yes, no or either: `field[eq]=true`. */
 function BooleanFilter({ field, filters, onChange }: FilterProps) {
-  const key = filterKey(field.name, 'eq');
+  const key = filterParam(field.name, 'eq');
   const labelId = useId();
   const value = filters[key] === 'true' || filters[key] === 'false' ? filters[key] : '';
   return (
@@ -221,7 +221,7 @@ function Segments({
 
 /** Contains some text, case-insensitively: `field[contains]=lyon`. */
 function TextFilter({ field, filters, onChange }: FilterProps) {
-  const key = filterKey(field.name, 'contains');
+  const key = filterParam(field.name, 'contains');
   return (
     <TypedInput
       label={field.label}
@@ -235,7 +235,7 @@ function TextFilter({ field, filters, onChange }: FilterProps) {
 /** Records of the referenced entity: `field[in]=id1,id2`, or `field[contains]=id` for a list of refs. */
 function RefFilter({ field, filters, onChange }: FilterProps) {
   const op = field.many ? 'contains' : 'in';
-  const key = filterKey(field.name, op);
+  const key = filterParam(field.name, op);
   const target = field.to ?? '';
   if (field.many) {
     return (
@@ -267,8 +267,8 @@ type RangeInput = 'number' | 'date' | 'datetime' | 'time';
 
 /** From and to, both inclusive: `field[gte]` and `field[lte]`. */
 function RangeFilter({ field, filters, onChange, input }: FilterProps & { input: RangeInput }) {
-  const from = filterKey(field.name, 'gte');
-  const to = filterKey(field.name, 'lte');
+  const from = filterParam(field.name, 'gte');
+  const to = filterParam(field.name, 'lte');
   return (
     <Input.Wrapper label={field.label} labelElement="div">
       <div className="nf-range">

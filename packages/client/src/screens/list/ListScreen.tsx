@@ -21,12 +21,12 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { grantedFields, queryableFields } from '@ninefold/engine/field-grants';
 import { accessFor } from '@ninefold/engine/grants';
-import { type Entity, type Field, type Model, type Screen } from '@ninefold/model';
+import { type ApiRecord, type Entity, type Field, type Model, type Screen } from '@ninefold/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type CSSProperties, type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { type ApiRecord, listQuery, useRecordList } from '../../api/records';
+import { listQuery, useRecordList } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';

@@ -2,7 +2,15 @@
  * The columns of a list screen: the screen's own, or a sensible few of the entity's fields, cut to
  * what the signed-in user may read. Pure functions over the model and the user.
  */
-import { type Entity, type Field, type Model, type Screen, SYSTEM_FIELDS, humanize } from '@ninefold/model';
+import {
+  ACTIONS_KEY,
+  type Entity,
+  type Field,
+  type Model,
+  type Screen,
+  SYSTEM_FIELDS,
+  humanize,
+} from '@ninefold/model';
 import { hasField } from './list-params';
 
 /** One column: the field it shows (system columns get a field-like description too). */
@@ -14,8 +22,8 @@ export interface ListColumn {
   readonly sortable: boolean;
 }
 
-/** The id of the column of a row's transition buttons. */
-export const ACTIONS_COLUMN = '_actions';
+/** The id of the column of a row's transition buttons: the record's key of them, which no field can take. */
+export const ACTIONS_COLUMN = ACTIONS_KEY;
 
 /** How many fields a list shows when its screen names none, besides the state. */
 export const DEFAULT_COLUMN_COUNT = 6;

@@ -3,14 +3,15 @@
  * the back button undoes a filter. Filters use the API's own names (`amount[gte]=10`), so the URL
  * reads like the request it makes.
  */
-import { type Entity, type Model, type Screen, SYSTEM_FIELDS } from '@ninefold/model';
+import {
+  type Entity,
+  FILTER_OPS,
+  LIST_PARAMS,
+  type Model,
+  type Screen,
+  SYSTEM_FIELDS,
+} from '@ninefold/model';
 import { type ListParams } from '../../api/list-query';
-
-export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
-
-/** The query parameter of a filter: `amount[gte]`. */
-export const filterKey = (field: string, op: FilterOp): string => `${field}[${op}]`;
 
 const FILTER_KEY = /^([A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z]+)\]$/;
 
@@ -53,7 +54,11 @@ export function readListState(
     const [, name = '', op = ''] = match;
     if ((FILTER_OPS as readonly string[]).includes(op) && hasField(model, entity, name)) filters[key] = value;
   }
-  return { sort: search.get('sort') ?? screen.sort ?? '', q: search.get('q') ?? '', filters };
+  return {
+    sort: search.get(LIST_PARAMS.sort) ?? screen.sort ?? '',
+    q: search.get(LIST_PARAMS.q) ?? '',
+    filters,
+  };
 }
 
 /** The request of a list in this state. */
@@ -86,7 +91,8 @@ export function withParams(
 /** The URL's parameters without any filter or search. */
 export function withoutFilters(search: URLSearchParams): URLSearchParams {
   const next = new URLSearchParams();
-  for (const [key, value] of search) if (!FILTER_KEY.test(key) && key !== 'q') next.append(key, value);
+  for (const [key, value] of search)
+    if (!FILTER_KEY.test(key) && key !== LIST_PARAMS.q) next.append(key, value);
   return next;
 }
 

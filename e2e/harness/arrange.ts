@@ -4,9 +4,8 @@
  * decide who may, never this file. The building blocks are the server's demo-data client's.
  */
 import { type UserContext, accessFor } from '@ninefold/engine';
-import { type Model, type Transition } from '@ninefold/model';
+import { ACTIONS_KEY, type Model, type Transition } from '@ninefold/model';
 import {
-  ACTIONS_KEY,
   type ApiRecord,
   creators,
   generateRecord,

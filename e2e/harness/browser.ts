@@ -2,6 +2,7 @@
  * Debian's Chromium driven by playwright-core: no browser download, one browser per run, a context
  * (cookies, storage) per signed-in role.
  */
+import { SESSION_COOKIE } from '@ninefold/model';
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { expect } from 'vitest';
@@ -79,7 +80,7 @@ export async function signInOn(page: Page, example: Example, role: string): Prom
   await page.getByRole('button', { name: 'Sign in' }).click();
   // the signed-in shell: on a phone its navigation is folded behind the burger, there but hidden
   await page.getByRole('navigation', { name: 'Main', includeHidden: true }).waitFor({ state: 'attached' });
-  const cookie = (await page.context().cookies()).find((c) => c.name === 'ninefold_session');
+  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
   if (cookie === undefined) throw new Error(`${role}: no session cookie after signing in`);
   example.cookies.set(role, `${cookie.name}=${cookie.value}`);
 }

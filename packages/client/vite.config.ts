@@ -61,6 +61,7 @@ export default defineConfig(({ command, isSsrBuild = false }) => ({
                   {
                     cacheKeyWillBeUsed: async () => '/__ninefold-shell',
                     // a page with a screen drawn into it carries one user's records (decision 0018)
+                    // (the protocol's PRERENDERED_HEADER, spelled out: Workbox copies this function into the worker as text)
                     cacheWillUpdate: async ({ response }) =>
                       response.headers.has('x-ninefold-drawn') ? null : response,
                   },

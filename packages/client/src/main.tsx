@@ -4,12 +4,12 @@
  */
 import './styles/shell';
 import './styles.css';
-import { type Model } from '@ninefold/model';
+import { API_PATHS, APP_PATHS, MODEL_SCRIPT_ID, type Model } from '@ninefold/model';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { App, createAppParts } from './app/App';
-import { APP_PATHS, preloadSignIn } from './app/routes';
+import { preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
 import { loadDecisions } from './runtime/access';
 import { releaseDrawing, startFromDrawing, syncDeviceSettings } from './prepaint/client';
@@ -17,10 +17,10 @@ import { loadMessageFormat } from './runtime/messages';
 import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
 async function loadModel(): Promise<Model> {
-  const inline = document.getElementById('ninefold-model');
+  const inline = document.getElementById(MODEL_SCRIPT_ID);
   if (inline?.textContent != null && inline.textContent !== '')
     return JSON.parse(inline.textContent) as Model;
-  const response = await fetch('/api/model', { headers: { accept: 'application/json' } });
+  const response = await fetch(`/api/${API_PATHS.model}`, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`The model could not be loaded (HTTP ${response.status}).`);
   return (await response.json()) as Model;
 }

@@ -1,9 +1,10 @@
+import { type SessionUser } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
 import { createHttp } from '../src/api/http';
-import { SESSION_KEY, type SessionUser } from '../src/auth/session';
+import { SESSION_KEY } from '../src/auth/session';
 import { decisionsLoaded, loadDecisions, useAuthorizer } from '../src/runtime/access';
 import { RuntimeProvider } from '../src/runtime/runtime';
 import { modelOf } from './harness';

@@ -4,7 +4,7 @@
  * tests exercise the same HTTP, permissions and rules as the browser does.
  */
 import { compile } from '@ninefold/language';
-import { type Model } from '@ninefold/model';
+import { type Model, SESSION_COOKIE } from '@ninefold/model';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
@@ -96,7 +96,7 @@ export function injectFetch(server: TestServer, jar: { cookie: string | undefine
       headers,
       ...(typeof init.body === 'string' ? { payload: init.body } : {}),
     });
-    const set = response.cookies.find((c) => c.name === 'ninefold_session');
+    const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
     if (set !== undefined)
       jar.cookie = set.value === '' || set.maxAge === 0 ? undefined : `${set.name}=${set.value}`;
     const out = new Headers();

@@ -3,6 +3,7 @@
  */
 import {
   type Bound,
+  type BuiltinErrorCode,
   type Field,
   type FieldType,
   type Value,
@@ -48,7 +49,7 @@ export function isEmptyValue(field: Pick<Field, 'many'>, value: Value | undefine
  * @example checkFieldValue(countField, '12') // { ok: false, error: { code: 'E_TYPE', … } }
  */
 export function checkFieldValue(field: Field, value: Value): FieldCheck {
-  const fail = (code: string, params: Record<string, Value> = {}): FieldCheck => ({
+  const fail = (code: BuiltinErrorCode, params: Record<string, Value> = {}): FieldCheck => ({
     ok: false,
     error: { code, field: field.name, params: { field: field.label, value, ...params } },
   });
@@ -56,7 +57,7 @@ export function checkFieldValue(field: Field, value: Value): FieldCheck {
   return CHECKS[field.type](field, value, fail);
 }
 
-type Fail = (code: string, params?: Record<string, Value>) => FieldCheck;
+type Fail = (code: BuiltinErrorCode, params?: Record<string, Value>) => FieldCheck;
 type Check = (field: Field, value: Value, fail: Fail) => FieldCheck;
 
 /** How each type checks a single value: its JSON type, its format, its constraints. */

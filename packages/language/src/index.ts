@@ -10,5 +10,4 @@ export { DIAGNOSTIC_CODES, type DiagnosticCode, type Severity } from './diagnost
 export { type Diagnostic, type Span } from './diagnostics/diagnostic.js';
 export { nearest, suggestion } from './diagnostics/suggest.js';
 export { LIMITS } from './source/limits.js';
-export { BUILTIN_ERRORS } from './facets/builtin-errors.js';
 export { notationSchema } from './notation-schema.js';

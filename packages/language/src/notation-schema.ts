@@ -12,7 +12,7 @@
  * validate(YAML.parse(text)); // false for `maxLenght: 10`, with the path of the mistake
  */
 import { TOP_LEVEL_KEYS } from './compile.js';
-import { BUILTIN_ERRORS } from './facets/builtin-errors.js';
+import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
@@ -20,7 +20,7 @@ import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
 import { NAME_RULES } from './facets/reader.js';
 import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from './facets/roles.js';
 import { RULE_KEYS } from './facets/rules.js';
-import { NAV_KEYS, RESERVED_PATHS, SCREEN_KEYS } from './facets/screens.js';
+import { NAV_KEYS, SCREEN_KEYS } from './facets/screens.js';
 import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from './facets/states.js';
 import {
   FIELD_CONSTRAINTS,

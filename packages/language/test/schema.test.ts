@@ -159,7 +159,7 @@ screens:
     sort: -createdAt
     actions: [create, export]
   claim: { path: '/claims/:id', kind: detail, entity: Claim, fields: [title, amount], actions: [edit, submit] }
-  about: { kind: page, title: About, body: "# About", roles: [employee, manager] }
+  about: { kind: page, path: /about-us, title: About, body: "# About", roles: [employee, manager] }
 nav:
   - claims
   - { screen: about, label: About us, icon: info }

@@ -7,13 +7,7 @@
  * concerned, in a switch or a `Record<FieldType, …>` that is exhaustive.
  */
 import { FIELD_TYPES, type FieldType } from './model.js';
-
-/**
- * Operators of a list filter, `field[op]=value` in a list's query string (`eq` when none is given).
- * Wire vocabulary: shared by the server, which parses them, and the client, which writes them.
- */
-export const FILTER_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+import { type FilterOperator } from './protocol.js';
 
 /** Keys of a field's notation that only some types accept (beyond label, help, required, …). */
 export const FIELD_CONSTRAINTS = [

@@ -9,3 +9,5 @@ export * from './field-types.js';
 export * from './values.js';
 export * from './cel-types.js';
 export * from './names.js';
+export * from './error-catalogue.js';
+export * from './protocol.js';

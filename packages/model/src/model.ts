@@ -5,6 +5,7 @@
  * the server and the client load it as it is. Expressions travel as checked CEL source text that
  * the engine parses once and caches.
  */
+import { type ErrorCode, type ErrorDef } from './error-catalogue.js';
 
 export const MODEL_VERSION = 1;
 
@@ -227,8 +228,8 @@ export interface Rule {
   /** The rule is checked only when this holds. */
   readonly when: Expr | null;
   readonly assert: Expr;
-  /** A code of the error catalogue. */
-  readonly error: string;
+  /** A code of the error catalogue: the spec's own, or a built-in one. */
+  readonly error: ErrorCode;
   /** Fields the error is shown beside. */
   readonly fields: readonly string[];
   readonly on: readonly RuleTrigger[];
@@ -310,19 +311,6 @@ export interface Calls {
   readonly retries: number;
   /** Whether the client queues writes made offline and replays them. */
   readonly offlineQueue: boolean;
-}
-
-export interface ErrorDef {
-  readonly code: string;
-  /** HTTP status, 400–599. */
-  readonly status: number;
-  /** An ICU MessageFormat template. */
-  readonly message: string;
-  /** The field the error is shown beside, if any. */
-  readonly field: string | null;
-  readonly description: string;
-  /** True when the code comes from the built-in catalogue (possibly with a spec's message). */
-  readonly builtin: boolean;
 }
 
 export type Constant = number | string | boolean;

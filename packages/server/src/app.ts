@@ -3,7 +3,7 @@
  * passes (CSRF, session, rate limit, error handling). It does not listen; the command line (`ninefold start`) does.
  */
 import cookie from '@fastify/cookie';
-import { type Model } from '@ninefold/model';
+import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { installRequestAuth } from './auth/request-auth.js';
@@ -103,7 +103,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     installRequestAuth(api, context);
     installRateLimit(api, model, now);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
-    api.get(apiPath(model, 'model'), async () => publicModel(model));
+    api.get(apiPath(model, API_PATHS.model), async () => publicModel(model));
     registerSessionRoutes(api, context);
     registerResources(api, context);
     registerOpenApiRoutes(api, model);

@@ -8,24 +8,27 @@
  * demo users are given the same value for each of their own references (the same department), so
  * rules such as "a manager reads their department's claims" have something to show.
  */
-import { type UserContext, type WireRecord, accessFor, writableFields } from '@ninefold/engine';
-import { type Entity, type Model, type Transition } from '@ninefold/model';
+import { type UserContext, accessFor, writableFields } from '@ninefold/engine';
+import {
+  ACTIONS_KEY,
+  type ApiRecord,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  type Entity,
+  IF_MATCH_HEADER,
+  type Model,
+  SESSION_COOKIE,
+  type Transition,
+  ifMatch,
+} from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
-import { SESSION_COOKIE } from './auth/request-auth.js';
 import { type Database } from './db/open.js';
 import { DEMO_DOMAIN, type DemoAccount } from './demo.js';
 import { type Wording, generateRecord } from './demo-values.js';
-import { CSRF_HEADER } from './http/csrf.js';
-import { ACTIONS_KEY } from './resources/routes.js';
 import { tableName } from './schema/names.js';
 
-/** A record as the API answers it: its fields, system fields and the transitions offered now. */
-export type ApiRecord = WireRecord & {
-  readonly id: string;
-  readonly version: number;
-  readonly state?: string;
-  readonly [ACTIONS_KEY]?: string[];
-};
+/** A record as the API answers it (the wire protocol's). */
+export type { ApiRecord };
 
 export interface Answer<T> {
   readonly status: number;
@@ -109,7 +112,7 @@ export function demoApi(
     const response = await app.inject({
       method: 'POST',
       url: `${base}/session`,
-      headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
+      headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE, 'content-type': 'application/json' },
       payload: JSON.stringify({ email: account.email, password: account.password }),
     });
     const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
@@ -135,7 +138,7 @@ export function demoApi(
         method: method as 'GET',
         url: `${base}/${path.replace(/^\//, '')}`,
         headers: {
-          [CSRF_HEADER]: '1',
+          [CSRF_HEADER]: CSRF_HEADER_VALUE,
           ...(cookie === undefined ? {} : { cookie }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
@@ -265,7 +268,7 @@ export async function fireAs(
     'POST',
     `${api.model.entities[entity]!.resource}/${record.id}/transitions/${t.name}`,
     body,
-    { 'if-match': `"${record.version}"` },
+    { [IF_MATCH_HEADER]: ifMatch(record.version) },
   );
   return answer.status === 200 ? answer.body : null;
 }

@@ -54,14 +54,12 @@ export {
   type UserSummary,
 } from './auth/users.js';
 export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/password.js';
-export { SESSION_COOKIE, requireUser, type RequestAuth } from './auth/request-auth.js';
-export { type SessionUser } from './auth/session-routes.js';
+export { requireUser, type RequestAuth } from './auth/request-auth.js';
 
-export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type Problem, type FieldIssue } from './http/errors.js';
-export { CSRF_HEADER } from './http/csrf.js';
+export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
 export { publicModel } from './http/public-model.js';
 export { apiPath } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';
-export { registerResources, resourcePath, ACTIONS_KEY } from './resources/routes.js';
+export { registerResources, resourcePath } from './resources/routes.js';

@@ -6,7 +6,15 @@
  * the end) or, when that is unset, PGlite in process.
  */
 import { compile } from '@ninefold/language';
-import { type Model } from '@ninefold/model';
+import {
+  API_PATHS,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  type Model,
+  PROBLEM_MEDIA_TYPE,
+  type Problem,
+  SESSION_COOKIE,
+} from '@ninefold/model';
 import { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,13 +154,13 @@ export async function givenUser(server: TestServer, email: string, roles: readon
 }
 
 /** The headers of a state-changing request from the application itself. */
-export const CSRF = { 'x-ninefold-csrf': '1' } as const;
+export const CSRF = { [CSRF_HEADER]: CSRF_HEADER_VALUE } as const;
 
 /** Signs in (at the model's base path) and returns the session cookie as a request header value. */
 export async function login(app: FastifyInstance, email: string, password = PASSWORD, cookie?: string) {
   const response = await checkedInject(app, app.ninefold.model, {
     method: 'POST',
-    url: apiPath(app.ninefold.model, 'session'),
+    url: apiPath(app.ninefold.model, API_PATHS.session),
     headers: { ...CSRF, ...(cookie === undefined ? {} : { cookie }) },
     payload: { email, password },
   });
@@ -161,23 +169,14 @@ export async function login(app: FastifyInstance, email: string, password = PASS
 
 /** `name=value` of the session cookie a response sets, or undefined. */
 export function sessionCookie(response: LightMyRequestResponse): string | undefined {
-  const set = response.cookies.find((c) => c.name === 'ninefold_session');
+  const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
   return set === undefined ? undefined : `${set.name}=${set.value}`;
 }
 
 /** Asserts the shape every problem response has, and returns its body. */
-export function problem(response: LightMyRequestResponse): {
-  type: string;
-  title: string;
-  status: number;
-  code: string;
-  message: string;
-  detail?: string;
-  errors?: { field: string; code: string; message: string }[];
-  correlationId?: string;
-} {
+export function problem(response: LightMyRequestResponse): Problem & { type: string; title: string } {
   const type = String(response.headers['content-type']);
-  if (!type.startsWith('application/problem+json')) {
+  if (!type.startsWith(PROBLEM_MEDIA_TYPE)) {
     throw new Error(`Expected a problem response, got ${type} ${response.statusCode}: ${response.body}`);
   }
   return response.json();

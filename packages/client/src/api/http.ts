@@ -4,29 +4,21 @@
  * carrying the catalogue's problem, or a `NetworkError` (or `WriteQueued`, from the offline queue). A write carries an `Idempotency-Key` of its
  * own, the same in every attempt, so that the server does it once however often it is sent.
  */
-import { type Calls } from '@ninefold/model';
+import {
+  type Calls,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  type ErrorCode,
+  type FieldProblem,
+  type HttpMethod,
+  IDEMPOTENCY_KEY_HEADER,
+  IF_MATCH_HEADER,
+  type Problem,
+  ifMatch,
+  localProblem,
+} from '@ninefold/model';
 // the queue's code loads with the screens that write; only its type is needed here
 import type { QueuedWrite } from '../offline/queue';
-
-/** One field's problem in a problem response. */
-export interface FieldProblem {
-  readonly field: string | null;
-  readonly code: string;
-  readonly message: string;
-}
-
-/** An RFC 9457 problem document as the server sends it. */
-export interface Problem {
-  readonly type?: string;
-  readonly title?: string;
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  readonly detail?: string;
-  readonly errors?: readonly FieldProblem[];
-  readonly correlationId?: string;
-  readonly [key: string]: unknown;
-}
 
 /** The server answered with a problem: the catalogue's code and its rendered message. */
 export class ApiError extends Error {
@@ -34,7 +26,7 @@ export class ApiError extends Error {
   constructor(readonly problem: Problem) {
     super(problem.message);
   }
-  get code(): string {
+  get code(): ErrorCode {
     return this.problem.code;
   }
   get status(): number {
@@ -70,8 +62,6 @@ export class WriteQueued extends Error {
   }
 }
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
 export interface RequestOptions {
   readonly body?: unknown;
   /** The record version a write is based on: sent as `If-Match`. */
@@ -97,7 +87,7 @@ export interface HttpOptions {
 
 export interface Http {
   /** `path` is relative to the API's base path: `claims`, `claims/<id>/history`. */
-  request<T>(method: Method, path: string, options?: RequestOptions): Promise<T>;
+  request<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>;
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   /** The absolute URL of an API path, for links such as a CSV download. */
   url(path: string, query?: RequestOptions['query']): string;
@@ -124,15 +114,15 @@ export function createHttp(options: HttpOptions): Http {
   };
 
   async function once(
-    method: Method,
+    method: HttpMethod,
     target: string,
     init: RequestOptions,
     idempotencyKey: string | null,
   ): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-ninefold-csrf': '1' };
+    const headers: Record<string, string> = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    if (init.version !== undefined) headers['if-match'] = `"${init.version}"`;
-    if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
+    if (init.version !== undefined) headers[IF_MATCH_HEADER] = ifMatch(init.version);
+    if (idempotencyKey !== null) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init.signal === undefined ? timeout : AbortSignal.any([init.signal, timeout]);
     try {
@@ -149,7 +139,7 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
-  async function request<T>(method: Method, path: string, init: RequestOptions = {}): Promise<T> {
+  async function request<T>(method: HttpMethod, path: string, init: RequestOptions = {}): Promise<T> {
     const target = url(path, init.query);
     // a write that timed out may have been applied: its repeats carry its key, and the server
     // answers them with the first attempt's outcome instead of doing it again
@@ -210,9 +200,5 @@ function asProblem(body: unknown, status: number): Problem {
       return { ...candidate, status: candidate.status ?? status } as Problem;
     }
   }
-  return {
-    status,
-    code: status === 404 ? 'E_ROUTE_NOT_FOUND' : 'E_INTERNAL',
-    message: '',
-  };
+  return localProblem(status === 404 ? 'E_ROUTE_NOT_FOUND' : 'E_INTERNAL', status);
 }

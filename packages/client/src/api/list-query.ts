@@ -4,16 +4,8 @@
  * app's first chunk.
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { type Entity } from '@ninefold/model';
+import { type Entity, LIST_PARAMS, type ListPage } from '@ninefold/model';
 import { type Http } from './http';
-// `import type` leaves no import behind: this module is in the app's first chunk, records.ts is not
-import type { ApiRecord } from './records';
-
-export interface Page {
-  readonly data: readonly ApiRecord[];
-  readonly nextCursor: string | null;
-  readonly total?: number;
-}
 
 /**
  * What a list asks for. `filters` are query parameters as the API reads them (`amount[gt]` → `100`).
@@ -29,10 +21,10 @@ export interface ListParams {
 /** The query string of a list request, without the cursor. */
 export function listQuery(params: ListParams): Record<string, string> {
   const query: Record<string, string> = { ...params.filters };
-  if (params.screen !== undefined) query['screen'] = params.screen;
-  if (params.sort !== undefined && params.sort !== '') query['sort'] = params.sort;
-  if (params.q !== undefined && params.q.trim() !== '') query['q'] = params.q.trim();
-  if (params.limit !== undefined) query['limit'] = String(params.limit);
+  if (params.screen !== undefined) query[LIST_PARAMS.screen] = params.screen;
+  if (params.sort !== undefined && params.sort !== '') query[LIST_PARAMS.sort] = params.sort;
+  if (params.q !== undefined && params.q.trim() !== '') query[LIST_PARAMS.q] = params.q.trim();
+  if (params.limit !== undefined) query[LIST_PARAMS.limit] = String(params.limit);
   return query;
 }
 
@@ -54,11 +46,11 @@ export function recordListOptions(http: Http, entity: Entity, params: ListParams
     queryKey: recordKeys.list(entity.name, params),
     queryFn: ({ pageParam, signal }) => {
       const query = listQuery(params);
-      if (pageParam === null) query['total'] = 'true';
-      else query['cursor'] = pageParam;
-      return http.get<Page>(entity.resource, { query, signal });
+      if (pageParam === null) query[LIST_PARAMS.total] = 'true';
+      else query[LIST_PARAMS.cursor] = pageParam;
+      return http.get<ListPage>(entity.resource, { query, signal });
     },
     initialPageParam: null as string | null,
-    getNextPageParam: (last: Page) => last.nextCursor,
+    getNextPageParam: (last: ListPage) => last.nextCursor,
   });
 }

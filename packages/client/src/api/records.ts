@@ -3,7 +3,15 @@
  * the writes — create, update (with the version it is based on), delete and transitions. Every
  * write refreshes what it may have changed.
  */
-import { type Entity, type Model, type Value } from '@ninefold/model';
+import {
+  type ApiRecord,
+  type Entity,
+  type HistoryPage,
+  type HttpMethod,
+  type Model,
+  type SessionUser,
+  type Value,
+} from '@ninefold/model';
 import {
   type QueryClient,
   keepPreviousData,
@@ -13,39 +21,15 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { type Method, newIdempotencyKey } from './http';
+import { newIdempotencyKey } from './http';
 import { type ListParams, recordKeys, recordListOptions } from './list-query';
 import { recordTitle } from './ref-labels';
-import { SESSION_KEY, type SessionUser } from '../auth/session';
+import { SESSION_KEY } from '../auth/session';
 import { type QueuedWrite, type WriteKind } from '../offline/queue';
 import { sendOrQueue } from '../offline/send';
 import { useRuntime } from '../runtime/runtime';
 
-export { type ListParams, type Page, listQuery, recordKeys, recordListOptions } from './list-query';
-
-/** A record as the API sends it: system fields, the fields its reader may see, and `_actions`. */
-export interface ApiRecord {
-  readonly id: string;
-  readonly version: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly createdBy: string | null;
-  readonly state?: string;
-  /** The transitions the reader may fire now, decided by the server. */
-  readonly _actions?: readonly string[];
-  readonly [field: string]: Value | undefined;
-}
-
-export interface HistoryEntry {
-  readonly id: string;
-  readonly at: string;
-  readonly by: string | null;
-  readonly action: 'create' | 'update' | 'delete' | 'transition';
-  readonly transition: string | null;
-  readonly from: string | null;
-  readonly to: string | null;
-  readonly changes: Readonly<Record<string, { readonly from: Value; readonly to: Value }>>;
-}
+export { type ListParams, listQuery, recordKeys, recordListOptions } from './list-query';
 
 /** A list, page by page, showing the previous rows while another sort or filter loads. */
 export function useRecordList(entity: Entity, params: ListParams, options: { enabled?: boolean } = {}) {
@@ -70,7 +54,7 @@ export function useHistory(entity: Entity, id: string) {
   return useQuery({
     queryKey: recordKeys.history(entity.name, id),
     queryFn: ({ signal }) =>
-      http.get<{ data: HistoryEntry[] }>(`${entity.resource}/${encodeURIComponent(id)}/history`, { signal }),
+      http.get<HistoryPage>(`${entity.resource}/${encodeURIComponent(id)}/history`, { signal }),
     select: (body) => body.data,
   });
 }
@@ -116,7 +100,7 @@ function useWrite(entity: Entity) {
     client,
     send<T>(write: {
       kind: WriteKind;
-      method: Method;
+      method: HttpMethod;
       path: string;
       recordId: string | null;
       body?: Readonly<Record<string, Value>>;

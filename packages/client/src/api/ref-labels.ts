@@ -3,11 +3,10 @@
  * Lookups made in the same tick are batched into one `id[in]=…` request per entity, so a page of
  * 50 rows costs one request per referenced entity, not 50.
  */
-import { type Entity, type Value } from '@ninefold/model';
+import { type ApiRecord, type Entity, type ListPage, type Value } from '@ninefold/model';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { type Http } from './http';
-import { type Page, recordKeys } from './list-query';
-import { type ApiRecord } from './records';
+import { recordKeys } from './list-query';
 import { useHttp, useModel } from '../runtime/runtime';
 
 /** The batch size: the API's `in` filter takes at most 100 values. */
@@ -43,7 +42,7 @@ function loaderFor(http: Http, entity: Entity): (id: string) => Promise<string |
     for (let i = 0; i < ids.length; i += BATCH) {
       const chunk = ids.slice(i, i + BATCH);
       try {
-        const page = await http.get<Page>(entity.resource, {
+        const page = await http.get<ListPage>(entity.resource, {
           query: { 'id[in]': chunk.join(','), limit: String(chunk.length) },
         });
         const found = new Map(page.data.map((record) => [record.id, recordTitle(entity, record)]));

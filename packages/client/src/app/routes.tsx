@@ -2,8 +2,8 @@
  * The routes of a model: one per screen at the path the spec gives it, the sign-in page, help,
  * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
  */
-import { type Model, type Screen } from '@ninefold/model';
-import { type ComponentType, Suspense, lazy, useMemo } from 'react';
+import { APP_PATHS, type Model, type Screen } from '@ninefold/model';
+import { Suspense, useMemo } from 'react';
 import { Outlet, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RequireSession } from '../auth/RequireSession';
 import { ErrorBoundary } from '../components/ErrorBoundary';
@@ -12,35 +12,30 @@ import { HomeRedirect } from '../pages/HomeRedirect';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { ScreenGate } from '../screens/ScreenGate';
 import { PageLoader, Shell } from '../shell/Shell';
+import { lazyComponent, onDemandComponent } from '../runtime/lazy';
 
-const HelpPage = lazy(() => import('../pages/HelpPage'));
+const HelpPage = lazyComponent(() => import('../pages/HelpPage').then((module) => module.default));
 
 /**
  * The sign-in page loads on its own: a signed-in user's first page does not need its inputs. Start-up
  * asks for it when the address is the sign-in page's or when there is no session; once here, it
  * renders without suspending.
  */
-let signInPage: ComponentType | null = null;
-const loadSignIn = () => import('../auth/SignInPage').then((module) => (signInPage = module.SignInPage));
-const LazySignIn = lazy(() => loadSignIn().then((page) => ({ default: page })));
+const signInPage = onDemandComponent(() => import('../auth/SignInPage').then((module) => module.SignInPage));
 
 /** Starts loading the sign-in page; the promise settles when it is here (or failed to load). */
 export function preloadSignIn(): Promise<unknown> {
-  return loadSignIn().catch(() => undefined); // a failure shows when the page renders, with a retry
+  return signInPage.load().catch(() => undefined); // a failure shows when the page renders, with a retry
 }
 
 function SignInRoute() {
-  const Page = signInPage ?? LazySignIn;
   return (
     <Suspense fallback={<PageLoader />}>
-      <Page />
+      <signInPage.View />
     </Suspense>
   );
 }
-const AboutPage = lazy(() => import('../pages/AboutPage'));
-
-/** Paths the app keeps for itself; a screen the spec puts at one of them wins over ours. */
-export const APP_PATHS = { signIn: '/sign-in', help: '/help', about: '/about' } as const;
+const AboutPage = lazyComponent(() => import('../pages/AboutPage').then((module) => module.default));
 
 export function createRoutes(model: Model): RouteObject[] {
   const taken = new Set(model.screens.map((s) => s.path));

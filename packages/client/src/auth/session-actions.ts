@@ -2,16 +2,17 @@
  * Signing in and out. Apart from `session.ts`, which every page needs, so that TanStack Query's
  * mutation code loads with the sign-in page and the account menu, not with the first page.
  */
+import { API_PATHS, type SessionAnswer } from '@ninefold/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useHttp } from '../runtime/runtime';
-import { SESSION_KEY, type SessionUser } from './session';
+import { SESSION_KEY } from './session';
 
 export function useSignIn() {
   const http = useHttp();
   const client = useQueryClient();
   return useMutation({
     mutationFn: (credentials: { email: string; password: string }) =>
-      http.request<{ user: SessionUser }>('POST', 'session', { body: credentials }),
+      http.request<SessionAnswer>('POST', API_PATHS.session, { body: credentials }),
     onSuccess: ({ user }) => {
       client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
       client.setQueryData(SESSION_KEY, user);
@@ -23,7 +24,7 @@ export function useSignOut() {
   const http = useHttp();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => http.request<void>('DELETE', 'session'),
+    mutationFn: () => http.request<void>('DELETE', API_PATHS.session),
     onSettled: () => {
       // nothing of one user's data stays in memory for the next
       client.clear();

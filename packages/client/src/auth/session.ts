@@ -2,26 +2,17 @@
  * The signed-in user: who they are, their roles, and their User record as rules see it. A 401 on
  * any request empties the session, and the app goes back to sign-in.
  */
-import type { UserContext } from '@ninefold/engine';
+import { API_PATHS, type SessionAnswer, type SessionUser } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, type Http } from '../api/http';
 import { useHttp } from '../runtime/runtime';
-
-export interface SessionUser {
-  readonly id: string;
-  readonly email: string;
-  readonly name: string;
-  readonly roles: readonly string[];
-  /** The user as the engine sees them: `user.department` in an expression reads it. */
-  readonly context: UserContext;
-}
 
 export const SESSION_KEY = ['session'] as const;
 
 /** Who is signed in: the user, or `null` when nobody is (a 401 is an answer, not a failure). */
 export async function fetchSession(http: Http, signal?: AbortSignal): Promise<SessionUser | null> {
   try {
-    const body = await http.get<{ user: SessionUser }>('session', signal === undefined ? {} : { signal });
+    const body = await http.get<SessionAnswer>(API_PATHS.session, signal === undefined ? {} : { signal });
     return body.user;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;

@@ -5,11 +5,11 @@
  */
 import { type ComboboxItem, MultiSelect, type OptionsFilter, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type Entity } from '@ninefold/model';
+import { type Entity, type ListPage } from '@ninefold/model';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { recordTitle, useRecordTitles } from '../api/ref-labels';
-import { type Page, recordKeys } from '../api/records';
+import { recordKeys } from '../api/records';
 import { describeError } from '../runtime/messages';
 import { useHttp, useModel } from '../runtime/runtime';
 
@@ -122,7 +122,7 @@ function useOptions(entity: Entity | undefined, q: string, enabled: boolean) {
       if (entity === undefined) return [];
       const query: Record<string, string> = { limit: String(OPTIONS) };
       if (q.trim() !== '') query['q'] = q.trim();
-      const page = await http.get<Page>(entity.resource, { query, signal });
+      const page = await http.get<ListPage>(entity.resource, { query, signal });
       return page.data.map((record) => {
         const label = recordTitle(entity, record);
         client.setQueryData([...recordKeys.labels(name), record.id], label);

@@ -4,13 +4,14 @@
  * browser is offline and how many changes wait on this device; its button opens the queue. Its own
  * chunk, loaded after the first paint, like the user's menu.
  */
+import { type SessionUser } from '@ninefold/model';
 import { Button, Drawer, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconCloudOff, IconCloudUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { forgetRecordOf, settleWrite } from '../api/records';
-import { SESSION_KEY, type SessionUser } from '../auth/session';
+import { SESSION_KEY } from '../auth/session';
 import { useRuntime } from '../runtime/runtime';
 import { PendingWrites } from './PendingWrites';
 import { isWaiting, queueKey, useQueue } from './queue';

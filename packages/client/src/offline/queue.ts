@@ -4,9 +4,8 @@
  * A write waits until it is sent, or fails — then it stays, with the server's problem, until the
  * user fixes or discards it: nothing leaves the queue unseen. Tabs of the same app share it.
  */
-import type { Model, Value } from '@ninefold/model';
+import type { HttpMethod, Model, Problem, Value } from '@ninefold/model';
 import { useCallback, useSyncExternalStore } from 'react';
-import type { Method, Problem } from '../api/http';
 
 /** What a queued write does to its record. */
 export type WriteKind = 'create' | 'update' | 'delete' | 'transition';
@@ -19,7 +18,7 @@ export interface QueuedWrite {
   readonly entity: string;
   /** The record written; null for a create. */
   readonly recordId: string | null;
-  readonly method: Method;
+  readonly method: HttpMethod;
   /** Relative to the API's base path, like `claims/<id>`. */
   readonly path: string;
   readonly body?: Readonly<Record<string, Value>>;

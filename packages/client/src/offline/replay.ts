@@ -4,6 +4,7 @@
  * replay until the next try; a 401 stops it until the same user signs in again; any other refusal
  * takes the write out of the line — kept, with the server's problem, for the user to fix or discard.
  */
+import { API_PATHS, type SessionAnswer, localProblem } from '@ninefold/model';
 import { ApiError, type Http, NetworkError } from '../api/http';
 import {
   type QueueKey,
@@ -69,8 +70,7 @@ async function replayAll(options: ReplayOptions): Promise<ReplayOutcome> {
       if (error instanceof NetworkError) return 'unreachable';
       if (error instanceof ApiError && error.status === 401) return 'signed-out';
       if (error instanceof ApiError && TRANSIENT.has(error.status)) return 'unreachable';
-      const problem =
-        error instanceof ApiError ? error.problem : { status: 500, code: 'E_INTERNAL', message: '' };
+      const problem = error instanceof ApiError ? error.problem : localProblem('E_INTERNAL', 500);
       changeWrite(key, write.key, (w) => ({ ...w, problem }));
       onRefused?.(write);
       continue;
@@ -84,7 +84,7 @@ async function replayAll(options: ReplayOptions): Promise<ReplayOutcome> {
 /** The id of the user the server's session is for; null when there is none. */
 async function sessionUser(http: Http): Promise<string | null> {
   try {
-    return (await http.get<{ user: { id: string } }>('session')).user.id;
+    return (await http.get<SessionAnswer>(API_PATHS.session)).user.id;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -4,11 +4,9 @@
  * once the app shows the same screen itself. The drawing is laid over the app's root, so the app
  * renders underneath it as it always does, and the user sees one picture throughout.
  */
+import { DEVICE_SETTINGS_COOKIE, PRERENDER_MOUNT_ID, STATE_SCRIPT_ID } from '@ninefold/model';
 import { type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useLayoutEffect } from 'react';
-
-const DRAWING = 'nf-prepaint';
-const STATE = 'ninefold-state';
 
 /** The queries a drawing was made from: each one's key, data, and when the server had it. */
 export type DrawnQueries = readonly { readonly key: QueryKey; readonly data: unknown; readonly at: number }[];
@@ -18,7 +16,7 @@ export type DrawnQueries = readonly { readonly key: QueryKey; readonly data: unk
  * for them at the time the server did; answers whether the page came with a drawing.
  */
 export function startFromDrawing(client: QueryClient): boolean {
-  const element = document.getElementById(STATE);
+  const element = document.getElementById(STATE_SCRIPT_ID);
   if (element?.textContent == null || element.textContent === '') return false;
   let queries: DrawnQueries;
   try {
@@ -32,7 +30,7 @@ export function startFromDrawing(client: QueryClient): boolean {
 
 /** Removes the drawing: the app shows the screen now, or another one. */
 export function releaseDrawing(): void {
-  document.getElementById(DRAWING)?.remove();
+  document.getElementById(PRERENDER_MOUNT_ID)?.remove();
 }
 
 /**
@@ -44,8 +42,6 @@ export function ReleaseDrawing(): null {
   return null;
 }
 
-/** Set while this browser's own settings change how a screen looks (hidden columns, a colour scheme). */
-const DEVICE_SETTINGS_COOKIE = 'nf-device-settings';
 /** Mantine's key for the colour scheme the user chose (`localStorageColorSchemeManager`). */
 const COLOR_SCHEME_KEY = 'mantine-color-scheme-value';
 

@@ -10,6 +10,7 @@ import { type Action, mayOpenScreen } from '@ninefold/engine/grants';
 import type { Screen, Transition } from '@ninefold/model';
 import { use, useMemo } from 'react';
 import type * as DecisionsModule from './decisions';
+import { onDemand } from './lazy';
 import { useSession } from '../auth/session';
 import { useRuntime } from './runtime';
 
@@ -28,32 +29,16 @@ export interface Authorizer {
 
 type Decisions = typeof DecisionsModule;
 
-/** A promise marked as React's `use()` reads it: once fulfilled, read at once, without suspending. */
-type Tracked<T> = Promise<T> & { status?: 'fulfilled'; value?: T };
-
-let loading: Tracked<Decisions> | undefined;
+const decisions = onDemand<Decisions>(() => import('./decisions'));
 
 /**
  * Loads the engine's decisions on records (once; again after a failure, so that a retry can
  * succeed). Start-up calls it for a screen's address, so that it loads beside the session.
  */
-export function loadDecisions(): Promise<Decisions> {
-  if (loading === undefined) {
-    const promise: Tracked<Decisions> = import('./decisions').catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    void promise.then(
-      (module) => Object.assign(promise, { status: 'fulfilled', value: module }),
-      () => undefined,
-    );
-    loading = promise;
-  }
-  return loading;
-}
+export const loadDecisions = (): Promise<Decisions> => decisions.load();
 
 /** Whether the decisions have loaded: a component asking for them now does not suspend. */
-export const decisionsLoaded = (): boolean => loading?.status === 'fulfilled';
+export const decisionsLoaded = (): boolean => decisions.current() !== null;
 
 /**
  * The engine's decisions for the signed-in user, at the runtime's clock. Until the evaluator has

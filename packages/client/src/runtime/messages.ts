@@ -5,27 +5,20 @@
  * its own chunk after the first paint (`loadMessageFormat`).
  */
 import { type MessageCompiler, renderMessage } from '@ninefold/engine/message-text';
-import type { Model, Value } from '@ninefold/model';
+import type { ErrorCode, Model, Value } from '@ninefold/model';
 import { ApiError, NetworkError, WriteQueued } from '../api/http';
+import { onDemand } from './lazy';
 
-let compiler: MessageCompiler | null = null;
-let loading: Promise<void> | undefined;
+const icu = onDemand<MessageCompiler>(() =>
+  import('@ninefold/engine/messages').then((module) => module.compileMessage),
+);
 
 /**
  * Loads the ICU compiler (once; again after a failure). Until it is here, a template that needs it
  * shows as written: start-up asks for it right after the first render.
  */
 export function loadMessageFormat(): Promise<void> {
-  loading ??= import('@ninefold/engine/messages').then(
-    (module) => {
-      compiler = module.compileMessage;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return icu.load().then(() => undefined);
 }
 
 /**
@@ -35,14 +28,14 @@ export function loadMessageFormat(): Promise<void> {
  */
 export function message(
   model: Model,
-  code: string,
+  code: ErrorCode,
   params: Readonly<Record<string, Value | undefined>> = {},
 ): string {
-  return renderMessage(model, code, params, model.product.locale, compiler);
+  return renderMessage(model, code, params, model.product.locale, icu.current());
 }
 
 /** The code and message to show for any thrown value. */
-export function describeError(model: Model, error: unknown): { code: string; message: string } {
+export function describeError(model: Model, error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof ApiError) {
     return { code: error.code, message: error.problem.message || message(model, error.code) };
   }

@@ -7,44 +7,23 @@ import { mayOpenScreen } from '@ninefold/engine/grants';
 import { Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { type Model, type Screen } from '@ninefold/model';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, Suspense, lazy, startTransition, useEffect, useState } from 'react';
+import { Suspense, startTransition, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Http } from '../api/http';
 import { recordListOptions } from '../api/list-query';
 import { useSession } from '../auth/session';
 import { ForbiddenPage } from '../pages/ForbiddenPage';
 import { decisionsLoaded, loadDecisions } from '../runtime/access';
+import { onDemandComponent } from '../runtime/lazy';
 import { useHttp, useModel } from '../runtime/runtime';
 import { readListState, toListParams } from './list/list-params';
 
-/**
- * A screen kind's component, loaded on demand. Once its code is here it renders at once: a lazy
- * component suspends on its first render even when its module has loaded, and the fallback's frame
- * and React's throttling of revealed content delay the first screen by as much as a few hundred ms.
- */
-function onDemand(load: () => Promise<{ default: ComponentType<{ screen: Screen }> }>) {
-  let loaded: ComponentType<{ screen: Screen }> | null = null;
-  const track = () =>
-    load().then((module) => {
-      loaded = module.default;
-      return module;
-    });
-  const Lazy = lazy(track);
-  return {
-    load: track,
-    isLoaded: () => loaded !== null,
-    View({ screen }: { screen: Screen }) {
-      const Component = loaded ?? Lazy;
-      return <Component screen={screen} />;
-    },
-  };
-}
-
+/** Each screen kind's component, loaded on demand and rendered at once once its code is here. */
 const screens = {
-  list: onDemand(() => import('./list/ListScreen')),
-  detail: onDemand(() => import('./detail/DetailScreen')),
-  form: onDemand(() => import('./form/FormScreen')),
-  page: onDemand(() => import('./page/PageScreen')),
+  list: onDemandComponent(() => import('./list/ListScreen').then((module) => module.default)),
+  detail: onDemandComponent(() => import('./detail/DetailScreen').then((module) => module.default)),
+  form: onDemandComponent(() => import('./form/FormScreen').then((module) => module.default)),
+  page: onDemandComponent(() => import('./page/PageScreen').then((module) => module.default)),
 } as const;
 
 const ListScreen = screens.list.View;
@@ -111,7 +90,7 @@ function useCodeReady(kind: Screen['kind']): boolean {
   const [, setArrived] = useState(0);
   // a list decides with the roles' grants alone; details and forms evaluate conditions on records
   const decides = kind !== 'list';
-  const ready = code.isLoaded() && (!decides || decisionsLoaded());
+  const ready = code.current() !== null && (!decides || decisionsLoaded());
   useEffect(() => {
     if (ready || failed) return;
     let live = true;

@@ -18,21 +18,24 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle, IconInfoCircle, IconMoon, IconSun } from '@tabler/icons-react';
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ButtonLink, IconButton } from '../components/buttons';
 import { syncDeviceSettings } from '../prepaint/client';
 import { visibleNav } from '@ninefold/engine/grants';
+import { lazyComponent } from '../runtime/lazy';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
 import { NavIcon } from './icons';
 import './shell.css';
 
-const UserMenu = lazy(() => import('./UserMenu'));
+const UserMenu = lazyComponent(() => import('./UserMenu').then((module) => module.default));
 /** The offline queue's replays and indicator: after the first paint, and only when the spec queues writes. */
-const OfflineIndicator = lazy(() => import('../offline/OfflineIndicator'));
+const OfflineIndicator = lazyComponent(() =>
+  import('../offline/OfflineIndicator').then((module) => module.default),
+);
 
 export function Shell() {
   const model = useModel();

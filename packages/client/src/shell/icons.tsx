@@ -3,6 +3,7 @@
  * shell's code starts; until then each icon's place is kept empty at its size, so nothing moves.
  */
 import { useEffect, useState } from 'react';
+import { onDemand } from '../runtime/lazy';
 import type { Icon } from './nav-icons';
 
 interface Icons {
@@ -10,15 +11,14 @@ interface Icons {
   readonly fallback: Icon;
 }
 
-let icons: Icons | null = null;
-const loading: Promise<Icons | null> = import('./nav-icons').then(
-  (module) => (icons = { named: module.NAV_ICONS, fallback: module.FALLBACK_ICON }),
-  // offline without the chunk cached: the navigation keeps its labels, without icons
-  () => null,
+const icons = onDemand<Icons>(() =>
+  import('./nav-icons').then((module) => ({ named: module.NAV_ICONS, fallback: module.FALLBACK_ICON })),
 );
+// offline without the chunk cached: the navigation keeps its labels, without icons
+const loading: Promise<Icons | null> = icons.load().catch(() => null);
 
 export function NavIcon({ name }: { name: string | null }) {
-  const [loaded, setLoaded] = useState(icons);
+  const [loaded, setLoaded] = useState(icons.current);
   useEffect(() => {
     if (loaded === null) void loading.then(setLoaded);
   }, [loaded]);

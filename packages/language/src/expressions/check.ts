@@ -1,10 +1,9 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { type Span } from '../diagnostics/diagnostic.js';
+import { type DiagnosticBag, type Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/suggest.js';
-import { type Entity, type Expr } from '@ninefold/model';
+import { type Constant, type Entity, type Expr, type StateMachine } from '@ninefold/model';
 import { FIELD_TYPE_INFO, celTypeOfConstant, recordSchema, userSchema } from '@ninefold/model';
 import { LIMITS } from '../source/limits.js';
-import { type CompileContext } from '../facets/context.js';
 import { expandHas } from './shorthand.js';
 import { sqlObstacle } from './sql-subset.js';
 
@@ -36,12 +35,24 @@ function scopeKey(scope: ExprScope): string {
 
 const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 48 };
 
+/**
+ * What checking an expression reads of the compile (the facet readers' `CompileContext` has it):
+ * the names in scope, and where to report. Declared here so that expressions need not know the
+ * compile's other parts.
+ */
+export interface ExpressionContext {
+  readonly bag: DiagnosticBag;
+  readonly constants: Readonly<Record<string, Constant>>;
+  readonly entities: Readonly<Record<string, Entity>>;
+  readonly states: Readonly<Record<string, StateMachine>>;
+}
+
 /** Builds and caches one CEL environment per scope of a compile. */
 export class Environments {
   #base: Environment | null = null;
   readonly #byScope = new Map<string, Environment>();
 
-  constructor(private readonly ctx: CompileContext) {}
+  constructor(private readonly ctx: ExpressionContext) {}
 
   // the same condition often repeats across entities and roles: check and parse each text once per scope
   readonly #checked = new Map<string, ReturnType<Environment['check']>>();
@@ -120,7 +131,7 @@ export class Environments {
  * Parses and type-checks one expression in its scope. Reports every problem at its place in the
  * file and returns the checked expression, or null when it is not valid.
  */
-export function checkExpression(ctx: CompileContext, envs: Environments, req: ExprRequest): Expr | null {
+export function checkExpression(ctx: ExpressionContext, envs: Environments, req: ExprRequest): Expr | null {
   const { bag } = ctx;
   const quote = req.raw.startsWith('"') || req.raw.startsWith("'") ? 1 : 0;
   const at = (offset: number, length = 1): Span => {

@@ -1,10 +1,9 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { type Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/suggest.js';
-import { type ErrorDef } from '@ninefold/model';
+import { BUILTIN_ARGUMENTS, BUILTIN_ERRORS, type ErrorDef, specErrorCode } from '@ninefold/model';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
-import { BUILTIN_ARGUMENTS, BUILTIN_ERRORS } from './builtin-errors.js';
 import { checkName } from './reader.js';
 
 export const ERROR_KEYS = ['status', 'message', 'field', 'description'] as const;
@@ -82,7 +81,7 @@ export function readErrors(ctx: CompileContext, entries: readonly YEntry[]): Rec
     }
     const description = m.get('description');
     out[code] = {
-      code,
+      code: base?.code ?? specErrorCode(code),
       status,
       message,
       field,

@@ -1,7 +1,7 @@
 import { suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
 import { checkExpression } from '../expressions/check.js';
-import { type Rule, type RuleTrigger } from '@ninefold/model';
+import { type ErrorCode, type Rule, type RuleTrigger } from '@ninefold/model';
 import { type YNode } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { NAME_RULES } from './reader.js';
@@ -109,11 +109,12 @@ export function readRules(ctx: CompileContext, items: readonly YNode[]): Rule[] 
       reader.missing(item.span, 'assert', where, 'assert: "amount <= MAX_CLAIM"');
     const assert = expr('assert');
 
-    let error = 'E_VALIDATION';
+    let error: ErrorCode = 'E_VALIDATION';
     const errorEntry = m.get('error');
     if (errorEntry) {
       const code = reader.string(errorEntry.value, `the error of ${where}`);
-      if (code !== null && own(ctx.errors, code) === undefined) {
+      const def = code === null ? undefined : own(ctx.errors, code);
+      if (code !== null && def === undefined) {
         const near = suggestion(code, Object.keys(ctx.errors), 'error code');
         bag.report(
           'NF305',
@@ -121,7 +122,7 @@ export function readRules(ctx: CompileContext, items: readonly YNode[]): Rule[] 
           `\`${code}\` is not in the error catalogue.`,
           `${near.endsWith('?') ? `${near} Or` : `${near}; or`} declare it under \`errors:\` in section 8`,
         );
-      } else if (code !== null) error = code;
+      } else if (def !== undefined) error = def.code;
     }
     const fields: string[] = [];
     const fieldsEntry = m.get('fields');

@@ -4,6 +4,7 @@ import { suggestion } from '../diagnostics/suggest.js';
 import { checkExpression } from '../expressions/check.js';
 import {
   FIELD_TYPE_INFO,
+  RESERVED_PATHS,
   SCREEN_KINDS,
   type Entity,
   type NavItem,
@@ -30,18 +31,6 @@ export const SCREEN_KEYS = [
   'body',
 ] as const;
 export const NAV_KEYS = ['screen', 'label', 'icon'] as const;
-/** Paths the runtime serves itself. */
-export const RESERVED_PATHS = [
-  '/api',
-  '/docs',
-  '/openapi.json',
-  '/health',
-  '/ready',
-  '/sign-in',
-  '/help',
-  '/spec',
-  '/forbidden',
-];
 const RECORD_ACTIONS = ['create', 'edit', 'delete', 'export'];
 
 /**

@@ -313,6 +313,18 @@ describe('notation', () => {
     );
   });
 
+  it('NF209: a screen on a page the app serves itself', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Claim: { fields: { title: string } }
+        screens:
+          about: { entity: Claim, path: /about }
+      `,
+      { code: 'NF209', line: 4, column: 33, message: /reserved by the runtime \(`\/about`\)/ },
+    );
+  });
+
   it('NF210: an enum value listed twice', () => {
     expectDiagnostic(
       spec`

@@ -25,7 +25,7 @@ screens:
     sort: -createdAt
     roles: [employee]
   queue: { entity: Claim, path: /queue, where: "state == 'submitted'", roles: [manager] }
-  about: { kind: page, path: /about, body: "How claims work." }
+  about: { kind: page, path: /about-claims, body: "How claims work." }
 nav:
   - myClaims
   - { screen: queue, label: To approve, icon: inbox }

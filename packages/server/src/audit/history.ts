@@ -2,7 +2,7 @@
  * The audit trail: who did what to which record, and when. Resources and transitions write it in
  * the transaction of the change; user administration writes it too.
  */
-import { type Value } from '@ninefold/model';
+import { type HistoryAction, type Value } from '@ninefold/model';
 import { CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
@@ -13,7 +13,7 @@ export interface HistoryEntry {
   readonly at: Date;
   /** The user who acted, or null for the system (the CLI, a migration). */
   readonly by: string | null;
-  readonly action: 'create' | 'update' | 'delete' | 'transition';
+  readonly action: HistoryAction;
   readonly transition?: string;
   readonly fromState?: string;
   readonly toState?: string;

@@ -3,7 +3,7 @@
  * else looks at it (the request rate limit keys on it).
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Model } from '@ninefold/model';
+import { type Model, SESSION_COOKIE } from '@ninefold/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
 import {
   type FastifyContextConfig,
@@ -18,8 +18,6 @@ import { addRouteOnRequest } from '../http/route-hooks.js';
 import { type EntityTable } from '../resources/records.js';
 import { type RecordRead, type SessionLookup, keptSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
-
-export const SESSION_COOKIE = 'ninefold_session';
 
 export interface RequestAuth {
   /** The signed-in user, or null. */

@@ -3,7 +3,14 @@
  * `calls.basePath` like the resources.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Model } from '@ninefold/model';
+import {
+  API_PATHS,
+  type Model,
+  RETRY_AFTER_HEADER,
+  SESSION_COOKIE,
+  type SessionAnswer,
+  type SessionUser,
+} from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
@@ -12,22 +19,9 @@ import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { LoginLimiter } from './login-limiter.js';
 import { dummyHash, verifyPassword } from './password.js';
-import { SESSION_COOKIE, requireUser, sessionCookieOptions } from './request-auth.js';
+import { requireUser, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
 import { type UserSummary, normalizeEmail, toSummary, usersTable } from './users.js';
-
-/** The user as the session routes show it. */
-export interface SessionUser {
-  readonly id: string;
-  readonly email: string;
-  readonly name: string;
-  readonly roles: readonly string[];
-  /**
-   * The user as rules see them (`user.department` in an expression): their own User record, so that
-   * the client decides permissions and defaults exactly as the server does.
-   */
-  readonly context: UserContext;
-}
 
 const LOGIN_FIELDS = ['email', 'password'] as const;
 
@@ -42,7 +36,7 @@ export function registerSessionRoutes(
 ): void {
   const { model, database, now } = context;
   const limiter = new LoginLimiter(model.limits.loginAttemptsPerMinute, now);
-  const path = apiPath(model, 'session');
+  const path = apiPath(model, API_PATHS.session);
   void dummyHash(); // computed ahead, so the first unknown email costs no more than later ones
 
   app.post(path, async (request, reply) => {
@@ -52,7 +46,7 @@ export function registerSessionRoutes(
       throw new ApiError(
         'E_RATE_LIMITED',
         { retryAfter: decision.retryAfterSeconds },
-        { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
+        { headers: { [RETRY_AFTER_HEADER]: String(decision.retryAfterSeconds) } },
       );
     }
     const row = await database.db
@@ -72,7 +66,8 @@ export function registerSessionRoutes(
     if (previous !== undefined && previous !== '') await endSession(database, previous);
     const id = await createSession(database, user.id, now());
     reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
-    return noStore(reply).send({ user: await sessionUser(model, database, user) });
+    const answer: SessionAnswer = { user: await sessionUser(model, database, user) };
+    return noStore(reply).send(answer);
   });
 
   app.get(path, async (request, reply) => {
@@ -80,7 +75,8 @@ export function registerSessionRoutes(
     const user = requireUser(request);
     // the session lookup read the user's record already
     const context = request.auth.context ?? (await userContext(model, database.db, user));
-    return noStore(reply).send({ user: summaryWith(user, context) });
+    const answer: SessionAnswer = { user: summaryWith(user, context) };
+    return noStore(reply).send(answer);
   });
 
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {

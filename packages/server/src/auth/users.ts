@@ -64,7 +64,9 @@ export async function addUser(
     ...checkEmail(email),
     ...checkRoles(model, user.roles),
     ...checkPassword(user.password),
-    ...(user.name.trim() === '' ? [{ field: 'name', code: 'E_REQUIRED', params: { field: 'Name' } }] : []),
+    ...(user.name.trim() === ''
+      ? [{ field: 'name', code: 'E_REQUIRED' as const, params: { field: 'Name' } }]
+      : []),
   ];
   if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
   const passwordHash = await hashPassword(user.password);

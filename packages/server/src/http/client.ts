@@ -5,7 +5,14 @@
  * (the client's router decides what it shows).
  */
 import fastifyStatic from '@fastify/static';
-import { type Model } from '@ninefold/model';
+import {
+  MODEL_SCRIPT_ID,
+  type Model,
+  PRERENDERED_HEADER,
+  PRERENDER_MOUNT_ID,
+  SERVER_PATHS,
+  STATE_SCRIPT_ID,
+} from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,9 +28,6 @@ import {
 } from './prepaint.js';
 import { publicModel } from './public-model.js';
 
-/** Paths that belong to the server: never answered with the app's page. */
-const SERVER_PATHS = ['/health', '/ready', '/openapi.json', '/docs'];
-
 /**
  * The page with the model, the product's name and theme colour written in. `<` is escaped in the
  * JSON so that no spec text can close the script element.
@@ -33,7 +37,7 @@ const SERVER_PATHS = ['/health', '/ready', '/openapi.json', '/docs'];
 export function renderIndex(template: string, model: Model): string {
   const json = scriptJson(publicModel(model));
   const head =
-    `<script id="ninefold-model" type="application/json">${json}</script>` +
+    `<script id="${MODEL_SCRIPT_ID}" type="application/json">${json}</script>` +
     `<meta name="description" content="${escapeHtml(model.product.summary)}">`;
   return template
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(model.product.name)}</title>`)
@@ -112,8 +116,8 @@ export function drawnPage(
       afterSheets +
       preloads +
       afterPreloads +
-      `<script id="ninefold-state" type="application/json">${scriptJson(drawing.state)}</script>` +
-      `<div id="nf-prepaint" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
+      `<script id="${STATE_SCRIPT_ID}" type="application/json">${scriptJson(drawing.state)}</script>` +
+      `<div id="${PRERENDER_MOUNT_ID}" inert aria-hidden="true" data-scheme="${colorScheme}">${drawing.html}</div>` +
       end
     );
   };
@@ -122,7 +126,7 @@ export function drawnPage(
 /** Where `drawnPage` cuts the page: a character no page of ours contains. */
 const CUT = '\u0000';
 /** The model written into the page (`renderIndex`). */
-const MODEL_SCRIPT = /<script id="ninefold-model" type="application\/json">.*?<\/script>/s;
+const MODEL_SCRIPT = new RegExp(`<script id="${MODEL_SCRIPT_ID}" type="application/json">.*?</script>`, 's');
 /** The page's own stylesheets, in their order. */
 const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
 
@@ -135,10 +139,10 @@ const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
  * page, not the app's styles, so that it holds from the first byte of the drawing on.
  */
 const DRAWING_STYLE =
-  '<style>#nf-prepaint{position:absolute;inset:0 0 auto;z-index:150;background:var(--mantine-color-body);' +
-  'visibility:hidden}#nf-prepaint:has(~#root){visibility:visible}' +
-  '@media (max-width:47.99em){#nf-prepaint{display:none}}' +
-  "@media (prefers-color-scheme:dark){#nf-prepaint[data-scheme='auto']{display:none}}</style>";
+  `<style>#${PRERENDER_MOUNT_ID}{position:absolute;inset:0 0 auto;z-index:150;background:var(--mantine-color-body);` +
+  `visibility:hidden}#${PRERENDER_MOUNT_ID}:has(~#root){visibility:visible}` +
+  `@media (max-width:47.99em){#${PRERENDER_MOUNT_ID}{display:none}}` +
+  `@media (prefers-color-scheme:dark){#${PRERENDER_MOUNT_ID}[data-scheme='auto']{display:none}}</style>`;
 
 /** The web app manifest of the product: what a phone shows when it is installed. */
 export function manifestOf(model: Model): Record<string, unknown> {
@@ -265,7 +269,7 @@ export async function registerClient(
         ? null
         : await drawFor(options.drawWith, drawing, model, request);
     if (drawn === null || draw === null) return sendPage(reply);
-    return sendPage(reply.header(DRAWN_HEADER, '1'), draw(drawn));
+    return sendPage(reply.header(PRERENDERED_HEADER, '1'), draw(drawn));
   };
 
   await app.register(fastifyStatic, {
@@ -309,9 +313,6 @@ export async function registerClient(
     return null;
   };
 }
-
-/** Marks a page that carries a drawing of its screen: the service worker does not keep it. */
-export const DRAWN_HEADER = 'x-ninefold-drawn';
 
 /** Answers a request no route matched, or returns null to let it be a 404 problem. */
 export type NotFoundFallback = (

@@ -3,10 +3,10 @@
  * (which a cross-site form or image cannot send) and, when the browser names its Origin, come from
  * this host.
  */
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
-export const CSRF_HEADER = 'x-ninefold-csrf';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -23,7 +23,7 @@ export function installCsrfCheck(app: FastifyInstance): void {
 
 function csrfProblem(request: FastifyRequest): ApiError | undefined {
   if (!STATE_CHANGING.has(request.method)) return undefined;
-  if (request.headers[CSRF_HEADER] !== '1') {
+  if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
     return new ApiError(
       'E_CSRF',
       {},

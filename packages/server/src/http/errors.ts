@@ -3,37 +3,29 @@
  * status and its message rendered from the spec's ICU template. Nothing else reaches a client: no
  * stack trace, no SQL, no file path.
  */
-import { type Model, type Value } from '@ninefold/model';
+import {
+  type ErrorCode,
+  type Model,
+  PROBLEM_MEDIA_TYPE,
+  type Problem,
+  type Value,
+  problemType,
+} from '@ninefold/model';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { formatMessage } from '@ninefold/engine';
 
 export type Params = Readonly<Record<string, Value | undefined>>;
 
-/** A problem with one field, before its message is rendered. */
+/** A problem with one field, before its message is rendered (`FieldProblem` once it is). */
 export interface FieldIssue {
   /** The field's name (not its label), as the client's form knows it; null for the whole record. */
   readonly field: string | null;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly params?: Params;
 }
 
-/** The body of a problem response. */
-export interface Problem {
-  readonly type: string;
-  readonly title: string;
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  readonly detail?: string;
-  readonly errors?: readonly {
-    readonly field: string | null;
-    readonly code: string;
-    readonly message: string;
-  }[];
-  readonly correlationId?: string;
-}
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+/** The content type of a problem response. */
+export const PROBLEM_CONTENT_TYPE = `${PROBLEM_MEDIA_TYPE}; charset=utf-8`;
 
 /**
  * A failure the server expected: a catalogue code and its parameters. Thrown anywhere in a request,
@@ -51,7 +43,7 @@ export class ApiError extends Error {
   statusCode: number | undefined;
 
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly params: Params = {},
     options: { errors?: readonly FieldIssue[]; detail?: string; headers?: Record<string, string> } = {},
   ) {
@@ -71,7 +63,7 @@ export class ApiError extends Error {
  */
 export function problemOf(
   model: Model,
-  code: string,
+  code: ErrorCode,
   params: Params = {},
   extra: { errors?: readonly FieldIssue[]; detail?: string | undefined; correlationId?: string } = {},
 ): Problem {
@@ -80,7 +72,7 @@ export function problemOf(
   const problem: {
     -readonly [K in keyof Problem]: Problem[K];
   } = {
-    type: `urn:ninefold:error:${known ? code : 'E_INTERNAL'}`,
+    type: problemType(known ? code : 'E_INTERNAL'),
     title: def?.description ?? 'An unexpected failure.',
     status: def?.status ?? 500,
     code: known ? code : 'E_INTERNAL',
@@ -129,11 +121,12 @@ export function toApiError(error: unknown, model: Model): ApiError | null {
       const missing = v.params?.['missingProperty'];
       const field =
         typeof missing === 'string' ? missing : v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      return {
+      const issue: FieldIssue = {
         field,
         code: v.keyword === 'required' ? 'E_REQUIRED' : 'E_TYPE',
         params: { field, expected: v.message ?? '' },
       };
+      return issue;
     });
     return new ApiError('E_VALIDATION', {}, { errors });
   }

@@ -8,13 +8,12 @@
  * write that failed took nothing and may be sent again. Keys belong to their user (another user's
  * equal key is another key), are kept for `IDEMPOTENCY_KEY_HOURS`, and are stored hashed.
  */
+import { IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { type Db } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { ApiError } from './errors.js';
-
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /** How long a key is kept: a repeat after that is a new request. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -45,14 +44,14 @@ export interface KeptOutcome {
  * @example const key = idempotencyKey(request, user.id); // null without the header
  */
 export function idempotencyKey(request: FastifyRequest, userId: string): IdempotencyKey | null {
-  const header = request.headers[IDEMPOTENCY_HEADER];
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) return null;
   if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
     throw new ApiError('E_BAD_REQUEST', {
       reason: 'Idempotency-Key must be 1 to 255 visible ASCII characters, like a UUID',
     });
   }
-  const ifMatch = request.headers['if-match'] ?? '';
+  const ifMatch = request.headers[IF_MATCH_HEADER] ?? '';
   const body = request.body === undefined ? '' : JSON.stringify(request.body);
   return {
     hash: sha256(`${userId}\u0000${header}`),

@@ -4,7 +4,7 @@
  * names, their API requests answered in process by this server's routes as that user, so that the
  * page arrives with the rows the user may read, masked as every answer is, already drawn.
  */
-import { type Model } from '@ninefold/model';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, DEVICE_SETTINGS_COOKIE, type Model } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,9 +41,6 @@ export async function loadPrepaint(clientDir: string): Promise<PrepaintModule | 
   return typeof module.prepaint === 'function' ? (module as PrepaintModule) : null;
 }
 
-/** The cookie a device sets when its own settings (hidden columns, a colour scheme) differ from the spec's. */
-export const DEVICE_SETTINGS_COOKIE = 'nf-device-settings';
-
 /**
  * Draws the screen `request` navigates to, or answers null: no session cookie, a device whose
  * settings the server cannot see, nothing to draw (see the client's `prepaint`), or a failure —
@@ -64,7 +61,7 @@ export async function drawFor(
     const answer = await app.inject({
       method: 'GET',
       url: address.pathname + address.search,
-      headers: { cookie, accept: 'application/json', 'x-ninefold-csrf': '1' },
+      headers: { cookie, accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE },
       remoteAddress: request.ip,
     });
     return new Response(answer.payload === '' ? null : answer.payload, {

@@ -7,7 +7,7 @@
  * stands (`x-ratelimit-limit`, `-remaining`, `-reset`); a refused one is E_RATE_LIMITED with
  * Retry-After.
  */
-import { type Model } from '@ninefold/model';
+import { type Model, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '@ninefold/model';
 import { type FastifyContextConfig, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { type UserSummary } from '../auth/users.js';
 import { ApiError } from './errors.js';
@@ -67,12 +67,16 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
     const time = now().getTime();
     const window = windows.count(key, time);
     const reset = secondsLeft(window, time);
-    reply.header('x-ratelimit-limit', maxText);
-    reply.header('x-ratelimit-remaining', String(Math.max(0, max - window.count)));
-    reply.header('x-ratelimit-reset', String(reset));
+    reply.header(RATE_LIMIT_HEADERS.limit, maxText);
+    reply.header(RATE_LIMIT_HEADERS.remaining, String(Math.max(0, max - window.count)));
+    reply.header(RATE_LIMIT_HEADERS.reset, String(reset));
     if (window.count <= max) return done();
     done(
-      new ApiError('E_RATE_LIMITED', { retryAfter: reset }, { headers: { 'retry-after': String(reset) } }),
+      new ApiError(
+        'E_RATE_LIMITED',
+        { retryAfter: reset },
+        { headers: { [RETRY_AFTER_HEADER]: String(reset) } },
+      ),
     );
   };
   // each route that does not opt out gets the hook (after the session's): the probes pay nothing

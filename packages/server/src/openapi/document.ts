@@ -4,16 +4,26 @@
  * problem responses with the catalogue codes it can return.
  */
 import { rulesFor } from '@ninefold/engine';
-import { FIELD_TYPE_INFO, FILTER_OPERATORS, type Entity, type Field, type Model } from '@ninefold/model';
-import { SESSION_COOKIE } from '../auth/request-auth.js';
-import { CSRF_HEADER } from '../http/csrf.js';
-import { IDEMPOTENCY_HEADER } from '../http/idempotency.js';
+import {
+  ACTIONS_KEY,
+  API_PATHS,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  type Entity,
+  FIELD_TYPE_INFO,
+  FILTER_OPERATORS,
+  type Field,
+  IDEMPOTENCY_KEY_HEADER,
+  type Model,
+  PROBLEM_MEDIA_TYPE,
+  SESSION_COOKIE,
+} from '@ninefold/model';
 import { apiPath } from '../http/paths.js';
-import { ACTIONS_KEY, resourcePath } from '../resources/routes.js';
+import { resourcePath } from '../resources/routes.js';
 
 type Json = Record<string, unknown>;
 
-const PROBLEM = 'application/problem+json';
+const PROBLEM = PROBLEM_MEDIA_TYPE;
 
 /** Codes any request may meet. */
 const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST'];
@@ -80,7 +90,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '200': { description: 'Ready.', content: json(statusSchema('ready')) } },
     }),
   };
-  paths[apiPath(model, 'model')] = {
+  paths[apiPath(model, API_PATHS.model)] = {
     get: op(ANY_REQUEST, {
       operationId: 'getModel',
       tags: ['server'],
@@ -89,7 +99,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '200': { description: 'The model.', content: json({ type: 'object' }) } },
     }),
   };
-  paths[apiPath(model, 'session')] = {
+  paths[apiPath(model, API_PATHS.session)] = {
     post: op([...ANY_REQUEST, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE', 'E_VALIDATION', 'E_INVALID_CREDENTIALS'], {
       operationId: 'login',
       tags: ['session'],
@@ -264,7 +274,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           type: 'apiKey',
           in: 'cookie',
           name: SESSION_COOKIE,
-          description: `The session cookie that \`POST ${apiPath(model, 'session')}\` sets.`,
+          description: `The session cookie that \`POST ${apiPath(model, API_PATHS.session)}\` sets.`,
         },
       },
       parameters: {
@@ -273,10 +283,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           in: 'header',
           required: true,
           description: 'Every request that changes data carries it (CSRF defence).',
-          schema: { type: 'string', const: '1' },
+          schema: { type: 'string', const: CSRF_HEADER_VALUE },
         },
         IdempotencyKey: {
-          name: IDEMPOTENCY_HEADER,
+          name: IDEMPOTENCY_KEY_HEADER,
           in: 'header',
           required: false,
           description:

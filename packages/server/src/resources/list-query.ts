@@ -8,6 +8,7 @@ import {
   FIELD_TYPE_INFO,
   FILTER_OPERATORS,
   type FilterOperator,
+  LIST_PARAMS,
   type Model,
   type Screen,
   type Value,
@@ -19,7 +20,7 @@ import { type EntityTable, isSystemField, isTextColumn } from './records.js';
 import { containsExactly, containsPattern, likeInsensitive, orderedColumn } from './sql.js';
 
 /** Query parameters that are not filters. */
-export const RESERVED_PARAMS = ['sort', 'limit', 'cursor', 'q', 'total', 'screen', 'format'] as const;
+const RESERVED_PARAMS: readonly string[] = Object.values(LIST_PARAMS);
 
 const MAX_IN_ITEMS = 100;
 const MAX_SORT_KEYS = 4;
@@ -68,7 +69,7 @@ export function parseListQuery(
   const conditions: RawBuilder<unknown>[] = [];
 
   for (const [key, raw] of Object.entries(query)) {
-    if ((RESERVED_PARAMS as readonly string[]).includes(key)) continue;
+    if (RESERVED_PARAMS.includes(key)) continue;
     const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/.exec(key);
     const name = match?.[1];
     const field = name === undefined ? undefined : info.stored.get(name);
@@ -82,7 +83,7 @@ export function parseListQuery(
     conditions.push(filterCondition(info, name, field, op, single(key, raw), dialect));
   }
 
-  const q = optional(query, 'q');
+  const q = optional(query, LIST_PARAMS.q);
   if (q !== undefined && q !== '') {
     const fields = info.entity.search.filter(mayRead);
     const pattern = containsPattern(q);
@@ -96,8 +97,8 @@ export function parseListQuery(
     );
   }
 
-  const sort = parseSort(info, optional(query, 'sort'), mayRead, dialect);
-  const limitText = optional(query, 'limit');
+  const sort = parseSort(info, optional(query, LIST_PARAMS.sort), mayRead, dialect);
+  const limitText = optional(query, LIST_PARAMS.limit);
   let limit = model.limits.pageSize;
   if (limitText !== undefined) {
     if (!/^[0-9]{1,9}$/.test(limitText) || Number(limitText) < 1) {
@@ -105,13 +106,13 @@ export function parseListQuery(
     }
     limit = Math.min(Number(limitText), model.limits.maxPageSize);
   }
-  const totalText = optional(query, 'total');
+  const totalText = optional(query, LIST_PARAMS.total);
   if (totalText !== undefined && totalText !== 'true' && totalText !== 'false') {
     throw invalid('`total` must be true or false');
   }
-  const cursor = optional(query, 'cursor');
+  const cursor = optional(query, LIST_PARAMS.cursor);
   const after = cursor === undefined ? null : cursorCondition(info, sort, cursor, dialect);
-  const screenId = optional(query, 'screen');
+  const screenId = optional(query, LIST_PARAMS.screen);
   let screen: Screen | null = null;
   if (screenId !== undefined) {
     screen =
@@ -119,7 +120,7 @@ export function parseListQuery(
       null;
     if (screen === null) throw invalid(`\`screen\` names no list screen of ${info.entity.name}`);
   }
-  const format = optional(query, 'format') ?? 'json';
+  const format = optional(query, LIST_PARAMS.format) ?? 'json';
   if (format !== 'json' && format !== 'csv') throw invalid('`format` must be json or csv');
   return { conditions, sort, after, limit, total: totalText === 'true', screen, format };
 }

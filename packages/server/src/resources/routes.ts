@@ -23,7 +23,17 @@ import {
   utcDate,
   validateRecord,
 } from '@ninefold/engine';
-import { type Access, type Entity, type Model, type Value, SYSTEM_FIELDS } from '@ninefold/model';
+import {
+  ACTIONS_KEY,
+  type Access,
+  type Entity,
+  type HistoryEntry,
+  IDEMPOTENT_REPLAYED_HEADER,
+  IF_MATCH_HEADER,
+  type Model,
+  type Value,
+  SYSTEM_FIELDS,
+} from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';
@@ -72,9 +82,6 @@ export interface ResourceContext {
   readonly database: Database;
   readonly now: () => Date;
 }
-
-/** The key under which a record lists the transitions its reader may fire now (decision 0009). */
-export const ACTIONS_KEY = '_actions';
 
 /** What Fastify says of the JSON it writes itself: a record written by its serializer says the same. */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -617,7 +624,7 @@ class Resource {
    * as any read is: E_NOT_FOUND when it is gone or no longer the user's to see).
    */
   async #replay(reply: FastifyReply, caller: Caller, kept: KeptOutcome): Promise<unknown> {
-    reply.header('idempotent-replayed', 'true');
+    reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     if (kept.status === 204) return reply.code(204).send();
     const record = kept.recordId === null ? null : await this.#readById(kept.recordId);
     const vars = record === null ? null : this.#activation(record, caller);
@@ -807,24 +814,13 @@ class Resource {
 }
 
 /** A history row as the API answers it. */
-interface HistoryView {
-  readonly id: string;
-  readonly at: string;
-  readonly by: string | null;
-  readonly action: string;
-  readonly transition: string | null;
-  readonly from: string | null;
-  readonly to: string | null;
-  readonly changes: Readonly<Record<string, { readonly from: Value; readonly to: Value }>>;
-}
-
-function historyEntry(row: Readonly<Record<string, unknown>>): HistoryView {
+function historyEntry(row: Readonly<Record<string, unknown>>): HistoryEntry {
   const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
   return {
     id: String(row['id']),
     at: String(row['at']),
     by: text(row['by']),
-    action: String(row['action']),
+    action: String(row['action']) as HistoryEntry['action'],
     transition: text(row['transition']),
     from: text(row['from_state']),
     to: text(row['to_state']),
@@ -843,7 +839,7 @@ function historyEntry(row: Readonly<Record<string, unknown>>): HistoryView {
 export function recordAsDeleted(
   info: EntityTable,
   id: string,
-  entries: readonly HistoryView[],
+  entries: readonly HistoryEntry[],
 ): Record<string, Value> | null {
   const [first] = entries;
   if (first?.action !== 'create' || entries.at(-1)?.action !== 'delete') return null;
@@ -920,7 +916,7 @@ function ifMatch(
   record: Readonly<Record<string, Value>>,
 ): number {
   const current = Number(record['version']);
-  const header = request.headers['if-match'];
+  const header = request.headers[IF_MATCH_HEADER];
   if (header === undefined || header === '') {
     if (required) throw new ApiError('E_PRECONDITION_REQUIRED');
     return current;

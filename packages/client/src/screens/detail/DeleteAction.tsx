@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type Entity } from '@ninefold/model';
+import { type ApiRecord, type Entity } from '@ninefold/model';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, WriteQueued } from '../../api/http';
-import { type ApiRecord, recordKeys, useDeleteRecord } from '../../api/records';
+import { recordKeys, useDeleteRecord } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { describeError } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';

@@ -17,12 +17,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { type Entity, type Screen } from '@ninefold/model';
+import { type ApiRecord, type Entity, type Screen } from '@ninefold/model';
 import { IconPencil } from '@tabler/icons-react';
 import { useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/http';
-import { type ApiRecord, useHistory, useRecord } from '../../api/records';
+import { useHistory, useRecord } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { RefLink } from '../../components/FieldValue';

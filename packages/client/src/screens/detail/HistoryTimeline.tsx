@@ -1,7 +1,7 @@
 import { Loader, Text, Timeline, VisuallyHidden } from '@mantine/core';
 import { IconArrowRight, IconCirclePlus, IconPencil, IconTrash } from '@tabler/icons-react';
-import { type Entity } from '@ninefold/model';
-import { type HistoryEntry, useHistory } from '../../api/records';
+import { type Entity, type HistoryEntry } from '@ninefold/model';
+import { useHistory } from '../../api/records';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { formatDateTime } from '../../format/values';

@@ -1,6 +1,5 @@
 import { DataList } from '@mantine/core';
-import { FIELD_TYPE_INFO, type Entity, humanize } from '@ninefold/model';
-import { type ApiRecord } from '../../api/records';
+import { FIELD_TYPE_INFO, type ApiRecord, type Entity, humanize } from '@ninefold/model';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { formatDateTime } from '../../format/values';
 import { useModel } from '../../runtime/runtime';

@@ -6,11 +6,11 @@
  */
 import { Alert, Button, Group, type MantineSize, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { isEmptyValue } from '@ninefold/engine';
-import { type Field, type Transition, type Value } from '@ninefold/model';
+import { type ApiRecord, type Field, type Transition, type Value } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, WriteQueued } from '../../api/http';
-import { type ApiRecord, recordKeys, useFireTransition } from '../../api/records';
+import { recordKeys, useFireTransition } from '../../api/records';
 import { FieldInput } from '../../fields/FieldInput';
 import { describeError, message } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';

@@ -4,12 +4,12 @@
  * applies; what the server still refuses lands beside its field, or above the form.
  */
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { type Entity, type Field, type Screen, type Value } from '@ninefold/model';
+import { type ApiRecord, type Entity, type Field, type Screen, type Value } from '@ninefold/model';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { type Control, Controller, type FieldValues, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ApiError, WriteQueued } from '../../api/http';
-import { type ApiRecord, useCreateRecord, useUpdateRecord } from '../../api/records';
+import { useCreateRecord, useUpdateRecord } from '../../api/records';
 import { FieldInput } from '../../fields/FieldInput';
 import { type QueueKey, type QueuedWrite, removeWrite } from '../../offline/queue';
 import { type Authorizer } from '../../runtime/access';

@@ -12,8 +12,14 @@ import {
   isEmptyValue,
   validateRecord,
 } from '@ninefold/engine';
-import { type Entity, type Field, type Model, type Screen, type Value } from '@ninefold/model';
-import { type FieldProblem } from '../../api/http';
+import {
+  type Entity,
+  type Field,
+  type FieldProblem,
+  type Model,
+  type Screen,
+  type Value,
+} from '@ninefold/model';
 import { message } from '../../runtime/messages';
 import { sameValue } from '../../fields/input-values';
 

@@ -4,10 +4,11 @@
 import { Button } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { COLUMNS_BUTTON } from './columns-button';
-import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
+import { lazyComponent } from '../../runtime/lazy';
 import { type ListColumn } from './columns';
 
-const ColumnMenu = lazy(() => import('./ColumnMenu'));
+const ColumnMenu = lazyComponent(() => import('./ColumnMenu').then((module) => module.default));
 
 /**
  * The columns hidden on a screen, kept in localStorage under the product and the screen.

@@ -10,6 +10,7 @@ import {
   type BoundFormat,
   type Field,
   type Model,
+  filterParam,
   humanize,
   isColor,
   normalizeColor,
@@ -19,7 +20,7 @@ import { ColorSwatch } from '../../components/FieldValue';
 import { RefPicker } from '../../components/RefPicker';
 import './list.css';
 import { type ListColumn } from './columns';
-import { filterKey, sortDirection } from './list-params';
+import { sortDirection } from './list-params';
 import { TypedInput } from './TypedInput';
 
 /** Changes to the URL's parameters: a string sets one, null removes it. */
@@ -113,7 +114,7 @@ function ValuesFilter({
   onChange,
   data,
 }: FilterProps & { data: { value: string; label: string }[] }) {
-  const key = filterKey(field.name, 'in');
+  const key = filterParam(field.name, 'in');
   const value = splitList(filters[key]);
   return (
     <MultiSelect
@@ -136,7 +137,7 @@ function ContainsValueFilter({
   onChange,
   data,
 }: FilterProps & { data: { value: string; label: string }[] }) {
-  const key = filterKey(field.name, 'contains');
+  const key = filterParam(field.name, 'contains');
   return (
     <Select
       label={field.label}
@@ -152,7 +153,7 @@ function ContainsValueFilter({
 
 /** Yes, no or either: `field[eq]=true`. */
 function BooleanFilter({ field, filters, onChange }: FilterProps) {
-  const key = filterKey(field.name, 'eq');
+  const key = filterParam(field.name, 'eq');
   const labelId = useId();
   const value = filters[key] === 'true' || filters[key] === 'false' ? filters[key] : '';
   return (
@@ -225,7 +226,7 @@ function Segments({
 
 /** Contains some text, case-insensitively: `field[contains]=lyon`. */
 function TextFilter({ field, filters, onChange }: FilterProps) {
-  const key = filterKey(field.name, 'contains');
+  const key = filterParam(field.name, 'contains');
   return (
     <TypedInput
       label={field.label}
@@ -238,7 +239,7 @@ function TextFilter({ field, filters, onChange }: FilterProps) {
 
 /** One value exactly: `color[eq]=#1e90ff`, a colour shown as its swatch beside it. */
 function ExactFilter({ field, filters, onChange }: FilterProps) {
-  const key = filterKey(field.name, 'eq');
+  const key = filterParam(field.name, 'eq');
   const color = FIELD_TYPE_INFO[field.type].input === 'color';
   const value = filters[key] ?? '';
   return (
@@ -261,7 +262,7 @@ function ExactFilter({ field, filters, onChange }: FilterProps) {
 /** Records of the referenced entity: `field[in]=id1,id2`, or `field[contains]=id` for a list of refs. */
 function RefFilter({ field, filters, onChange }: FilterProps) {
   const op = field.many ? 'contains' : 'in';
-  const key = filterKey(field.name, op);
+  const key = filterParam(field.name, op);
   const target = field.to ?? '';
   if (field.many) {
     return (
@@ -302,8 +303,8 @@ const RANGE_INPUTS: Readonly<Record<BoundFormat, RangeInput>> = {
 
 /** From and to, both inclusive: `field[gte]` and `field[lte]`. */
 function RangeFilter({ field, filters, onChange, input }: FilterProps & { input: RangeInput }) {
-  const from = filterKey(field.name, 'gte');
-  const to = filterKey(field.name, 'lte');
+  const from = filterParam(field.name, 'gte');
+  const to = filterParam(field.name, 'lte');
   return (
     <Input.Wrapper label={field.label} labelElement="div">
       <div className="nf-range">

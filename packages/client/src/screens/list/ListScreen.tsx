@@ -21,12 +21,19 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { grantedFields, queryableFields } from '@ninefold/engine/field-grants';
 import { accessFor } from '@ninefold/engine/grants';
-import { FIELD_TYPE_INFO, type Entity, type Field, type Model, type Screen } from '@ninefold/model';
+import {
+  FIELD_TYPE_INFO,
+  type ApiRecord,
+  type Entity,
+  type Field,
+  type Model,
+  type Screen,
+} from '@ninefold/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { type CSSProperties, type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo } from 'react';
+import { type CSSProperties, type ReactNode, Suspense, useCallback, useEffect, useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { type ApiRecord, listQuery, useRecordList } from '../../api/records';
+import { listQuery, useRecordList } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -38,6 +45,7 @@ import { isWaiting } from '../../offline/queue';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { ReleaseDrawing, syncDeviceSettings } from '../../prepaint/client';
 import { loadDecisions } from '../../runtime/access';
+import { lazyComponent, onDemand } from '../../runtime/lazy';
 import { createPath, detailPath } from '../../runtime/paths';
 import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
@@ -55,17 +63,17 @@ import { followInApp, usePainted } from './window-rows';
 const PHONE = '(max-width: 47.99em)';
 
 /** The buttons of a row's transitions, with their dialogs and the form inputs those ask with. */
-const loadRowActions = () => import('../detail/TransitionActions');
-const RowActions = lazy(() => loadRowActions().then((module) => ({ default: module.TransitionActions })));
+const rowActions = onDemand(() => import('../detail/TransitionActions'));
+const RowActions = lazyComponent(() => rowActions.load().then((module) => module.TransitionActions));
 
 /**
  * The filters and a phone's sort choice, with Mantine's choosers: asked for as soon as the list's
  * code runs, and rendered after its first rows, where their placeholders stood until then.
  */
-const loadChoosers = () => import('./FilterBar');
-const FilterBar = lazy(() => loadChoosers().then((module) => ({ default: module.FilterBar })));
-const SortSelect = lazy(() => loadChoosers().then((module) => ({ default: module.SortSelect })));
-void loadChoosers().catch(() => undefined); // a failure shows where they render, with a retry
+const choosers = onDemand(() => import('./FilterBar'));
+const FilterBar = lazyComponent(() => choosers.load().then((module) => module.FilterBar));
+const SortSelect = lazyComponent(() => choosers.load().then((module) => module.SortSelect));
+void choosers.load().catch(() => undefined); // a failure shows where they render, with a retry
 
 export default function ListScreen({ screen }: { screen: Screen }) {
   const model = useModel();
@@ -174,7 +182,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   }, [columns, entity, transitionNames, model, pathOf, open, pendingIds]);
   // the actions' code (and the engine's decisions they ask) load beside the rows, not after them
   if (transitionNames.length > 0) {
-    void loadRowActions();
+    void rowActions.load().catch(() => undefined); // a failure shows where they render, with a retry
     void loadDecisions().catch(() => undefined); // a failure shows in the rows' boundary, with a retry
   }
   const columnVisibility = useMemo(

@@ -3,10 +3,10 @@
  * columns as label and value beneath, its actions at the bottom. Virtualised like the table, and
  * like its rows made of plain elements: Mantine's card classes, and the layout of `list.css`.
  */
+import { type ApiRecord } from '@ninefold/model';
 import { Card, Paper } from '@mantine/core';
 import { type Row, type Table as TableModel, flexRender } from '@tanstack/react-table';
 import { type CSSProperties, type Ref } from 'react';
-import { type ApiRecord } from '../../api/records';
 import { ACTIONS_COLUMN } from './columns';
 import './list.css';
 import { type RowsView } from './rows-view';

@@ -4,11 +4,11 @@
  * rows are plain elements with the classes of Mantine's table, which the header and the table
  * itself still render: a Mantine component per cell costs more than the cell.
  */
+import { type ApiRecord } from '@ninefold/model';
 import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { type Row, type Table as TableModel, flexRender } from '@tanstack/react-table';
 import { type Ref } from 'react';
-import { type ApiRecord } from '../../api/records';
 import { ACTIONS_COLUMN } from './columns';
 import { sortDirection } from './list-params';
 import { type RowsView } from './rows-view';

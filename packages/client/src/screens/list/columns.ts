@@ -3,6 +3,7 @@
  * what the signed-in user may read. Pure functions over the model and the user.
  */
 import {
+  ACTIONS_KEY,
   FIELD_TYPE_INFO,
   type Entity,
   type Field,
@@ -22,8 +23,8 @@ export interface ListColumn {
   readonly sortable: boolean;
 }
 
-/** The id of the column of a row's transition buttons. */
-export const ACTIONS_COLUMN = '_actions';
+/** The id of the column of a row's transition buttons: the record's key of them, which no field can take. */
+export const ACTIONS_COLUMN = ACTIONS_KEY;
 
 /** How many fields a list shows when its screen names none, besides the state. */
 export const DEFAULT_COLUMN_COUNT = 6;

@@ -6,15 +6,12 @@
 import {
   FILTER_OPERATORS,
   type Entity,
-  type FilterOperator,
+  LIST_PARAMS,
   type Model,
   type Screen,
   SYSTEM_FIELDS,
 } from '@ninefold/model';
 import { type ListParams } from '../../api/list-query';
-
-/** The query parameter of a filter: `amount[gte]`. */
-export const filterKey = (field: string, op: FilterOperator): string => `${field}[${op}]`;
 
 const FILTER_KEY = /^([A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z]+)\]$/;
 
@@ -58,7 +55,11 @@ export function readListState(
     if ((FILTER_OPERATORS as readonly string[]).includes(op) && hasField(model, entity, name))
       filters[key] = value;
   }
-  return { sort: search.get('sort') ?? screen.sort ?? '', q: search.get('q') ?? '', filters };
+  return {
+    sort: search.get(LIST_PARAMS.sort) ?? screen.sort ?? '',
+    q: search.get(LIST_PARAMS.q) ?? '',
+    filters,
+  };
 }
 
 /** The request of a list in this state. */
@@ -91,7 +92,8 @@ export function withParams(
 /** The URL's parameters without any filter or search. */
 export function withoutFilters(search: URLSearchParams): URLSearchParams {
   const next = new URLSearchParams();
-  for (const [key, value] of search) if (!FILTER_KEY.test(key) && key !== 'q') next.append(key, value);
+  for (const [key, value] of search)
+    if (!FILTER_KEY.test(key) && key !== LIST_PARAMS.q) next.append(key, value);
   return next;
 }
 

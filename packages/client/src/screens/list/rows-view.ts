@@ -3,7 +3,7 @@
  * Each renders its own window of rows (`useWindowRows`), so that scrolling re-renders the rows
  * alone, not the screen around them.
  */
-import { type ApiRecord } from '../../api/records';
+import { type ApiRecord } from '@ninefold/model';
 
 export interface RowsView {
   /** Rows in the whole list, loaded or not. */

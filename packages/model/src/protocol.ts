@@ -1,0 +1,234 @@
+/**
+ * The wire protocol between the server and its clients, defined once: the shapes of what the API
+ * answers (problems, the session, records, list pages, history), the names of the headers, cookies
+ * and query parameters both sides spell, the ids of what the server writes into the app's page, and
+ * the paths that belong to the server or the app rather than to a spec's screens.
+ *
+ * Types and constants only: the server writes these, the client reads them, and neither keeps a copy.
+ */
+import { type BuiltinErrorCode, type ErrorCode } from './error-catalogue.js';
+import { type Value } from './model.js';
+
+// ---------------------------------------------------------------------------------------------
+// Problems (RFC 9457)
+
+/** The media type of every failure the API answers. */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/** The `type` of a code's problem: a URN that names the catalogue code. */
+export const problemType = (code: ErrorCode): string => `urn:ninefold:error:${code}`;
+
+/** One field's issue in a problem: the field it is shown beside, its code and rendered message. */
+export interface FieldProblem {
+  /** The field's name (not its label), as the client's form knows it; null for the whole record. */
+  readonly field: string | null;
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/**
+ * A problem document as the API answers it. The server always sends `type` and `title`; a client
+ * that makes one of its own (no answer arrived, an answer that was not a problem) may leave them out.
+ */
+export interface Problem {
+  /** `urn:ninefold:error:<code>` (`problemType`). */
+  readonly type?: string;
+  /** What the code means, from the catalogue. */
+  readonly title?: string;
+  readonly status: number;
+  readonly code: ErrorCode;
+  /** The catalogue's message for the code, rendered with its arguments. */
+  readonly message: string;
+  readonly detail?: string;
+  readonly errors?: readonly FieldProblem[];
+  /** The request's id, which the server's log carries too. */
+  readonly correlationId?: string;
+}
+
+/**
+ * A problem the client makes itself, for an answer that was not one (a proxy's HTML page) or for a
+ * failure that never reached the server.
+ *
+ * @example localProblem('E_INTERNAL', 502) // { status: 502, code: 'E_INTERNAL', message: '' }
+ */
+export const localProblem = (code: BuiltinErrorCode, status: number): Problem => ({
+  status,
+  code,
+  message: '',
+});
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** The methods the API answers. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+// ---------------------------------------------------------------------------------------------
+// Headers and cookies
+
+/** The header a state-changing request carries, which a cross-site form or image cannot send. */
+export const CSRF_HEADER = 'x-ninefold-csrf';
+/** The value of `CSRF_HEADER`. */
+export const CSRF_HEADER_VALUE = '1';
+/** A write's key (the IETF httpapi draft): a write sent again with it is done once. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set on the answer to a write sent again with its key: the first attempt's outcome, not done twice. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+/** The record version a write is based on: `If-Match: "<version>"` (`ifMatch`). */
+export const IF_MATCH_HEADER = 'if-match';
+/** Seconds to wait before asking again, on E_RATE_LIMITED. */
+export const RETRY_AFTER_HEADER = 'retry-after';
+/** What the rate limit allows, has left and when it resets (seconds), on every limited answer. */
+export const RATE_LIMIT_HEADERS = {
+  limit: 'x-ratelimit-limit',
+  remaining: 'x-ratelimit-remaining',
+  reset: 'x-ratelimit-reset',
+} as const;
+/** Marks a page that carries a prerender of its screen: the client's service worker does not keep it. */
+export const PRERENDERED_HEADER = 'x-ninefold-drawn';
+
+/** The `If-Match` value of a record version. */
+export const ifMatch = (version: number): string => `"${version}"`;
+
+/** The session cookie `POST <basePath>/session` sets: an opaque id, HTTP only. */
+export const SESSION_COOKIE = 'ninefold_session';
+/**
+ * Set by a browser whose own settings (hidden columns, a colour scheme) change how a screen looks:
+ * the server then prerenders nothing for it, since it cannot see those settings.
+ */
+export const DEVICE_SETTINGS_COOKIE = 'nf-device-settings';
+
+// ---------------------------------------------------------------------------------------------
+// The page the server sends
+
+/** The script element holding the (public) model, JSON, in every page. */
+export const MODEL_SCRIPT_ID = 'ninefold-model';
+/** The script element holding the queries a prerender was made from, JSON. */
+export const STATE_SCRIPT_ID = 'ninefold-state';
+/** The element holding the prerender of the screen, laid over the app's root until the app shows it. */
+export const PRERENDER_MOUNT_ID = 'nf-prepaint';
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/** API paths under the model's `calls.basePath`. */
+export const API_PATHS = {
+  /** `GET` who is signed in, `POST` sign in, `DELETE` sign out. */
+  session: 'session',
+  /** `GET` the public model. */
+  model: 'model',
+} as const;
+
+/** Paths the server answers at the root, outside the API's base path. */
+export const SERVER_PATHS = ['/health', '/ready', '/openapi.json', '/docs'] as const;
+
+/** Pages the app serves itself, readable before signing in. */
+export const APP_PATHS = { signIn: '/sign-in', help: '/help', about: '/about' } as const;
+
+/**
+ * Paths a spec's screen may not take (nor any path under them): the API's usual base path, the
+ * server's own paths and the app's own pages.
+ */
+export const RESERVED_PATHS: readonly string[] = ['/api', ...SERVER_PATHS, ...Object.values(APP_PATHS)];
+
+// ---------------------------------------------------------------------------------------------
+// Records, lists and history
+
+/** The key under which a record lists the transitions its reader may fire now (decision 0009). */
+export const ACTIONS_KEY = '_actions';
+
+/** A record as the API sends it: system fields, the fields its reader may see, and `_actions`. */
+export interface ApiRecord {
+  readonly id: string;
+  readonly version: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly createdBy: string | null;
+  readonly state?: string;
+  /** The transitions the reader may fire now, decided by the server. */
+  readonly [ACTIONS_KEY]?: readonly string[];
+  readonly [field: string]: Value | undefined;
+}
+
+/** One page of a list: its records, the cursor of the next page (null at the end), and the count when asked. */
+export interface ListPage<R = ApiRecord> {
+  readonly data: readonly R[];
+  readonly nextCursor: string | null;
+  /** Every matching record, on a request with `total=true`. */
+  readonly total?: number;
+}
+
+/** What a history entry records. */
+export type HistoryAction = 'create' | 'update' | 'delete' | 'transition';
+
+/** One change of a record, as `GET <resource>/<id>/history` lists it (`{ data: HistoryEntry[] }`). */
+export interface HistoryEntry {
+  readonly id: string;
+  readonly at: string;
+  readonly by: string | null;
+  readonly action: HistoryAction;
+  readonly transition: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly changes: Readonly<Record<string, { readonly from: Value; readonly to: Value }>>;
+}
+
+/** The answer of a record's history. */
+export interface HistoryPage {
+  readonly data: readonly HistoryEntry[];
+}
+
+/** The query parameters of a list that are not filters. */
+export const LIST_PARAMS = {
+  sort: 'sort',
+  q: 'q',
+  cursor: 'cursor',
+  limit: 'limit',
+  /** `true`: the first page counts every matching record. */
+  total: 'total',
+  /** A list screen's id: its fixed condition applies too. */
+  screen: 'screen',
+  /** `csv`: every matching record as a download. */
+  format: 'format',
+} as const;
+
+/**
+ * Operators of a list filter, `field[op]=value` in a list's query string (`eq` when none is given).
+ * Which of them a field takes is its type's (`FIELD_TYPE_INFO[type].operators`).
+ */
+export const FILTER_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'isNull'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/**
+ * The query parameter of a filter.
+ *
+ * @example filterParam('amount', 'gte') // 'amount[gte]'
+ */
+export const filterParam = (field: string, op: FilterOperator): string => `${field}[${op}]`;
+
+// ---------------------------------------------------------------------------------------------
+// The session
+
+/**
+ * The user as rules see them (`user.department` in an expression): their own User record, so that
+ * the client decides permissions and defaults exactly as the server does.
+ */
+export interface SessionContext {
+  readonly id: string;
+  readonly roles: readonly string[];
+  readonly [field: string]: Value | undefined;
+}
+
+/** The signed-in user as `GET` and `POST <basePath>/session` answer it (`{ user }`). */
+export interface SessionUser {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly roles: readonly string[];
+  readonly context: SessionContext;
+}
+
+/** The body of a session answer. */
+export interface SessionAnswer {
+  readonly user: SessionUser;
+}

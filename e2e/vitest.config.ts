@@ -10,6 +10,8 @@ const alias = [
   { find: /^@ninefold\/language$/, replacement: src('language') },
   { find: /^@ninefold\/engine$/, replacement: src('engine') },
   { find: /^@ninefold\/server$/, replacement: src('server') },
+  { find: /^@ninefold\/web$/, replacement: src('web') },
+  { find: /^@ninefold\/demo$/, replacement: src('demo') },
   { find: /^@ninefold\/cli$/, replacement: src('cli') },
 ];
 

@@ -8,23 +8,6 @@
  * const app = buildApp({ model, database });
  */
 export { buildApp, type AppOptions, type AppState } from './app.js';
-export { seedDemoAccounts, formatDemoAccounts, DEMO_DOMAIN, type DemoAccount } from './demo.js';
-export {
-  type ApiRecord,
-  type DemoApi,
-  type DemoDataOptions,
-  type DemoDataReport,
-  createAs,
-  creators,
-  demoApi,
-  fireAs,
-  pathTo,
-  refIdsFor,
-  seedDemoData,
-  stepAsAnyone,
-  writableList,
-} from './demo-data.js';
-export { type Generated, type Wording, candidates, generateRecord, token } from './demo-values.js';
 
 export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
 export { type DialectName } from './db/dialect.js';
@@ -60,7 +43,7 @@ export { type SessionUser } from './auth/session-routes.js';
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type Problem, type FieldIssue } from './http/errors.js';
 export { CSRF_HEADER } from './http/csrf.js';
 export { publicModel } from './http/public-model.js';
-export { apiPath } from './http/paths.js';
+export { apiPath, isApiPath, ROOT_PATHS } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';

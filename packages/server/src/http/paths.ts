@@ -12,3 +12,22 @@ import { type Model } from '@ninefold/model';
 export function apiPath(model: Model, name: string): string {
   return `${model.calls.basePath.replace(/\/+$/, '')}/${name}`;
 }
+
+/** The server's paths outside the base path: the probes and the API's description. */
+export const ROOT_PATHS = ['/health', '/ready', '/openapi.json', '/docs'] as const;
+
+/**
+ * Whether a path (without its query) is the API's: the base path, anything under it, or one of
+ * {@link ROOT_PATHS} and anything under those. Whatever else a server answers (a web app's pages)
+ * must leave these to the API, whose unknown routes are 404 problems.
+ *
+ * @example isApiPath(model, '/api/claims') // true; isApiPath(model, '/claims') // false
+ */
+export function isApiPath(model: Model, path: string): boolean {
+  const base = model.calls.basePath.replace(/\/+$/, '');
+  return (
+    path === base ||
+    path.startsWith(`${base}/`) ||
+    ROOT_PATHS.some((p) => path === p || path.startsWith(`${p}/`))
+  );
+}

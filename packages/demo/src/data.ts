@@ -10,14 +10,10 @@
  */
 import { type UserContext, type WireRecord, accessFor, writableFields } from '@ninefold/engine';
 import { type Entity, type Model, type Transition } from '@ninefold/model';
+import { ACTIONS_KEY, CSRF_HEADER, type Database, SESSION_COOKIE, tableName } from '@ninefold/server';
 import { type FastifyInstance } from 'fastify';
-import { SESSION_COOKIE } from './auth/request-auth.js';
-import { type Database } from './db/open.js';
-import { DEMO_DOMAIN, type DemoAccount } from './demo.js';
-import { type Wording, generateRecord } from './demo-values.js';
-import { CSRF_HEADER } from './http/csrf.js';
-import { ACTIONS_KEY } from './resources/routes.js';
-import { tableName } from './schema/names.js';
+import { DEMO_DOMAIN, type DemoAccount } from './accounts.js';
+import { type Wording, generateRecord } from './values.js';
 
 /** A record as the API answers it: its fields, system fields and the transitions offered now. */
 export type ApiRecord = WireRecord & {

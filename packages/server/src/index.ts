@@ -1,5 +1,7 @@
 /**
  * @ninefold/server — the API of a Ninefold model: Fastify and Kysely over SQLite or PostgreSQL.
+ * Only the API: the web app is `@ninefold/web`, a plugin registered on this app; demo accounts and
+ * data are `@ninefold/demo`, made through this API.
  *
  * @example
  * import { buildApp, migrate, openDatabase } from '@ninefold/server';

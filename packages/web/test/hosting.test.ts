@@ -1,6 +1,11 @@
+/**
+ * The web app on the API's port: the page with the model inline for every route of the client,
+ * static files, the manifest and icons made from the model; the API's paths left to the API.
+ */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { builtClient, exampleModel } from '@ninefold/testkit';
 import { webServer } from './web-server.js';
@@ -81,6 +86,11 @@ describe('the web app on the API’s port', () => {
         const size = Number(/^(\d+)x/.exec((icon as { sizes?: string }).sizes ?? '')?.[1]);
         expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
         expect([...png.subarray(png.length - 12, png.length - 8)]).toEqual([0, 0, 0, 0]); // IEND
+        // of the product's theme colour, #0b7285, to its corners
+        const { width, data } = PNG.sync.read(png);
+        expect([...data.subarray(0, 4)]).toEqual([0x0b, 0x72, 0x85, 255]);
+        expect([...data.subarray(data.length - 4)]).toEqual([0x0b, 0x72, 0x85, 255]);
+        expect(width).toBe(size);
       }
     }
   });

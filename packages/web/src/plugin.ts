@@ -49,7 +49,8 @@ export const PRERENDERED_HEADER = 'x-ninefold-prerendered';
  */
 export async function webApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
   const model = app.ninefold.model;
-  const dir = options.dir ?? installedClient();
+  const given = options.dir ?? installedClient();
+  const dir = given === undefined ? undefined : resolve(given);
   const indexFile = dir === undefined ? 'the client’s dist/index.html' : join(dir, 'index.html');
   if (dir === undefined || !existsSync(indexFile)) {
     throw new Error(`The client is not built: ${indexFile} is missing. Run \`npm run build\` first.`);

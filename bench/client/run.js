@@ -194,7 +194,7 @@ if (wanted('list') || wanted('form') || wanted('load')) {
     const screen = screenOf('list', 'Claim');
     const resource = `${model.calls.basePath.replace(/\/$/, '')}/claims`;
     // what our list screen asks the API for: the anchor asks for the very same page. The probe's
-    // browser says it has settings of its own, so that the server draws no rows into the page
+    // browser says it has settings of its own, so that no rows are prerendered into the page
     // (decision 0018) and the app asks for them itself
     const cookie = storageState.cookies[0];
     const probe = await openPage(browser, {

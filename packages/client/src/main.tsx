@@ -34,7 +34,7 @@ const SHELL_KEY = '/__ninefold-shell';
  * from the first visit on: the navigation that installed the worker did not pass through it.
  */
 async function keepShell(): Promise<void> {
-  // the page of `/`, which the server never draws a screen into (a prerender is one user's records)
+  // the page of `/`, which is never prerendered (a prerender is one user's records)
   const response = await fetch('/', { headers: { accept: 'text/html' } });
   if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
     await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);

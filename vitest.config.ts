@@ -13,6 +13,14 @@ const alias = [
     replacement: fileURLToPath(new URL('./packages/engine/src/$1.ts', import.meta.url)),
   },
   { find: /^@ninefold\/server$/, replacement: src('server') },
+  { find: /^@ninefold\/web$/, replacement: src('web') },
+  { find: /^@ninefold\/demo$/, replacement: src('demo') },
+  // the client's prerender from its sources, as the browser tests run the client's (the e2e tests
+  // run its build)
+  {
+    find: /^@ninefold\/client\/prerender$/,
+    replacement: fileURLToPath(new URL('./packages/client/src/prerender/server.tsx', import.meta.url)),
+  },
   { find: /^@ninefold\/cli$/, replacement: src('cli') },
   { find: /^@ninefold\/testkit$/, replacement: src('testkit') },
 ];

@@ -33,7 +33,7 @@ import {
   submitButton,
   titles,
 } from './harness/ui';
-import { candidates, generateRecord } from '@ninefold/server';
+import { candidates, generateRecord } from '@ninefold/demo';
 
 const REFUSED = ['Not allowed', 'Not found'];
 

@@ -1,8 +1,8 @@
 /**
- * A list's first rows drawn by the server into the page (decision 0018), in real Chromium: on screen
+ * A list's first rows prerendered into the page (decision 0018), in real Chromium: on screen
  * before any of the app's code has run, styled as the app styles them, then replaced by the app's
  * own rows in the same commit, from the same data, without asking the API again; never for a
- * browser whose own settings would make the app draw it otherwise, and never kept offline.
+ * browser whose own settings would make the app render it otherwise, and never kept offline.
  */
 /* global window, document, MutationObserver, caches -- in the page */
 import { type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
@@ -41,14 +41,14 @@ async function toggleColumn(page: Page, label: string): Promise<void> {
   await page.keyboard.press('Escape');
 }
 
-/** Runs in the page before its scripts: notes what the app's root holds when the drawing goes. */
+/** Runs in the page before its scripts: notes what the app's root holds when the prerender goes. */
 function watchHandOver() {
   const seen = { rowsInApp: -1, at: -1 };
   (window as unknown as { __handOver: typeof seen }).__handOver = seen;
   const observer = new MutationObserver((records) => {
     for (const record of records)
       for (const node of record.removedNodes)
-        if ((node as Element).id === 'nf-prepaint') {
+        if ((node as Element).id === 'nf-prerender') {
           seen.rowsInApp = document.querySelectorAll('#root [data-record]').length;
           seen.at = performance.now();
           observer.disconnect();
@@ -57,41 +57,41 @@ function watchHandOver() {
   observer.observe(document, { childList: true, subtree: true });
 }
 
-describe('a list’s first rows, drawn by the server', () => {
+describe('a list’s first rows, prerendered', () => {
   test('are on screen, styled, before any of the app’s code runs', async () => {
     const context = await signedIn();
     const page = await context.newPage();
     await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto('/my-claims');
-    const row = page.locator('#nf-prepaint [data-record]').filter({ hasText: title });
+    const row = page.locator('#nf-prerender [data-record]').filter({ hasText: title });
     await expect.poll(() => row.isVisible()).toBe(true);
-    // the list's own styles are linked with the drawing: a row is as tall as the app draws it
+    // the list's own styles are linked with the prerender: a row is as tall as the app renders it
     const box = await row.boundingBox();
     expect(box?.height).toBeGreaterThan(40);
-    expect(await page.locator('#nf-prepaint h1').textContent()).toBe('My claims');
+    expect(await page.locator('#nf-prerender h1').textContent()).toBe('My claims');
     // a picture, not yet the app: nothing in it takes the focus or clicks
-    expect(await page.locator('#nf-prepaint').getAttribute('inert')).not.toBeNull();
+    expect(await page.locator('#nf-prerender').getAttribute('inert')).not.toBeNull();
     await context.close();
   });
 
   test('show only once all of them have arrived', async () => {
-    // a page cut off after part of its drawing, as a slow network delivers it: a table drawn then
+    // a page cut off after part of its prerender, as a slow network delivers it: a table shown then
     // would widen its columns as its last rows arrive
     const context = await signedIn();
     const page = await context.newPage();
     const whole = await (await context.request.get('/my-claims')).text();
     const cut = whole.slice(0, whole.indexOf('<div id="root">') - 200);
-    expect(cut).toContain('id="nf-prepaint"');
+    expect(cut).toContain('id="nf-prerender"');
     await page.route('**/assets/*.js', (route) => route.abort());
     const list = (url: URL) => url.pathname === '/my-claims';
     const shown = () =>
       page
-        .locator('#nf-prepaint')
-        .evaluate((drawing) => drawing.checkVisibility({ visibilityProperty: true }));
+        .locator('#nf-prerender')
+        .evaluate((prerender) => prerender.checkVisibility({ visibilityProperty: true }));
     await page.route(list, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: cut }));
     await page.goto('/my-claims');
     expect(await shown()).toBe(false);
-    // the whole page: the drawing shows
+    // the whole page: the prerender shows
     await page.unroute(list);
     await page.goto('/my-claims');
     expect(await shown()).toBe(true);
@@ -109,32 +109,32 @@ describe('a list’s first rows, drawn by the server', () => {
     });
     await page.goto('/my-claims');
     await page.locator('#root [data-record]').filter({ hasText: title }).waitFor();
-    await expect.poll(() => page.locator('#nf-prepaint').count()).toBe(0);
+    await expect.poll(() => page.locator('#nf-prerender').count()).toBe(0);
     const handOver = await page.evaluate(
       () => (window as unknown as { __handOver: { rowsInApp: number } }).__handOver,
     );
-    // when the drawing left the page, the app's rows were already in it: no frame showed neither
+    // when the prerender left the page, the app's rows were already in it: no frame showed neither
     expect(handOver.rowsInApp).toBeGreaterThan(0);
     // the session and the rows came with the page
     expect(asked.filter((path) => path === '/api/session' || path.startsWith('/api/claims?'))).toEqual([]);
     await context.close();
   });
 
-  test('are not drawn for a browser that hides columns of the list', async () => {
+  test('are not prerendered for a browser that hides columns of the list', async () => {
     const context = await signedIn();
     const page = await context.newPage();
     await page.goto('/my-claims');
     await page.locator('#root [data-record]').first().waitFor();
     await toggleColumn(page, 'Category');
     const response = await page.reload();
-    expect(response?.headers()['x-ninefold-drawn']).toBeUndefined();
-    expect(await response?.text()).not.toContain('id="nf-prepaint"');
-    // the app draws the list as this browser keeps it
+    expect(response?.headers()['x-ninefold-prerendered']).toBeUndefined();
+    expect(await response?.text()).not.toContain('id="nf-prerender"');
+    // the app renders the list as this browser keeps it
     await page.locator('#root [data-record]').first().waitFor();
     expect(await page.getByRole('columnheader', { name: 'Category' }).count()).toBe(0);
-    // shown again: the server draws the rows again
+    // shown again: the rows are prerendered again
     await toggleColumn(page, 'Category');
-    expect((await page.reload())?.headers()['x-ninefold-drawn']).toBe('1');
+    expect((await page.reload())?.headers()['x-ninefold-prerendered']).toBe('1');
     await context.close();
   });
 
@@ -144,15 +144,15 @@ describe('a list’s first rows, drawn by the server', () => {
     await page.goto('/my-claims');
     await page.locator('#root [data-record]').first().waitFor();
     await shellKeptOffline(page);
-    // a later navigation through the worker, with a drawing: still not kept. (The app keeps the
-    // page of `/` at every start too, which would hide a drawing the worker kept: not this time.)
+    // a later navigation through the worker, with a prerender: still not kept. (The app keeps the
+    // page of `/` at every start too, which would hide a prerender the worker kept: not this time.)
     await page.route(
       (url) => url.pathname === '/',
       (route) => route.abort(),
     );
     const again = await page.reload();
     expect(again?.fromServiceWorker()).toBe(true);
-    expect(again?.headers()['x-ninefold-drawn']).toBe('1');
+    expect(again?.headers()['x-ninefold-prerendered']).toBe('1');
     await page.locator('#root [data-record]').first().waitFor();
     await page.waitForLoadState('load');
     const kept = await page.evaluate(async () => {
@@ -160,7 +160,7 @@ describe('a list’s first rows, drawn by the server', () => {
       return response === undefined ? null : await response.text();
     });
     expect(kept).toContain('id="ninefold-model"');
-    expect(kept).not.toContain('nf-prepaint');
+    expect(kept).not.toContain('nf-prerender');
     expect(kept).not.toContain(title);
     await context.close();
   });

@@ -57,9 +57,9 @@ function watchFirstRow() {
     if (asked || document.querySelector('[data-record]') === null) return;
     asked = true;
     const look = () => {
-      const row = firstVisibleRow(); // the server's drawing of the rows (not on phones), or the app's
+      const row = firstVisibleRow(); // the prerender of the rows (not on phones), or the app's
       if (row === null) {
-        asked = false; // only hidden rows so far: a phone's drawing, before the app's own
+        asked = false; // only hidden rows so far: a phone's prerender, before the app's own
         return;
       }
       observer.disconnect();

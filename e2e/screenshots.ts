@@ -15,7 +15,7 @@ import { recordReadyFor, refIdsFor, userContext, writableList } from './harness/
 import { DESKTOP, PHONE, launchBrowser, newContext, settled, signInOn } from './harness/browser';
 import { startExample } from './harness/server';
 import { fieldControl, fillField, formFields, pathOf, submitButton, titles } from './harness/ui';
-import { generateRecord } from '@ninefold/server';
+import { generateRecord } from '@ninefold/demo';
 
 const OUT = 'docs/screenshots';
 const PRODUCT = process.env['SCREENSHOT_SPEC'] ?? 'examples/expense-claims.md';

@@ -10,6 +10,8 @@ const alias = [
   { find: /^@ninefold\/language$/, replacement: src('language') },
   { find: /^@ninefold\/engine$/, replacement: src('engine') },
   { find: /^@ninefold\/server$/, replacement: src('server') },
+  { find: /^@ninefold\/web$/, replacement: src('web') },
+  { find: /^@ninefold\/demo$/, replacement: src('demo') },
   { find: /^@ninefold\/cli$/, replacement: src('cli') },
 ];
 
@@ -18,6 +20,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     name: 'e2e',
+    // the client's prerender is its build (dist-ssr, `@ninefold/client/prerender`), run by Node as
+    // `ninefold start` runs it: not transformed again, module by module, on the first navigation
+    server: { deps: { external: [/\/packages\/client\/dist-ssr\//] } },
     // the screenshots for the docs are taken on demand only: SCREENSHOTS=1
     include: process.env['SCREENSHOTS'] === '1' ? ['e2e/screenshots.ts'] : ['e2e/**/*.e2e.ts'],
     environment: 'node',

@@ -27,7 +27,7 @@ function instrument(marker) {
     longTasks: [],
     markerInDom: null,
     markerOnScreen: null,
-    drawingGone: null,
+    prerenderGone: null,
     keys: [],
   };
   window.__bench = b;
@@ -67,11 +67,11 @@ function instrument(marker) {
       afterNextFrame((t) => (b.markerOnScreen = t));
     });
     watcher.observe(document, { childList: true, subtree: true, characterData: true });
-    // the page's drawing of the rows (decision 0018) giving way to the app's own: the app has taken over
+    // the prerender of the rows (decision 0018) giving way to the app's own: the app has taken over
     const handOver = new MutationObserver((records) => {
-      if (!records.some((r) => [...r.removedNodes].some((n) => n.id === 'nf-prepaint'))) return;
+      if (!records.some((r) => [...r.removedNodes].some((n) => n.id === 'nf-prerender'))) return;
       handOver.disconnect();
-      afterNextFrame((t) => (b.drawingGone = t));
+      afterNextFrame((t) => (b.prerenderGone = t));
     });
     handOver.observe(document, { childList: true, subtree: true });
   }

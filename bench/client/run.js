@@ -194,7 +194,7 @@ if (wanted('list') || wanted('form') || wanted('load')) {
     const screen = screenOf('list', 'Claim');
     const resource = `${model.calls.basePath.replace(/\/$/, '')}/claims`;
     // what our list screen asks the API for: the anchor asks for the very same page. The probe's
-    // browser says it has settings of its own, so that the server draws no rows into the page
+    // browser says it has settings of its own, so that no rows are prerendered into the page
     // (decision 0018) and the app asks for them itself
     const cookie = storageState.cookies[0];
     const probe = await openPage(browser, {
@@ -234,8 +234,8 @@ if (wanted('list') || wanted('form') || wanted('load')) {
         // where the server drew the rows into the page (decision 0018): until the app shows its own
         await p.waitForFunction(
           () =>
-            document.getElementById('nf-prepaint') === null &&
-            (window.__bench.drawingGone !== null || document.getElementById('ninefold-state') === null),
+            document.getElementById('nf-prerender') === null &&
+            (window.__bench.prerenderGone !== null || document.getElementById('ninefold-state') === null),
           null,
           { timeout: TIMEOUT },
         );
@@ -251,7 +251,7 @@ if (wanted('list') || wanted('form') || wanted('load')) {
         await close();
         return {
           firstRows: b.markerOnScreen,
-          appRows: b.drawingGone ?? b.markerOnScreen,
+          appRows: b.prerenderGone ?? b.markerOnScreen,
           fcp: b.fcp,
           asked: request?.startTime ?? null,
           answered: request?.responseEnd ?? null,
@@ -285,9 +285,9 @@ if (wanted('list') || wanted('form') || wanted('load')) {
       ['anchor', b],
     ])
       console.log(`${who}  ${msf(f.fcp)}, ${msf(f.asked)}, ${msf(f.answered)}, ${msf(f.firstRows)}`);
-    // the rows on screen may be the server's drawing of them (decision 0018): when the app's own are
+    // the rows on screen may be their prerender (decision 0018): when the app's own are
     console.log(
-      `the app's own rows on screen (its code run, the rows it draws in the drawing's place): ours ${msf(a.appRows)}, anchor ${msf(b.appRows)}`,
+      `the app's own rows on screen (its code run, the rows it renders in the prerender's place): ours ${msf(a.appRows)}, anchor ${msf(b.appRows)}`,
     );
     if (PROFILE) await measure(screen.path, true)();
     return { api, ours: a, anchor: b, ratio: r };

@@ -1,10 +1,11 @@
 // The server of the client benchmark, in its own process so that the browser driver never shares its
 // event loop: `node bench/client/serve.js <sqlite file> <client dir> <anchors dir>`. It is what
-// `startServer` builds with `clientDir` (the API, and the built client with the model inline in its
-// page), plus one route: `/anchor/<name>/…` serves the anchors built into `<anchors dir>/<name>`, so
+// `startServer` builds with `clientDir` (the API, and @ninefold/web hosting the built client with
+// the model inline in its page), plus one route: `/anchor/<name>/…` serves the anchors built into `<anchors dir>/<name>`, so
 // that they run on the same origin, with the same session cookie, against the same API. It listens on
 // 127.0.0.1 at a free port and tells the parent over IPC; on `stop` it reports its peak RSS and exits.
 import { buildApp, openDatabase } from '@ninefold/server';
+import { webApp } from '@ninefold/web';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { benchModel } from './spec.js';
@@ -19,7 +20,8 @@ const TYPES = {
 
 const database = await openDatabase({ sqlite: file });
 // the seed migrated the file with this model; the app is what `ninefold start` builds, minus the log
-const app = buildApp({ model: benchModel(), database, clientDir });
+const app = buildApp({ model: benchModel(), database });
+await app.register(webApp, { dir: clientDir });
 app.get('/anchor/*', async (request, reply) => {
   const path = normalize(request.url.split('?')[0].slice('/anchor/'.length));
   if (path.startsWith('..')) return reply.code(404).send();

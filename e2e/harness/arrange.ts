@@ -1,21 +1,14 @@
 /**
  * Arranging data through the API, for any model: records created by a role that may create them,
  * moved along the state machine by the roles that may fire each step — the engine and the server
- * decide who may, never this file. The building blocks are the server's demo-data client's.
+ * decide who may, never this file. The building blocks are the demo data's (`@ninefold/demo`).
  */
 import { type UserContext, accessFor } from '@ninefold/engine';
 import { ACTIONS_KEY, type Model, type Transition } from '@ninefold/model';
-import {
-  type ApiRecord,
-  creators,
-  generateRecord,
-  pathTo,
-  stepAsAnyone,
-  writableList,
-} from '@ninefold/server';
+import { type ApiRecord, creators, generateRecord, pathTo, stepAsAnyone, writableList } from '@ninefold/demo';
 import { type Example } from './server';
 
-export { type ApiRecord, writableList } from '@ninefold/server';
+export { type ApiRecord, writableList } from '@ninefold/demo';
 
 /** The engine's view of a role's demo user, as the server's session reports it. */
 export function userContext(example: Example, role: string): Promise<UserContext> {

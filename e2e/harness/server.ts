@@ -6,7 +6,8 @@
 import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
 import { type RunningServer, startServer } from '@ninefold/cli';
-import { type DemoApi, buildApp, demoApi } from '@ninefold/server';
+import { type DemoApi, demoApi } from '@ninefold/demo';
+import { buildApp } from '@ninefold/server';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ export interface Example {
   readonly accounts: readonly Account[];
   /** Session cookies by role, set once the role has signed in (in the browser or here). */
   readonly cookies: Map<string, string>;
-  /** The API as the demo accounts, sharing `cookies` (the server's own demo-data client). */
+  /** The API as the demo accounts, sharing `cookies` (the demo data's own client, `@ninefold/demo`). */
   readonly demo: DemoApi;
   /** A request to the API as a role (or as a guest with null); `path` is relative to the base path. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON of any shape; callers name it
@@ -90,7 +91,7 @@ export async function startExample(file: string): Promise<Example> {
   const accounts = server.demoAccounts.map((a) => ({ role: a.role, email: a.email, password: a.password }));
   // the arrangement runs on a quiet twin of the app over the same database: same sessions and
   // rules, but its own rate-limit counters, so arranging never spends the browser's request budget
-  const twin = buildApp({ model, database: server.database, demo: true, logger: false });
+  const twin = buildApp({ model, database: server.database, logger: false });
   const demo = demoApi(twin, model, server.demoAccounts, cookies);
 
   const example: Example = {

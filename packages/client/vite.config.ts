@@ -18,7 +18,8 @@ const reactRouterProduction = join(
 );
 
 // The client is built from the engine's and the model's sources, so no build of them is needed first.
-// `vite build --ssr` builds the server's drawing of a list's first rows (src/prepaint/server.tsx).
+// `vite build --ssr` builds the prerender of a list's first rows (src/prerender/server.tsx), which
+// @ninefold/web imports as `@ninefold/client/prerender` (package.json, prerender.d.ts).
 export default defineConfig(({ command, isSsrBuild = false }) => ({
   resolve: {
     alias: [
@@ -35,7 +36,7 @@ export default defineConfig(({ command, isSsrBuild = false }) => ({
     react(),
     !isSsrBuild &&
       VitePWA({
-        // the manifest is the product's, served by the server from the model (see server/src/http/client.ts)
+        // the manifest is the product's, served by the server from the model (see packages/web/src/manifest.ts)
         manifest: false,
         injectRegister: null,
         registerType: 'autoUpdate',
@@ -60,10 +61,10 @@ export default defineConfig(({ command, isSsrBuild = false }) => ({
                 plugins: [
                   {
                     cacheKeyWillBeUsed: async () => '/__ninefold-shell',
-                    // a page with a screen drawn into it carries one user's records (decision 0018)
+                    // a page with a prerendered screen carries one user's records (decision 0018)
                     // (the protocol's PRERENDERED_HEADER, spelled out: Workbox copies this function into the worker as text)
                     cacheWillUpdate: async ({ response }) =>
-                      response.headers.has('x-ninefold-drawn') ? null : response,
+                      response.headers.has('x-ninefold-prerendered') ? null : response,
                   },
                 ],
               },
@@ -86,7 +87,7 @@ export default defineConfig(({ command, isSsrBuild = false }) => ({
     ),
   },
   build: {
-    // which chunks and styles each module needs: the server links those of the screens it draws
+    // which chunks and styles each module needs: the page links those of the screens it prerenders
     manifest: !isSsrBuild,
     target: 'es2022',
     sourcemap: true,

@@ -1,21 +1,15 @@
 /**
  * `ninefold start`: compile the spec, open and migrate the database, optionally seed the demo
- * accounts, listen, and drain on SIGTERM or SIGINT.
+ * accounts and data (`@ninefold/demo`), put the API (`@ninefold/server`) and the web app
+ * (`@ninefold/web`) on one port, listen, and drain on SIGTERM or SIGINT.
  */
 import { compile } from '@ninefold/language';
 import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type Database,
-  type DemoAccount,
-  buildApp,
-  formatDemoAccounts,
-  migrate,
-  openDatabase,
-  seedDemoAccounts,
-  seedDemoData,
-} from '@ninefold/server';
+import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
+import { type Database, buildApp, migrate, openDatabase } from '@ninefold/server';
+import { webApp } from '@ninefold/web';
 
 export interface StartOptions {
   readonly specPath: string;
@@ -38,7 +32,7 @@ export interface StartOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Where start-up messages go; defaults to the console. */
   readonly print?: (line: string) => void;
-  /** Serve the built web app from this folder on the same port. */
+  /** Serve the built web app from this folder on the same port (`@ninefold/web`). */
   readonly clientDir?: string;
 }
 
@@ -86,17 +80,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts = options.demo === true ? await seedDemoAccounts(database, model) : [];
-    const app = buildApp({
-      model,
-      database,
-      demo: options.demo ?? false,
-      logger: options.logger ?? { level: 'info' },
-      ...(options.clientDir === undefined ? {} : { clientDir: options.clientDir }),
-    });
+    const app = buildApp({ model, database, logger: options.logger ?? { level: 'info' } });
+    if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
     if (demoAccounts.length > 0 && options.demoData !== false) {
       // a quiet twin of the app on the same database: the records are made through every rule of
       // the API without a request log of the seeding
-      const seeder = buildApp({ model, database, demo: true, logger: false });
+      const seeder = buildApp({ model, database, logger: false });
       try {
         const { created } = await seedDemoData(seeder, database, model, demoAccounts);
         const made = Object.entries(created).map(

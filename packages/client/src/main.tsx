@@ -12,7 +12,7 @@ import { App, createAppParts } from './app/App';
 import { preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
 import { loadDecisions } from './runtime/access';
-import { releaseDrawing, startFromDrawing, syncDeviceSettings } from './prepaint/client';
+import { releasePrerender, startFromPrerender, syncDeviceSettings } from './prerender/client';
 import { loadMessageFormat } from './runtime/messages';
 import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
@@ -34,7 +34,7 @@ const SHELL_KEY = '/__ninefold-shell';
  * from the first visit on: the navigation that installed the worker did not pass through it.
  */
 async function keepShell(): Promise<void> {
-  // the page of `/`, which the server never draws a screen into (a drawing is one user's records)
+  // the page of `/`, which is never prerendered (a prerender is one user's records)
   const response = await fetch('/', { headers: { accept: 'text/html' } });
   if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
     await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);
@@ -59,7 +59,7 @@ function warmFormats(locale: string): void {
 }
 
 function fail(error: unknown): void {
-  releaseDrawing();
+  releasePrerender();
   const root = document.getElementById('root');
   if (root === null) return;
   const box = document.createElement('div');
@@ -70,14 +70,21 @@ function fail(error: unknown): void {
 }
 
 /**
- * How long the first render waits for the session: with it, the first paint is the screen the
- * address names (its heading at least) rather than a loader that the session's answer replaces a
- * moment later. The session is usually back before the app's code has finished starting.
+ * How long the first render waits for the session. What it buys: with the session, the first paint
+ * is the screen the address names (its heading at least) rather than a loader that the session's
+ * answer replaces a moment later. The session is usually back before the app's code has finished
+ * starting, so the wait is rarely spent; when the API is slow, the first paint comes at most this
+ * much later, with a loader.
  */
 const SESSION_WAIT_MS = 300;
-/** How long the server's drawing may stand at most, should the app never show the screen itself. */
-const DRAWING_MAX_MS = 10_000;
-/** How long the first render waits for the sign-in page's code when that is the page to show. */
+/** How long the prerender may stand at most, should the app never show the screen itself. */
+const PRERENDER_MAX_MS = 10_000;
+/**
+ * How long the first render waits for the sign-in page's code when that is the page to show. What
+ * it buys: the first paint is the sign-in form, not a loader (React holds content back for up to
+ * 300 ms after showing a fallback, so a loader would cost more than the code's arrival); on a
+ * connection too slow for the code to come in this time, the app renders its loader anyway.
+ */
 const SIGN_IN_WAIT_MS = 1000;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,8 +94,8 @@ loadModel().then(async (model) => {
   if (root === null) return;
   const parts = createAppParts(model);
   syncDeviceSettings(model.product.name, model.product.theme.colorScheme);
-  // the page came with its screen drawn: the app starts from the session and rows it was drawn from
-  if (startFromDrawing(parts.queryClient)) setTimeout(releaseDrawing, DRAWING_MAX_MS);
+  // the page came with its screen prerendered: the app starts from the session and rows it was made from
+  if (startFromPrerender(parts.queryClient)) setTimeout(releasePrerender, PRERENDER_MAX_MS);
   // the session, the first screen's code and a list's rows load side by side, not one after another
   const session = parts.queryClient.prefetchQuery({
     queryKey: SESSION_KEY,

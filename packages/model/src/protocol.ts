@@ -85,7 +85,7 @@ export const RATE_LIMIT_HEADERS = {
   reset: 'x-ratelimit-reset',
 } as const;
 /** Marks a page that carries a prerender of its screen: the client's service worker does not keep it. */
-export const PRERENDERED_HEADER = 'x-ninefold-drawn';
+export const PRERENDERED_HEADER = 'x-ninefold-prerendered';
 
 /** The `If-Match` value of a record version. */
 export const ifMatch = (version: number): string => `"${version}"`;
@@ -106,7 +106,7 @@ export const MODEL_SCRIPT_ID = 'ninefold-model';
 /** The script element holding the queries a prerender was made from, JSON. */
 export const STATE_SCRIPT_ID = 'ninefold-state';
 /** The element holding the prerender of the screen, laid over the app's root until the app shows it. */
-export const PRERENDER_MOUNT_ID = 'nf-prepaint';
+export const PRERENDER_MOUNT_ID = 'nf-prerender';
 
 // ---------------------------------------------------------------------------------------------
 // Paths

@@ -1,6 +1,9 @@
 /**
  * The Fastify application of a model: health, the model, sessions, and the guards every request
  * passes (CSRF, session, rate limit, error handling). It does not listen; the command line (`ninefold start`) does.
+ * It is only the API: the web app is a plugin of its own (`@ninefold/web`) that the command line
+ * registers beside it, answering what is not the API's (`isApiPath`); a route no one has is a
+ * 404 problem.
  */
 import cookie from '@fastify/cookie';
 import { API_PATHS, type Model } from '@ninefold/model';
@@ -10,8 +13,6 @@ import { installRequestAuth } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
-import { type NotFoundFallback, registerClient } from './http/client.js';
-import { type PrepaintModule } from './http/prepaint.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { apiPath } from './http/paths.js';
@@ -26,29 +27,17 @@ export interface AppOptions {
   readonly database: Database;
   /** Fastify's logger option: `false` (the default), `true`, or pino options. */
   readonly logger?: FastifyServerOptions['logger'];
-  /** Demo mode: the server was seeded with one account per role. */
-  readonly demo?: boolean;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   readonly trustProxy?: boolean;
   /** The clock; tests move it instead of sleeping. */
   readonly now?: () => Date;
-  /** Serve the built client from this folder on the same port (`packages/client/dist`). */
-  readonly clientDir?: string;
-  /**
-   * What draws a list's first rows into the page (decision 0018): by default the client's server
-   * build beside `clientDir` (`dist-ssr`) when there is one; `false`, never.
-   */
-  readonly prepaint?: PrepaintModule | false;
 }
 
 /** What the server knows about itself, on `app.ninefold`. */
 export interface AppState {
   readonly model: Model;
-  readonly demo: boolean;
   /** True from the moment shutdown begins: `/ready` answers 503. */
   draining: boolean;
-  /** When the client is served: the page for a browser's navigation that no route matched. */
-  notFoundFallback: NotFoundFallback | null;
 }
 
 declare module 'fastify' {
@@ -81,7 +70,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
   });
-  const state: AppState = { model, demo: options.demo ?? false, draining: false, notFoundFallback: null };
+  const state: AppState = { model, draining: false };
   app.decorate('ninefold', state);
   app.addHook('preClose', async () => {
     state.draining = true;
@@ -108,15 +97,5 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerResources(api, context);
     registerOpenApiRoutes(api, model);
   });
-  const clientDir = options.clientDir;
-  if (clientDir !== undefined) {
-    void app.register(async (site) => {
-      state.notFoundFallback = await registerClient(site, model, {
-        dir: clientDir,
-        drawWith: app,
-        ...(options.prepaint === undefined ? {} : { prepaint: options.prepaint }),
-      });
-    });
-  }
   return app;
 }

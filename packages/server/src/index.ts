@@ -1,5 +1,7 @@
 /**
  * @ninefold/server — the API of a Ninefold model: Fastify and Kysely over SQLite or PostgreSQL.
+ * Only the API: the web app is `@ninefold/web`, a plugin registered on this app; demo accounts and
+ * data are `@ninefold/demo`, made through this API.
  *
  * @example
  * import { buildApp, migrate, openDatabase } from '@ninefold/server';
@@ -8,23 +10,6 @@
  * const app = buildApp({ model, database });
  */
 export { buildApp, type AppOptions, type AppState } from './app.js';
-export { seedDemoAccounts, formatDemoAccounts, DEMO_DOMAIN, type DemoAccount } from './demo.js';
-export {
-  type ApiRecord,
-  type DemoApi,
-  type DemoDataOptions,
-  type DemoDataReport,
-  createAs,
-  creators,
-  demoApi,
-  fireAs,
-  pathTo,
-  refIdsFor,
-  seedDemoData,
-  stepAsAnyone,
-  writableList,
-} from './demo-data.js';
-export { type Generated, type Wording, candidates, generateRecord, token } from './demo-values.js';
 
 export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
 export { type DialectName } from './db/dialect.js';
@@ -58,7 +43,7 @@ export { requireUser, type RequestAuth } from './auth/request-auth.js';
 
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
 export { publicModel } from './http/public-model.js';
-export { apiPath } from './http/paths.js';
+export { apiPath, isApiPath } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';

@@ -2,16 +2,14 @@
  * A running example for the API tests: a spec from examples/, its server on a fresh database, and
  * signed-in clients whose every response is checked against the OpenAPI document.
  */
-import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
 import { type LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { tableName } from '../src/index.js';
 import {
   checkedInject,
   CSRF,
+  exampleModel,
   givenUser,
   login,
   type TestDialect,
@@ -19,13 +17,8 @@ import {
   testServer,
 } from '@ninefold/testkit';
 
-/** The compiled model of an example. */
-export function exampleModel(file: string): Model {
-  const path = fileURLToPath(new URL(`../../../examples/${file}`, import.meta.url));
-  const result = compile(readFileSync(path, 'utf8'), { file });
-  if (!result.ok) throw new Error(`examples/${file} does not compile`);
-  return result.model;
-}
+/** The compiled model of an example (shared by every package's tests). */
+export { exampleModel };
 
 export type Json = Record<string, unknown>;
 

@@ -5,3 +5,4 @@
  */
 export * from './server.js';
 export * from './contract.js';
+export * from './examples.js';

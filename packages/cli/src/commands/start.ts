@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DataLossError } from '@ninefold/server';
+import { installedClient } from '@ninefold/web';
 import { type RunningServer, startServer } from '../start-server.js';
 import { EXIT, type Io } from '../io.js';
 
@@ -67,7 +67,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
   const databaseUrl = (io.env ?? {})['DATABASE_URL'];
   let clientDir: string | undefined;
   if (values['api-only'] !== true) {
-    clientDir = values.client === undefined ? builtClient() : resolve(io.cwd, values.client);
+    clientDir = values.client === undefined ? installedClient() : resolve(io.cwd, values.client);
     if (clientDir === undefined || !existsSync(join(clientDir, 'index.html'))) {
       if (values.client !== undefined) {
         io.stderr.write(`--client: ${clientDir ?? values.client} holds no built web app (index.html).\n`);
@@ -104,13 +104,4 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
   io.stdout.write(`API description: ${server.url}/openapi.json, browsable at ${server.url}/docs\n`);
   io.onStarted?.(server);
   return EXIT.ok;
-}
-
-/** The folder of Ninefold's own built web app, when the client package is installed. */
-function builtClient(): string | undefined {
-  try {
-    return join(dirname(createRequire(import.meta.url).resolve('@ninefold/client/package.json')), 'dist');
-  } catch {
-    return undefined;
-  }
 }

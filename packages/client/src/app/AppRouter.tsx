@@ -15,7 +15,7 @@ import {
   useState,
 } from 'react';
 import { type Location, Router } from 'react-router';
-import { releaseDrawing } from '../prepaint/client';
+import { releasePrerender } from '../prerender/client';
 import { type GuardedHistory } from './history';
 
 const HistoryContext = createContext<GuardedHistory | null>(null);
@@ -28,7 +28,7 @@ export function AppRouter({ history, children }: { history: GuardedHistory; chil
   useLayoutEffect(
     () =>
       history.listen((update) => {
-        releaseDrawing(); // the server drew the page the app opened on, not the next one
+        releasePrerender(); // the server drew the page the app opened on, not the next one
         setState(update);
       }),
     [history, setState],

@@ -23,7 +23,7 @@ import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ButtonLink, IconButton } from '../components/buttons';
-import { syncDeviceSettings } from '../prepaint/client';
+import { syncDeviceSettings } from '../prerender/client';
 import { visibleNav } from '@ninefold/engine/grants';
 import { lazyComponent } from '../runtime/lazy';
 import { useModel } from '../runtime/runtime';
@@ -160,7 +160,7 @@ function ColorSchemeToggle() {
   const next = computed === 'dark' ? 'light' : 'dark';
   const toggle = () => {
     setColorScheme(next);
-    syncDeviceSettings(product.name, product.theme.colorScheme); // the server's drawings are in the spec's
+    syncDeviceSettings(product.name, product.theme.colorScheme); // the server prerenders in the spec's
   };
   return (
     <IconButton onClick={toggle} aria-label={`Switch to ${next} mode`}>

@@ -168,9 +168,5 @@ export function installErrorHandling(app: FastifyInstance, model: Model): void {
     request.log.error({ err: error, correlationId: request.id }, 'unexpected failure');
     return sendProblem(reply, model, new ApiError('E_INTERNAL'));
   });
-  app.setNotFoundHandler(
-    (request, reply) =>
-      app.ninefold.notFoundFallback?.(request, reply) ??
-      sendProblem(reply, model, new ApiError('E_ROUTE_NOT_FOUND')),
-  );
+  app.setNotFoundHandler((_request, reply) => sendProblem(reply, model, new ApiError('E_ROUTE_NOT_FOUND')));
 }

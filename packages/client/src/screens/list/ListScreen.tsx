@@ -43,7 +43,7 @@ import { StateBadge } from '../../components/StateBadge';
 import { PendingWrites, useUserQueue } from '../../offline/PendingWrites';
 import { isWaiting } from '../../offline/queue';
 import { NotFoundPage } from '../../pages/NotFoundPage';
-import { ReleaseDrawing, syncDeviceSettings } from '../../prepaint/client';
+import { ReleasePrerender, syncDeviceSettings } from '../../prerender/client';
 import { loadDecisions } from '../../runtime/access';
 import { lazyComponent, onDemand } from '../../runtime/lazy';
 import { createPath, detailPath } from '../../runtime/paths';
@@ -154,7 +154,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const queuedCreates = queue.writes.filter((w) => w.entity === entity.name && w.kind === 'create');
 
   const [hidden, setHidden] = useHiddenColumns(model.product.name, screen.id);
-  // the server draws no screen for a browser whose columns differ from the spec's
+  // the server prerenders no screen for a browser whose columns differ from the spec's
   useEffect(() => syncDeviceSettings(model.product.name, model.product.theme.colorScheme), [hidden, model]);
   const columnDefs = useMemo<ColumnDef<ApiRecord>[]>(() => {
     const defs: ColumnDef<ApiRecord>[] = columns.map((column) => ({
@@ -336,7 +336,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             onRetry={() => void list.refetch()}
             title="The list could not be loaded"
           />
-          <ReleaseDrawing />
+          <ReleasePrerender />
         </>
       ) : list.isPending ? (
         <RowsLoading label={`Loading ${lowerFirst(entity.pluralLabel)}`} phone={phone} />
@@ -362,7 +362,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
               </Button>
             </Group>
           )}
-          <ReleaseDrawing />
+          <ReleasePrerender />
         </EmptyState>
       ) : (
         // the rows wait for their actions' code, rather than grow buttons once it arrives
@@ -390,8 +390,8 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
               label={screen.title}
             />
           )}
-          {/* the server's drawing of these rows gives way in the commit that puts them here */}
-          <ReleaseDrawing />
+          {/* the prerender of these rows gives way in the commit that puts them here */}
+          <ReleasePrerender />
         </Suspense>
       )}
 

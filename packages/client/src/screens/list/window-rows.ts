@@ -25,10 +25,13 @@ export const NEAR_END_ROWS = 10;
 const OVERSCAN = 8;
 
 /**
- * The window the server draws a list for (`prepaint/server.tsx`): a desktop's, as tall as a large
- * screen, since rows below the fold cost little and rows missing above it would show.
+ * The window a prerender (`prerender/server.tsx`, where there is none) renders a list's rows for.
+ * Only its height counts: it is how many rows the page arrives with. 1,200 px is a tall desktop
+ * window's: the rows below a smaller window's fold cost a few hundred bytes each, while a window
+ * taller than this would show the rows missing below them as a gap until the app takes over. The
+ * width only has to be a desktop's (the page hides the prerender on phones, which show cards).
  */
-const SERVER_WINDOW = { width: 1440, height: 1200 };
+const PRERENDER_VIEWPORT = { width: 1440, height: 1200 };
 const onServer = typeof window === 'undefined';
 
 export interface WindowRows<T extends HTMLElement> {
@@ -71,7 +74,7 @@ export function useWindowRows<T extends HTMLElement>(options: {
     scrollMargin,
     initialOffset: start.offset,
     // the window's size is known now: without it the first render would have no rows, and a second
-    initialRect: onServer ? SERVER_WINDOW : { width: window.innerWidth, height: window.innerHeight },
+    initialRect: onServer ? PRERENDER_VIEWPORT : { width: window.innerWidth, height: window.innerHeight },
     scrollToFn: (offset, scroll, instance) => {
       // on mounting, the virtualizer writes back the scroll it has just read: a write that moves
       // nothing, but forces a layout of the whole page before its first frame

@@ -1,14 +1,13 @@
 /**
- * The first rows drawn by the server (decision 0018): for a signed-in navigation to a list screen,
+ * The prerender of a list's first rows (decision 0018): for a signed-in navigation to a list screen,
  * the app itself — the same components, the same requests through the same HTTP client — renders
- * once on the server, and the page arrives with the list already drawn. The browser shows it before
- * a byte of the app's code has run; the app, once started, renders the same screen from the same
- * data, which the page carries too, and takes the place of the drawing (`./client.ts`).
+ * once on the server, and the page arrives with the list already rendered. The browser shows it
+ * before a byte of the app's code has run; the app, once started, renders the same screen from the
+ * same data, which the page carries too, and takes the place of the prerender (`./client.ts`).
  *
- * Built by Vite as a module of its own (`vite build --ssr`, see vite.config.ts) that the server
- * imports; nothing here runs in the browser.
+ * Built by Vite as a module of its own (`vite build --ssr`, see vite.config.ts) that `@ninefold/web`
+ * imports as `@ninefold/client/prerender`; nothing here runs in the browser.
  */
-import { type Model } from '@ninefold/model';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -17,7 +16,7 @@ import { recordListOptions } from '../api/list-query';
 import { App, createAppParts } from '../app/App';
 import { guardHistory } from '../app/history';
 import { SESSION_KEY, fetchSession } from '../auth/session';
-import { type DrawnQueries } from './client';
+import type { Prerender, PrerenderRequest } from '../../prerender';
 import { mayOpenScreen } from '@ninefold/engine/grants';
 import { loadScreenCode } from '../screens/ScreenGate';
 import { readListState, toListParams } from '../screens/list/list-params';
@@ -25,41 +24,25 @@ import { readListState, toListParams } from '../screens/list/list-params';
 /** What `renderToString` writes where a part of the tree is still waiting (its fallback follows). */
 const SUSPENDED = '<!--$!-->';
 
+/**
+ * How long rendering may wait for code to load when the caller sets no limit: a safety net only
+ * (the caller, `@ninefold/web`, gives its own, shorter limit), so that a render never hangs.
+ */
+const RENDER_TIMEOUT_MS = 2000;
+
 /** The list screen's module and its rows' transition buttons', as the build manifest keys them. */
 const LIST_MODULE = 'src/screens/list/ListScreen.tsx';
 const ACTIONS_MODULE = 'src/screens/detail/TransitionActions.tsx';
 
-export interface PrepaintRequest {
-  readonly model: Model;
-  /** The address navigated to: path and query string. */
-  readonly url: string;
-  /** Answers the app's API requests as the user who navigated (the server's own routes, in process). */
-  readonly fetch: typeof fetch;
-  /** Gives up after this long: the page is then sent without the drawing. */
-  readonly timeoutMs?: number;
-}
-
-export interface Prepaint {
-  /** The screen as the app draws it: the markup of its root element's children. */
-  readonly html: string;
-  /**
-   * The modules whose code and styles the drawing is made of beyond the app's first chunk, as the
-   * client's build manifest names them: the page links their styles, without which the drawing
-   * would show unstyled, and preloads their code, which the app is about to ask for.
-   */
-  readonly modules: readonly string[];
-  /** The queries the drawing was made from, for the app to start with. */
-  readonly state: DrawnQueries;
-}
-
 /**
- * Draws the list screen `url` names, or answers null when there is nothing to draw before the app
- * starts: not a list screen, nobody signed in, a query string (filters and searches are drawn by
- * the app), or an API request that did not succeed.
+ * Renders the list screen `url` names, or answers null when there is nothing to prerender before
+ * the app starts: not a list screen, nobody signed in, a query string (filters and searches are
+ * the app's), or an API request that did not succeed. Its types are the package's contract
+ * (`../../prerender.d.ts`), which the build is imported by.
  *
- * @example const drawn = await prepaint({ model, url: '/claims', fetch: asUser(request) });
+ * @example const prerendered = await prerender({ model, url: '/claims', fetch: asUser(request) });
  */
-export async function prepaint(request: PrepaintRequest): Promise<Prepaint | null> {
+export async function prerender(request: PrerenderRequest): Promise<Prerender | null> {
   const { model, url } = request;
   const address = new URL(url, 'http://app.invalid');
   if (address.search !== '') return null;
@@ -82,7 +65,7 @@ export async function prepaint(request: PrepaintRequest): Promise<Prepaint | nul
     ),
     loadScreenCode('list'),
   ]).catch(() => [null]);
-  // drawn only where the app will show the list's rows (or its empty or error state) in its place
+  // prerendered only where the app will show the list's rows (or its empty or error state) in its place
   if (session === null || session === undefined || !mayOpenScreen(model, session.context, screen))
     return null;
   if (
@@ -102,12 +85,12 @@ export async function prepaint(request: PrepaintRequest): Promise<Prepaint | nul
     </StrictMode>
   );
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), request.timeoutMs ?? 2000);
+  const timer = setTimeout(() => abort.abort(), request.timeoutMs ?? RENDER_TIMEOUT_MS);
   try {
     let html = renderToString(app);
     if (html.includes(SUSPENDED)) {
       // code this process has not loaded yet (React.lazy): rendering the app until nothing waits
-      // loads it; the drawing is then rendered at once, as the app's first frames draw it
+      // loads it; the prerender is then rendered at once, as the app's first frames render it
       const { prelude } = await prerenderToNodeStream(app, { signal: abort.signal });
       for await (const chunk of prelude) void chunk;
       html = renderToString(app);

@@ -1,14 +1,19 @@
+/**
+ * The web app on the API's port: the page with the model inline for every route of the client,
+ * static files, the manifest and icons made from the model; the API's paths left to the API.
+ */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { exampleModel } from './world.js';
-import { builtClient, testServer } from '@ninefold/testkit';
+import { builtClient, exampleModel } from '@ninefold/testkit';
+import { webServer } from './web-server.js';
 
 describe('the web app on the API’s port', () => {
   it('serves the page with the model inline, for every address the client routes', async () => {
     const model = exampleModel('expense-claims.md');
-    const { app } = await testServer('sqlite', model, { clientDir: builtClient() });
+    const { app } = await webServer('sqlite', model, { dir: builtClient() });
     for (const url of [
       '/',
       '/claims/01a2083f-4eae-7b1c-9f18-aa1aee947676',
@@ -36,16 +41,14 @@ describe('the web app on the API’s port', () => {
       ...model,
       product: { ...model.product, summary: '</script><script>alert(1)</script>' },
     };
-    const { app } = await testServer('sqlite', hostile, { clientDir: builtClient() });
+    const { app } = await webServer('sqlite', hostile, { dir: builtClient() });
     const page = await app.inject({ method: 'GET', url: '/' });
     expect(page.body).not.toContain('<script>alert(1)');
     expect(page.body.match(/<\/script>/g)?.length).toBe(2); // the model's and the app's own
   });
 
   it('caches hashed assets for good and keeps API, docs and unknown files as 404 problems', async () => {
-    const { app } = await testServer('sqlite', exampleModel('expense-claims.md'), {
-      clientDir: builtClient(),
-    });
+    const { app } = await webServer('sqlite', exampleModel('expense-claims.md'), { dir: builtClient() });
     const asset = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -62,9 +65,7 @@ describe('the web app on the API’s port', () => {
   });
 
   it('describes the product as an installable app: manifest and icon', async () => {
-    const { app } = await testServer('sqlite', exampleModel('expense-claims.md'), {
-      clientDir: builtClient(),
-    });
+    const { app } = await webServer('sqlite', exampleModel('expense-claims.md'), { dir: builtClient() });
     const manifest = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
     expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
     expect(manifest.json()).toMatchObject({
@@ -85,13 +86,18 @@ describe('the web app on the API’s port', () => {
         const size = Number(/^(\d+)x/.exec((icon as { sizes?: string }).sizes ?? '')?.[1]);
         expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
         expect([...png.subarray(png.length - 12, png.length - 8)]).toEqual([0, 0, 0, 0]); // IEND
+        // of the product's theme colour, #0b7285, to its corners
+        const { width, data } = PNG.sync.read(png);
+        expect([...data.subarray(0, 4)]).toEqual([0x0b, 0x72, 0x85, 255]);
+        expect([...data.subarray(data.length - 4)]).toEqual([0x0b, 0x72, 0x85, 255]);
+        expect(width).toBe(size);
       }
     }
   });
 
   it('refuses to start when the folder holds no built client', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'ninefold-empty-'));
-    const { app } = await testServer('sqlite', exampleModel('expense-claims.md'), { clientDir: empty });
+    const { app } = await webServer('sqlite', exampleModel('expense-claims.md'), { dir: empty });
     await expect(app.ready()).rejects.toThrow(/The client is not built/);
   });
 });

@@ -1,9 +1,8 @@
 import { accessFor } from '@ninefold/engine';
 import { describe, expect, it } from 'vitest';
-import { buildApp, migrate, seedDemoAccounts, seedDemoData, tableName } from '../src/index.js';
-import { demoApi } from '../src/demo-data.js';
-import { DIALECTS, freshDatabase } from '@ninefold/testkit';
-import { exampleModel } from './world.js';
+import { buildApp, migrate, tableName } from '@ninefold/server';
+import { DIALECTS, exampleModel, freshDatabase } from '@ninefold/testkit';
+import { demoApi, seedDemoAccounts, seedDemoData } from '../src/index.js';
 
 const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml', 'seed.txt'];
 
@@ -18,12 +17,12 @@ for (const dialect of DIALECTS) {
           const { database } = await freshDatabase(dialect);
           await migrate(database, model);
           const accounts = await seedDemoAccounts(database, model);
-          const app = buildApp({ model, database, demo: true, logger: false });
+          const app = buildApp({ model, database, logger: false });
           const { created } = await seedDemoData(app, database, model, accounts, { perEntity: 3 });
 
           await app.close();
           // a second instance checks, as a person signing in later would (its own sign-in limiter)
-          const later = buildApp({ model, database, demo: true, logger: false });
+          const later = buildApp({ model, database, logger: false });
           const api = demoApi(later, model, accounts);
           const entities = Object.values(model.entities).filter((e) => !e.builtin);
           for (const entity of entities) {

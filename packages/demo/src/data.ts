@@ -21,11 +21,10 @@ import {
   type Transition,
   ifMatch,
 } from '@ninefold/model';
+import { type Database, tableName } from '@ninefold/server';
 import { type FastifyInstance } from 'fastify';
-import { type Database } from './db/open.js';
-import { DEMO_DOMAIN, type DemoAccount } from './demo.js';
-import { type Wording, generateRecord } from './demo-values.js';
-import { tableName } from './schema/names.js';
+import { DEMO_DOMAIN, type DemoAccount } from './accounts.js';
+import { type Wording, generateRecord } from './values.js';
 
 /** A record as the API answers it (the wire protocol's). */
 export type { ApiRecord };

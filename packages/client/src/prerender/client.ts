@@ -1,44 +1,48 @@
 /**
- * The browser's side of the server's drawing of a list's first rows (decision 0018, `./server.tsx`):
- * the query cache the drawing was made from, which the app starts with, and the drawing's removal
- * once the app shows the same screen itself. The drawing is laid over the app's root, so the app
- * renders underneath it as it always does, and the user sees one picture throughout.
+ * The browser's side of the prerender of a list's first rows (decision 0018, `./server.tsx`):
+ * the query cache the prerender was made from, which the app starts with, and the prerender's
+ * removal once the app shows the same screen itself. The prerender is laid over the app's root, so
+ * the app renders underneath it as it always does, and the user sees one picture throughout.
  */
 import { DEVICE_SETTINGS_COOKIE, PRERENDER_MOUNT_ID, STATE_SCRIPT_ID } from '@ninefold/model';
 import { type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useLayoutEffect } from 'react';
 
-/** The queries a drawing was made from: each one's key, data, and when the server had it. */
-export type DrawnQueries = readonly { readonly key: QueryKey; readonly data: unknown; readonly at: number }[];
+/** The queries a prerender was made from: each one's key, data, and when the server had it. */
+export type PrerenderedQueries = readonly {
+  readonly key: QueryKey;
+  readonly data: unknown;
+  readonly at: number;
+}[];
 
 /**
- * Puts the queries the server drew the page from into the app's cache, as if the app had asked
- * for them at the time the server did; answers whether the page came with a drawing.
+ * Puts the queries the page was prerendered from into the app's cache, as if the app had asked
+ * for them at the time the server did; answers whether the page came with a prerender.
  */
-export function startFromDrawing(client: QueryClient): boolean {
+export function startFromPrerender(client: QueryClient): boolean {
   const element = document.getElementById(STATE_SCRIPT_ID);
   if (element?.textContent == null || element.textContent === '') return false;
-  let queries: DrawnQueries;
+  let queries: PrerenderedQueries;
   try {
-    queries = JSON.parse(element.textContent) as DrawnQueries;
+    queries = JSON.parse(element.textContent) as PrerenderedQueries;
   } catch {
-    return false; // the app then asks for what it needs, as it does without a drawing
+    return false; // the app then asks for what it needs, as it does without a prerender
   }
   for (const { key, data, at } of queries) client.setQueryData(key, data, { updatedAt: at });
   return true;
 }
 
-/** Removes the drawing: the app shows the screen now, or another one. */
-export function releaseDrawing(): void {
+/** Removes the prerender: the app shows the screen now, or another one. */
+export function releasePrerender(): void {
   document.getElementById(PRERENDER_MOUNT_ID)?.remove();
 }
 
 /**
- * Removes the drawing in the commit that puts the app's own version of the screen on the page, so
+ * Removes the prerender in the commit that puts the app's own version of the screen on the page, so
  * that no frame shows neither (a layout effect runs before the browser paints).
  */
-export function ReleaseDrawing(): null {
-  useLayoutEffect(releaseDrawing, []);
+export function ReleasePrerender(): null {
+  useLayoutEffect(releasePrerender, []);
   return null;
 }
 
@@ -48,8 +52,8 @@ const COLOR_SCHEME_KEY = 'mantine-color-scheme-value';
 /**
  * Tells the server whether this browser shows screens otherwise than the spec does: columns hidden
  * on a list, a colour scheme other than the product's. The server cannot see those settings (they
- * live in localStorage), so it draws no screen for such a browser rather than one the app would
- * then redraw differently.
+ * live in localStorage), so it prerenders no screen for such a browser rather than one the app
+ * would then render differently.
  *
  * @example syncDeviceSettings(model.product.name, model.product.theme.colorScheme);
  */

@@ -4,8 +4,7 @@
  */
 import { type Model } from '@ninefold/model';
 import { randomBytes } from 'node:crypto';
-import { type Database } from './db/open.js';
-import { addUser, findUser, resetPassword, setRoles, disableUser } from './auth/users.js';
+import { type Database, addUser, disableUser, findUser, resetPassword, setRoles } from '@ninefold/server';
 
 export interface DemoAccount {
   readonly role: string;

@@ -6,7 +6,7 @@ import cookie from '@fastify/cookie';
 import { type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { installRequestAuth } from './auth/request-auth.js';
+import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
@@ -100,7 +100,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(cookie);
   void app.register(async (api) => {
     installCsrfCheck(api);
-    installRequestAuth(api, context);
+    installAuthentication(api, context);
     installRateLimit(api, model, now);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
     api.get(apiPath(model, 'model'), async () => publicModel(model));

@@ -12,7 +12,7 @@ import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { LoginLimiter } from './login-limiter.js';
 import { dummyHash, verifyPassword } from './password.js';
-import { SESSION_COOKIE, requireUser, sessionCookieOptions } from './request-auth.js';
+import { SESSION_COOKIE, requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
 import { type UserSummary, normalizeEmail, toSummary, usersTable } from './users.js';
 
@@ -78,9 +78,8 @@ export function registerSessionRoutes(
   app.get(path, async (request, reply) => {
     if (request.auth.expired) clearCookie(request, reply, model);
     const user = requireUser(request);
-    // the session lookup read the user's record already
-    const context = request.auth.context ?? (await userContext(model, database.db, user));
-    return noStore(reply).send({ user: summaryWith(user, context) });
+    // authentication read the user's record with the session
+    return noStore(reply).send({ user: summaryWith(user, requireUserContext(request)) });
   });
 
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {

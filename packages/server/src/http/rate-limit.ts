@@ -37,7 +37,7 @@ export function requestsPerMinute(model: Model, user: UserSummary | null): numbe
 /**
  * Limits every request of the app's scope whose route does not opt out with `config.rateLimit: false`
  * (a request that no route matched is answered by the root's not-found handler, unlimited). Install
- * it after `installRequestAuth` and before the routes: it keys on `request.auth`.
+ * it after `installAuthentication` and before the routes: it keys on `request.auth`.
  *
  * @example installRateLimit(app, model, () => new Date());
  */

@@ -13,8 +13,7 @@ import {
 } from '@ninefold/engine';
 import { type Access, type Value } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
-import { requireUser } from '../auth/request-auth.js';
-import { userContext } from './records.js';
+import { requireUserContext } from '../auth/request-auth.js';
 import { type EntityResource } from './resource.js';
 
 /** A record's CEL activation (`lazyActivation`). */
@@ -34,15 +33,13 @@ export interface Caller {
 /** How a resource knows its callers. */
 export interface Callers {
   /** The signed-in caller of a request, or E_UNAUTHENTICATED / E_SESSION_EXPIRED. */
-  of(request: FastifyRequest): Promise<Caller>;
-  /** The caller of a user context already at hand. */
-  for(user: UserContext): Caller;
+  of(request: FastifyRequest): Caller;
 }
 
 /**
  * The callers of one entity's resource.
  *
- * @example const caller = await callers(resource).of(request);
+ * @example const caller = callers(resource).of(request);
  */
 export function callers(resource: EntityResource): Callers {
   const { model, entity } = resource;
@@ -59,19 +56,13 @@ export function callers(resource: EntityResource): Callers {
     }
     return decided;
   };
-  const callerFor = (user: UserContext): Caller => {
-    const { read, unmasked } = readAccess(user);
-    const now = resource.now();
-    return { user, now, today: utcDate(now), read, unmasked };
-  };
   return {
-    async of(request) {
-      const summary = requireUser(request);
-      // the session lookup decoded the User record already; the query is the fallback
-      const user = request.auth.context ?? (await userContext(model, resource.db, summary));
-      return callerFor(user);
+    of(request) {
+      const user = requireUserContext(request);
+      const { read, unmasked } = readAccess(user);
+      const now = resource.now();
+      return { user, now, today: utcDate(now), read, unmasked };
     },
-    for: callerFor,
   };
 }
 

@@ -2,12 +2,10 @@
  * `GET /api/<resource>/<id>`: one record as its reader may see it, with its `etag`, written as JSON
  * by the entity's own serializer.
  */
-import { type Value } from '@ninefold/model';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { requireUser } from '../auth/request-auth.js';
 import { type Callers, type Caller } from './caller.js';
 import { etag, present } from './present.js';
-import { type ReadRecord, type RecordReader, withSession } from './record-read.js';
+import { type ReadRecord, type RecordReader } from './record-read.js';
 import { recordSerializer } from './records.js';
 import { ACTIONS_KEY, type EntityResource } from './resource.js';
 
@@ -15,8 +13,7 @@ import { ACTIONS_KEY, type EntityResource } from './resource.js';
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The get route's handler of one entity's resource. When the session lookup has read the record
- * with the session the answer is decided at once, without a promise.
+ * The get route's handler of one entity's resource.
  *
  * @example app.get(`${resource.path}/:id`, getRoute(resource, callers, reader));
  */
@@ -28,18 +25,8 @@ export function getRoute(resource: EntityResource, callers: Callers, reader: Rec
     reply.header('etag', etag(record)).header('content-type', JSON_CONTENT_TYPE);
     return serialize(presented);
   };
-  const later = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
-    const caller = await callers.of(request);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
+    const caller = callers.of(request);
     return shown(reply, caller, await reader.read(request, caller));
-  };
-  return (request: FastifyRequest, reply: FastifyReply): string | Promise<string> => {
-    requireUser(request);
-    const user = request.auth.context;
-    const id = reader.idOf(request);
-    const record: Record<string, Value> | null | undefined =
-      user == null || id === undefined ? undefined : withSession(resource, request, id);
-    if (user == null || record === undefined) return later(request, reply);
-    const caller = callers.for(user);
-    return shown(reply, caller, reader.decide(record, caller));
   };
 }

@@ -33,7 +33,7 @@ export interface HistoryView {
 export function historyRoute(resource: EntityResource, callers: Callers, reader: RecordReader) {
   const { model, entity, info } = resource;
   return async (request: FastifyRequest) => {
-    const caller = await callers.of(request);
+    const caller = callers.of(request);
     const id = reader.idOf(request);
     if (id === undefined) throw reader.notFound();
     const rows = (await resource.db

@@ -24,7 +24,7 @@ export function listRoute(resource: EntityResource, callers: Callers) {
   const { model, entity, info } = resource;
   const page = pageReader(resource);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = await callers.of(request);
+    const caller = callers.of(request);
     const access = caller.read;
     if (access === false) throw new ApiError('E_FORBIDDEN');
     const dialect = resource.database.dialect;

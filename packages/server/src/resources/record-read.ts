@@ -51,8 +51,7 @@ export function recordReader(resource: EntityResource): RecordReader {
     async read(request, caller) {
       const id = reader.idOf(request);
       if (id === undefined) throw notFound();
-      const record = withSession(resource, request, id) ?? (await reader.byId(id));
-      return reader.decide(record, caller);
+      return reader.decide(await reader.byId(id), caller);
     },
     decide(record, caller) {
       if (record === null) throw notFound();
@@ -67,18 +66,4 @@ export function recordReader(resource: EntityResource): RecordReader {
     },
   };
   return reader;
-}
-
-/**
- * The record of `id` as the session lookup read it for this request (null: no such row), or
- * undefined when it did not read that one.
- */
-export function withSession(
-  resource: EntityResource,
-  request: FastifyRequest,
-  id: string,
-): Record<string, Value> | null | undefined {
-  const read = request.auth.record;
-  if (read === undefined || read.table !== resource.info || read.id !== id) return undefined;
-  return read.record;
 }

@@ -188,22 +188,12 @@ export function isSystemField(name: string): name is SystemField {
   return (SYSTEM_FIELDS as readonly string[]).includes(name);
 }
 
-const contexts = new WeakMap<UserSummary, Promise<UserContext>>();
-
 /**
- * The signed-in user as the engine sees them: every field of their User record (`user.department`
- * in a permission reads it), their id and their roles. Loaded once per request.
+ * A user as the engine sees them: every field of their User record (`user.department` in a
+ * permission reads it), their id and their roles. Authentication reads it with the session; a
+ * sign-in loads it here.
  */
-export function userContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
-  let context = contexts.get(user);
-  if (context === undefined) {
-    context = loadUserContext(model, db, user);
-    contexts.set(user, context);
-  }
-  return context;
-}
-
-async function loadUserContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
+export async function userContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
   const entity = model.entities['User'];
   const base = { id: user.id, roles: [...user.roles] };
   if (entity === undefined) return base;

@@ -17,6 +17,7 @@ import { type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import { recordHistory } from '../audit/history.js';
+import { sessionCacheOf } from '../auth/session-cache.js';
 import { normalizeEmail } from '../auth/users.js';
 import { ApiError } from '../http/errors.js';
 import { keepOutcome } from '../http/idempotency.js';
@@ -55,7 +56,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
   const inserts = new CompiledSql(1);
 
   const create: Handler = async (request, reply) => {
-    const caller = await callers.of(request);
+    const caller = callers.of(request);
     return once(request, reply, caller, async (key) => {
       const { user, now } = caller;
       const input = normalized(entity, bodyObject(request.body));
@@ -108,8 +109,16 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
     });
   };
 
+  /**
+   * A write to a User record changes who its sessions are (their roles, the fields rules read):
+   * their cached sessions are read afresh at their next request.
+   */
+  const written = (id: unknown) => {
+    if (entity === 'User') sessionCacheOf(resource.database).forgetUser(String(id));
+  };
+
   const update: Handler = async (request, reply) => {
-    const caller = await callers.of(request);
+    const caller = callers.of(request);
     return once(request, reply, caller, async (key) => {
       const { user, now } = caller;
       const old = (await reader.read(request, caller)).record;
@@ -142,13 +151,14 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         });
         if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
       });
+      written(old['id']);
       reply.header('etag', etag(saved));
       return present(resource, inColumns(info, saved), caller);
     });
   };
 
   const remove: Handler = async (request, reply) => {
-    const caller = await callers.of(request);
+    const caller = callers.of(request);
     return once(request, reply, caller, async (key) => {
       const { user, now } = caller;
       const old = (await reader.read(request, caller)).record;
@@ -172,6 +182,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         });
         if (key !== null) await keepOutcome(tx, key, { status: 204, recordId: String(old['id']) }, now);
       });
+      written(old['id']);
       return reply.code(204).send();
     });
   };
@@ -179,7 +190,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
   const transition =
     (name: string): Handler =>
     async (request, reply) => {
-      const caller = await callers.of(request);
+      const caller = callers.of(request);
       return once(request, reply, caller, async (key) => {
         const { user, now } = caller;
         const old = (await reader.read(request, caller)).record;
@@ -207,6 +218,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           });
           if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
         });
+        written(old['id']);
         reply.header('etag', etag(saved));
         return present(resource, inColumns(info, saved), caller);
       });

@@ -7,7 +7,8 @@
 import { type Value } from '@ninefold/model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeRow, entityTable, recordSerializer } from '../src/resources/records.js';
+import { recordSerializer } from '../src/resources/compiled-records.js';
+import { decodeRow, entityTable } from '../src/resources/records.js';
 import { specModel } from '@ninefold/testkit';
 
 const SPEC = `

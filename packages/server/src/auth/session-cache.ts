@@ -16,6 +16,7 @@ import { type UserContext } from '@ninefold/engine';
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { LruMap } from '../lru-map.js';
+import { weakMemo } from '../memo.js';
 import { type UserSummary } from './users.js';
 
 /**
@@ -85,19 +86,10 @@ export class SessionCache {
   }
 }
 
-const caches = new WeakMap<Database, SessionCache>();
-
 /**
  * The session cache of a database: one per open database, shared by every app and function of this
  * process that uses it, so that `setRoles(database, …)` reaches the cache the app reads.
  *
  * @example sessionCacheOf(database).forgetUser(user.id);
  */
-export function sessionCacheOf(database: Database): SessionCache {
-  let cache = caches.get(database);
-  if (cache === undefined) {
-    cache = new SessionCache();
-    caches.set(database, cache);
-  }
-  return cache;
-}
+export const sessionCacheOf: (database: Database) => SessionCache = weakMemo(() => new SessionCache());

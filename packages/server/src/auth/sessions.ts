@@ -6,6 +6,7 @@ import { type UserContext } from '@ninefold/engine';
 import { type Limits, type Model } from '@ninefold/model';
 import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
+import { weakMemo } from '../memo.js';
 import { type EntityTable, decodeRow, entityTable } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { type ActiveSession, sessionCacheOf } from './session-cache.js';
@@ -186,21 +187,13 @@ function compileSessionQueries(database: Database, model: Model): SessionQueries
   return { users, lookup };
 }
 
-/** Per database and model. */
-const queriesOf = new WeakMap<Database, WeakMap<Model, SessionQueries>>();
+/** Per database and model: the lookup is compiled once, not at every request. */
+const queriesOf = weakMemo((database: Database) =>
+  weakMemo((model: Model) => compileSessionQueries(database, model)),
+);
 
 function sessionQueries(database: Database, model: Model): SessionQueries {
-  let byModel = queriesOf.get(database);
-  if (byModel === undefined) {
-    byModel = new WeakMap();
-    queriesOf.set(database, byModel);
-  }
-  let queries = byModel.get(model);
-  if (queries === undefined) {
-    queries = compileSessionQueries(database, model);
-    byModel.set(model, queries);
-  }
-  return queries;
+  return queriesOf(database)(model);
 }
 
 /**

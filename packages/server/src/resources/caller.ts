@@ -14,6 +14,7 @@ import {
 import { type Access, type Value } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
 import { requireUserContext } from '../auth/request-auth.js';
+import { weakMemo } from '../memo.js';
 import { type EntityResource } from './resource.js';
 
 /** A record's CEL activation (`lazyActivation`). */
@@ -43,19 +44,16 @@ export interface Callers {
  */
 export function callers(resource: EntityResource): Callers {
   const { model, entity } = resource;
-  /** Decided by the user's roles alone: once per user context, which a cached session shares. */
-  const readAccessOf = new WeakMap<UserContext, { readonly read: Access; readonly unmasked: boolean }>();
-  const readAccess = (user: UserContext) => {
-    let decided = readAccessOf.get(user);
-    if (decided === undefined) {
-      const unmasked = grantsOf(model, user, entity).every(
-        (grant) => grant.read === false || grant.readFields === null,
-      );
-      decided = { read: accessFor(model, user, 'read', entity), unmasked };
-      readAccessOf.set(user, decided);
-    }
-    return decided;
-  };
+  /**
+   * Decided by the user's roles alone: once per user context, which a cached session shares
+   * (decision 0017: the role's read access and mask, about 1 µs of a get by id).
+   */
+  const readAccess = weakMemo((user: UserContext) => {
+    const unmasked = grantsOf(model, user, entity).every(
+      (grant) => grant.read === false || grant.readFields === null,
+    );
+    return { read: accessFor(model, user, 'read', entity), unmasked };
+  });
   return {
     of(request) {
       const user = requireUserContext(request);

@@ -6,7 +6,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Callers, type Caller } from './caller.js';
 import { etag, present } from './present.js';
 import { type ReadRecord, type RecordReader } from './record-read.js';
-import { recordSerializer } from './records.js';
+import { recordSerializer } from './compiled-records.js';
 import { ACTIONS_KEY, type EntityResource } from './resource.js';
 
 /** What Fastify says of the JSON it writes itself: a record written by its serializer says the same. */

@@ -429,7 +429,7 @@ describe('the session cache', () => {
 
       await setRoles(server.database, server.model, 'ann@example.com', ['manager']);
       expect((await whoAmI(server, cookie!)).json().user.roles).toEqual(['manager']);
-      // a write to another table (a claim) changes nothing about who is asking
+      // a write to another table (a claim) changes nothing about the signed-in user
       await createClaim(server, cookie!);
       expect((await whoAmI(server, cookie!)).json().user.roles).toEqual(['manager']);
       await disableUser(server.database, server.model, 'ann@example.com');

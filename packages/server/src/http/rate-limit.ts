@@ -45,7 +45,7 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
   const windows = new FixedWindows();
   const guests = requestsPerMinute(model, null);
   const guestsText = String(guests);
-  // a user's limit (and its header's text) and key, worked out once per user summary (a kept
+  // a user's limit (and its header's text) and key, worked out once per user summary (a cached
   // session's serves many requests)
   const limits = new WeakMap<
     UserSummary,

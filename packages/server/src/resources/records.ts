@@ -1,7 +1,7 @@
 /**
  * Records between the database and the wire: which columns an entity's table has, how a row
  * decodes into a record and a record encodes into column values (the engine's storage encoding,
- * decision 0004), and who is asking, as the engine's user context.
+ * decision 0004), and the signed-in user as the engine sees them.
  */
 import {
   type StoredField,
@@ -14,7 +14,7 @@ import {
 } from '@ninefold/engine';
 import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type Kysely } from 'kysely';
-import { rowDecoder } from './compiled-records.js';
+import { rowDecoder } from './row-decoder.js';
 import { type DialectName } from '../db/dialect.js';
 import { type UserSummary, usersTable } from '../auth/users.js';
 import { tableName } from '../schema/names.js';

@@ -13,8 +13,6 @@ import { type ResourceContext, entityResource } from './resource.js';
 import { writeRoutes } from './writes.js';
 
 export { ACTIONS_KEY, resourcePath, type ResourceContext } from './resource.js';
-export { csvCell } from './csv-export.js';
-export { recordAsDeleted } from './history.js';
 
 /**
  * Registers the routes of every entity.

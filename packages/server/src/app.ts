@@ -9,7 +9,7 @@ import cookie from '@fastify/cookie';
 import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { installRequestAuth } from './auth/request-auth.js';
+import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
@@ -89,7 +89,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(cookie);
   void app.register(async (api) => {
     installCsrfCheck(api);
-    installRequestAuth(api, context);
+    installAuthentication(api, context);
     installRateLimit(api, model, now);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
     api.get(apiPath(model, API_PATHS.model), async () => publicModel(model));

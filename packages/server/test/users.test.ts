@@ -177,6 +177,36 @@ for (const dialect of DIALECTS) {
     });
 
     // a spec without roles gives everyone one role that only reads users
+    it("reaches a user's signed-in sessions at their next request when an admin changes their roles or disables them", async () => {
+      const model = specModel(SPEC);
+      const server = await testServer(dialect, model);
+      await givenUser(server, 'ada@example.com', ['admin']);
+      const sam = await givenUser(server, 'sam@example.com', ['staff']);
+      const ada = (await login(server.app, 'ada@example.com')).cookie ?? '';
+      const samCookie = (await login(server.app, 'sam@example.com')).cookie ?? '';
+      const whoIsSam = () =>
+        checkedInject(server.app, model, {
+          method: 'GET',
+          url: '/api/session',
+          headers: { cookie: samCookie },
+        });
+      const patch = (payload: object, version: number) =>
+        checkedInject(server.app, model, {
+          method: 'PATCH',
+          url: `/api/users/${sam.id}`,
+          headers: { ...CSRF, cookie: ada, 'if-match': `"${version}"` },
+          payload,
+        });
+      expect((await whoIsSam()).json().user.roles).toEqual(['staff']);
+      expect((await whoIsSam()).json().user.roles).toEqual(['staff']);
+
+      const promoted = await patch({ roles: ['admin'] }, 1);
+      expect(promoted.statusCode, promoted.body).toBe(200);
+      expect((await whoIsSam()).json().user.roles).toEqual(['admin']);
+      expect((await patch({ disabled: true }, 2)).statusCode).toBe(200);
+      expect(problem(await whoIsSam()).code).toBe('E_UNAUTHENTICATED');
+    });
+
     it('refuses to create a user when the spec declares no roles', async () => {
       const model = specModel(`entities: { Note: { fields: { title: { type: string } } } }`);
       const server = await testServer(dialect, model);

@@ -1,22 +1,17 @@
 /**
- * Who is asking: every API request gets `request.auth` from its session cookie before anything
- * else looks at it (the request rate limit keys on it).
+ * Authentication: every API request gets `request.auth` (the signed-in user, from the session
+ * cookie) before anything else looks at it (the request rate limit keys on it). It reads nothing
+ * else: a route reads its own records.
  */
 import { type UserContext } from '@ninefold/engine';
 import { type Model, SESSION_COOKIE } from '@ninefold/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
-import {
-  type FastifyContextConfig,
-  type FastifyInstance,
-  type FastifyRequest,
-  type onRequestHookHandler,
-} from 'fastify';
+import { type FastifyInstance, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { addRouteOnRequest } from '../http/route-hooks.js';
-import { type EntityTable } from '../resources/records.js';
-import { type RecordRead, type SessionLookup, keptSession, readSession } from './sessions.js';
+import { type SessionLookup, cachedSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
 
 export interface RequestAuth {
@@ -26,22 +21,8 @@ export interface RequestAuth {
   readonly sessionId: string | null;
   /** True when the cookie named a session that has expired. */
   readonly expired: boolean;
-  /** The signed-in user's record as the engine sees it, read with the session (null: load it). */
-  readonly context?: UserContext | null;
-  /** The record of the route's `:id`, read with the session when the route asks for it (`READ_BY_ID`). */
-  readonly record?: RecordRead | undefined;
-}
-
-/**
- * The route config key under which a route names the table whose record its `:id` reads: the
- * session lookup then reads that record too, in the same statement (`readSession`'s `withRecord`).
- */
-export const READ_BY_ID = 'ninefoldReadById';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    [READ_BY_ID]?: EntityTable;
-  }
+  /** The signed-in user as the engine sees them (their User record, id and roles); null when signed out. */
+  readonly context: UserContext | null;
 }
 
 declare module 'fastify' {
@@ -51,32 +32,25 @@ declare module 'fastify' {
 }
 
 // every RequestAuth has the same keys, so that reading one is a monomorphic property load
-const ANONYMOUS: RequestAuth = {
-  user: null,
-  sessionId: null,
-  expired: false,
-  context: null,
-  record: undefined,
-};
+const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false, context: null };
 
 /**
- * Resolves the session of every request under `calls.basePath` into `request.auth` (other routes of
- * the scope, the probes and the API description, get an anonymous one). Each route gets its own
- * hook, which knows whether the route reads a record by id (`READ_BY_ID`): the session lookup then
- * reads that record too.
+ * Authentication: resolves the session cookie of every request under `calls.basePath` into
+ * `request.auth` (who is signed in, nothing else; other routes of the scope, the probes and the API
+ * description, get an anonymous one). A callback hook, so that a request without a session, or
+ * with a cached one (`SessionCache`), costs no promise.
  *
- * @example installRequestAuth(app, { model, database, now: () => new Date() });
+ * @example installAuthentication(app, { model, database, now: () => new Date() });
  */
-export function installRequestAuth(
+export function installAuthentication(
   app: FastifyInstance,
   context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
 ): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   const apiPrefix = apiPath(context.model, '');
+  const session = sessionHook(context);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(apiPrefix)) return addRouteOnRequest(route, anonymous);
-    const table = (route.config as FastifyContextConfig | undefined)?.[READ_BY_ID];
-    addRouteOnRequest(route, sessionHook(context, table));
+    addRouteOnRequest(route, route.url.startsWith(apiPrefix) ? session : anonymous);
   });
 }
 
@@ -85,32 +59,24 @@ const anonymous: onRequestHookHandler = (request, _reply, done) => {
   done();
 };
 
-/**
- * The hook of an API route: a callback hook, so that a request without a session, or with a kept
- * one, costs no promise.
- */
-function sessionHook(
-  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
-  table: EntityTable | undefined,
-): onRequestHookHandler {
+function sessionHook(context: {
+  readonly model: Model;
+  readonly database: Database;
+  readonly now: () => Date;
+}): onRequestHookHandler {
   const { database, model } = context;
   return (request, _reply, done) => {
     request.auth = ANONYMOUS;
     const id = request.cookies[SESSION_COOKIE];
     if (id === undefined || id === '') return done();
-    const recordId = table === undefined ? undefined : (request.params as { id?: unknown }).id;
-    const withRecord =
-      table !== undefined && typeof recordId === 'string' && recordId !== ''
-        ? { table, id: recordId }
-        : undefined;
     const now = context.now();
-    // a kept session is answered at once, and the request goes on in this tick
-    const kept = keptSession(database, model, id, now, withRecord);
-    if (kept !== undefined) {
-      request.auth = authOf(kept, id);
+    // a cached session is answered at once, and the request goes on in this tick
+    const cached = cachedSession(database, model, id, now);
+    if (cached !== undefined) {
+      request.auth = authOf(cached, id);
       return done();
     }
-    readSession(database, model, id, now, withRecord).then((found) => {
+    readSession(database, model, id, now).then((found) => {
       request.auth = authOf(found, id);
       done();
     }, done);
@@ -119,12 +85,12 @@ function sessionHook(
 
 /** `request.auth` of a session lookup's answer for the cookie's id. */
 function authOf(found: SessionLookup, id: string): RequestAuth {
-  if (found.status === 'active') {
-    return { user: found.user, sessionId: id, expired: false, context: found.context, record: found.record };
-  }
-  const expired = found.status === 'expired';
-  return { user: null, sessionId: null, expired, context: null, record: undefined };
+  if (found.status === 'active')
+    return { user: found.user, sessionId: id, expired: false, context: found.context };
+  return found.status === 'expired' ? EXPIRED : ANONYMOUS;
 }
+
+const EXPIRED: RequestAuth = { user: null, sessionId: null, expired: true, context: null };
 
 /**
  * The signed-in user, or E_UNAUTHENTICATED (E_SESSION_EXPIRED when the session ran out).
@@ -133,6 +99,18 @@ function authOf(found: SessionLookup, id: string): RequestAuth {
  */
 export function requireUser(request: FastifyRequest): UserSummary {
   if (request.auth.user !== null) return request.auth.user;
+  throw new ApiError(request.auth.expired ? 'E_SESSION_EXPIRED' : 'E_UNAUTHENTICATED');
+}
+
+/**
+ * The signed-in user as the engine sees them, or E_UNAUTHENTICATED (E_SESSION_EXPIRED when the
+ * session ran out).
+ *
+ * @example const user = requireUserContext(request); // { id, roles, …their User record }
+ */
+export function requireUserContext(request: FastifyRequest): UserContext {
+  const context = request.auth.context;
+  if (context !== null) return context;
   throw new ApiError(request.auth.expired ? 'E_SESSION_EXPIRED' : 'E_UNAUTHENTICATED');
 }
 

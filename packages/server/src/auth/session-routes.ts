@@ -19,7 +19,7 @@ import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { LoginLimiter } from './login-limiter.js';
 import { dummyHash, verifyPassword } from './password.js';
-import { requireUser, sessionCookieOptions } from './request-auth.js';
+import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
 import { type UserSummary, normalizeEmail, toSummary, usersTable } from './users.js';
 
@@ -73,9 +73,8 @@ export function registerSessionRoutes(
   app.get(path, async (request, reply) => {
     if (request.auth.expired) clearCookie(request, reply, model);
     const user = requireUser(request);
-    // the session lookup read the user's record already
-    const context = request.auth.context ?? (await userContext(model, database.db, user));
-    const answer: SessionAnswer = { user: summaryWith(user, context) };
+    // authentication read the user's record with the session
+    const answer: SessionAnswer = { user: summaryWith(user, requireUserContext(request)) };
     return noStore(reply).send(answer);
   });
 

@@ -12,6 +12,7 @@ import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { PASSWORD_HASH_COLUMN, TABLES, tableName } from '../schema/names.js';
 import { MIN_PASSWORD_LENGTH, hashPassword } from './password.js';
+import { sessionCacheOf } from './session-cache.js';
 
 /** A user as the server shows it: never the password hash. */
 export interface UserSummary {
@@ -216,7 +217,7 @@ async function updateUser(
 ): Promise<UserSummary> {
   const at = (clock.now ?? (() => new Date()))();
   const table = usersTable(model);
-  return database.db.transaction().execute(async (tx) => {
+  const updated = await database.db.transaction().execute(async (tx) => {
     const row = await tx
       .selectFrom(table)
       .select(['id', 'email', 'name', 'roles', 'disabled', 'version'])
@@ -240,6 +241,9 @@ async function updateUser(
       .executeTakeFirstOrThrow();
     return toSummary(updated);
   });
+  // their cached sessions carry the old roles, state or record: read afresh at their next request
+  sessionCacheOf(database).forgetUser(updated.id);
+  return updated;
 }
 
 /** Ends every session of a user. */

@@ -6,7 +6,8 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
-import { StatementCache, cachingStatements } from './statement-cache.js';
+import { sqliteRawReads } from './sqlite-raw-reads.js';
+import { cachingStatements } from './statement-cache.js';
 
 /** An open database: its dialect, a Kysely instance over it, and how to close it. */
 export interface Database {
@@ -16,20 +17,13 @@ export interface Database {
   /**
    * The rows of a read whose SQL is already compiled (`CompiledQuery`'s `sql` and `parameters`), each
    * an array of its values in the order of the select list: for the reads every request makes (its
-   * session, a record by id, a page), which decode by position. On SQLite the prepared statement
-   * runs at once in raw mode when no transaction is open: no object is built per row, and Kysely's
-   * hand-off of the single connection is skipped (a fifth of a read by id). Through Kysely (a
+   * session, a record by id, a page), which decode by position. On SQLite, outside a transaction,
+   * the statement runs in raw mode outside Kysely (`sqlite-raw-reads.ts` says what that buys). Through Kysely (a
    * transaction, PostgreSQL), a row object's values are taken in order: give every column of the
    * select list its own name (an alias where two would share one), as a row object has one key per
    * name. Column names start with a letter, so no key is integer-like and reordered.
    */
   selectValues(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
-  /**
-   * `selectValues` answered at once, when the database can (SQLite, no transaction open); null when
-   * the read must wait its turn (PostgreSQL always). For the reads a request makes before anything
-   * else (who is asking), so that they cost no promise when the answer is at hand.
-   */
-  selectValuesNow(sql: string, parameters: readonly unknown[]): unknown[][] | null;
   close(): Promise<void>;
 }
 
@@ -63,22 +57,15 @@ function openSqlite(path: string): Database {
   const sqlite = new SqliteDatabase(path);
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
   const db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  const rawStatements = new StatementCache(sqlite, { raw: true });
-  const selectValuesNow = (text: string, parameters: readonly unknown[]) =>
-    // a transaction holds Kysely's one connection across awaits: a read that did not wait its turn
-    // would see that transaction's writes before they are committed
-    sqlite.inTransaction
-      ? null
-      : // better-sqlite3 is synchronous: nothing else runs on the connection while the statement does
-        (rawStatements.prepare(text).all(parameters) as unknown[][]);
+  const rawReads = sqliteRawReads(sqlite);
   const selectValues = async (text: string, parameters: readonly unknown[]) =>
-    selectValuesNow(text, parameters) ?? executeValues(db, text, parameters);
+    rawReads(text, parameters) ?? executeValues(db, text, parameters);
   const close = async () => {
     await db.destroy();
     // destroy() leaves alone a connection Kysely never used
     if (sqlite.open) sqlite.close();
   };
-  return { dialect: 'sqlite', db, selectValues, selectValuesNow, close };
+  return { dialect: 'sqlite', db, selectValues, close };
 }
 
 function openPostgres(url: string): Database {
@@ -94,7 +81,6 @@ function openPostgres(url: string): Database {
     dialect: 'postgres',
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
-    selectValuesNow: () => null,
     close,
   };
 }
@@ -112,7 +98,6 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     dialect: 'postgres',
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
-    selectValuesNow: () => null,
     close,
   };
 }

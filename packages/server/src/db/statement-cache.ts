@@ -5,6 +5,7 @@
  */
 import { type Database as SqliteDatabase, type Statement } from 'better-sqlite3';
 import { type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import { LruMap } from '../lru-map.js';
 
 /** Statements kept per cache; the least recently used one goes first when it is full. */
 const MAX_STATEMENTS = 256;
@@ -19,43 +20,25 @@ const MAX_STATEMENTS = 256;
 export class StatementCache {
   readonly #sqlite: SqliteDatabase;
   readonly #raw: boolean;
-  readonly #max: number;
-  readonly #cache = new Map<string, Statement>();
-  /** The text most recently prepared: already last in the LRU order, so a repeat moves nothing. */
-  #last: string | null = null;
+  readonly #cache: LruMap<string, Statement>;
 
   constructor(sqlite: SqliteDatabase, options: { readonly raw?: boolean; readonly max?: number } = {}) {
     this.#sqlite = sqlite;
     this.#raw = options.raw ?? false;
-    this.#max = options.max ?? MAX_STATEMENTS;
+    this.#cache = new LruMap(options.max ?? MAX_STATEMENTS);
   }
 
   /** The statement of `text`; a cached one still being iterated (a stream) is not shared. */
   prepare(text: string): Statement {
     const hit = this.#cache.get(text);
-    if (hit !== undefined) {
-      if (hit.busy) return this.#fresh(text);
-      // a Map iterates in insertion order: re-inserting marks the statement most recently used
-      if (text !== this.#last) {
-        this.#cache.delete(text);
-        this.#cache.set(text, hit);
-        this.#last = text;
-      }
-      return hit;
-    }
+    if (hit !== undefined) return hit.busy ? this.#fresh(text) : hit;
     const statement = this.#fresh(text);
-    if (this.#cache.size >= this.#max) {
-      const oldest = this.#cache.keys().next();
-      if (oldest.done !== true) this.#cache.delete(oldest.value);
-    }
     this.#cache.set(text, statement);
-    this.#last = text;
     return statement;
   }
 
   clear(): void {
     this.#cache.clear();
-    this.#last = null;
   }
 
   #fresh(text: string): Statement {

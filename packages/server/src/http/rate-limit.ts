@@ -37,7 +37,7 @@ export function requestsPerMinute(model: Model, user: UserSummary | null): numbe
 /**
  * Limits every request of the app's scope whose route does not opt out with `config.rateLimit: false`
  * (a request that no route matched is answered by the root's not-found handler, unlimited). Install
- * it after `installRequestAuth` and before the routes: it keys on `request.auth`.
+ * it after `installAuthentication` and before the routes: it keys on `request.auth`.
  *
  * @example installRateLimit(app, model, () => new Date());
  */
@@ -45,7 +45,7 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
   const windows = new FixedWindows();
   const guests = requestsPerMinute(model, null);
   const guestsText = String(guests);
-  // a user's limit (and its header's text) and key, worked out once per user summary (a kept
+  // a user's limit (and its header's text) and key, worked out once per user summary (a cached
   // session's serves many requests)
   const limits = new WeakMap<
     UserSummary,

@@ -5,6 +5,7 @@
  * cost a tenth of a list (bench/README.md, `bench:server`).
  */
 import { type CompiledQuery } from 'kysely';
+import { LruMap } from '../lru-map.js';
 
 /** Texts kept per cache; the least recently used one goes first when it is full. */
 const MAX_TEXTS = 128;
@@ -21,11 +22,10 @@ const MAX_TEXTS = 128;
  * const rows = await database.select(page.sql, page.parameters);
  */
 export class CompiledSql {
-  readonly #texts = new Map<string, string>();
-  readonly #max: number;
+  readonly #texts: LruMap<string, string>;
 
   constructor(max = MAX_TEXTS) {
-    this.#max = max;
+    this.#texts = new LruMap(max);
   }
 
   /** How many texts are kept. */
@@ -43,18 +43,9 @@ export class CompiledSql {
     compile: () => CompiledQuery,
   ): { readonly sql: string; readonly parameters: readonly unknown[] } {
     const hit = this.#texts.get(shape);
-    if (hit !== undefined) {
-      // a Map iterates in insertion order: re-inserting marks the text most recently used
-      this.#texts.delete(shape);
-      this.#texts.set(shape, hit);
-      return { sql: hit, parameters };
-    }
+    if (hit !== undefined) return { sql: hit, parameters };
     const compiled = compile();
     if (!sameParameters(compiled.parameters, parameters)) return compiled;
-    if (this.#texts.size >= this.#max) {
-      const oldest = this.#texts.keys().next();
-      if (oldest.done !== true) this.#texts.delete(oldest.value);
-    }
     this.#texts.set(shape, compiled.sql);
     return compiled;
   }

@@ -1,7 +1,7 @@
 /**
  * Records between the database and the wire: which columns an entity's table has, how a row
  * decodes into a record and a record encodes into column values (the engine's storage encoding,
- * decision 0004), and who is asking, as the engine's user context.
+ * decision 0004), and the signed-in user as the engine sees them.
  */
 import {
   type StoredField,
@@ -15,6 +15,7 @@ import {
 } from '@ninefold/engine';
 import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type Kysely } from 'kysely';
+import { rowDecoder } from './row-decoder.js';
 import { type DialectName } from '../db/dialect.js';
 import { type UserSummary, usersTable } from '../auth/users.js';
 import { tableName } from '../schema/names.js';
@@ -60,66 +61,6 @@ export function entityTable(model: Model, entity: Entity): EntityTable {
     decoders,
     decode: rowDecoder(decoders),
   };
-}
-
-/**
- * A function that decodes a row into a record of these columns, built as one object literal: the
- * record gets its keys in one go, with one hidden class per table, where setting them one by one
- * under variable names costs a megamorphic store each (a get by id decodes a row at every request).
- * The names are the table's columns (the system fields and the spec's camelCase field names); each
- * is written as a JSON string, so no name is ever read as code.
- *
- * @example rowDecoder([['id', decodeText]])(['c1'], 0) // { id: 'c1' }
- */
-export function rowDecoder(
-  decoders: readonly (readonly [string, ValueDecoder])[],
-): (row: readonly unknown[], offset: number) => Record<string, Value> {
-  const fields = decoders.map(([name], i) => `${JSON.stringify(name)}: d[${i}](row[offset + ${i}])`);
-  const build = new Function('d', 'row', 'offset', `return { ${fields.join(', ')} };`) as (
-    d: readonly ValueDecoder[],
-    row: readonly unknown[],
-    offset: number,
-  ) => Record<string, Value>;
-  const functions = decoders.map(([, decode]) => decode);
-  return (row, offset) => build(functions, row, offset);
-}
-
-/** Characters a JSON string must escape, and lone surrogates, which `JSON.stringify` escapes too. */
-// eslint-disable-next-line no-control-regex -- the control characters are what must be escaped
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
-/** One value as `JSON.stringify` writes it: the common cases without a call into it. */
-function jsonValue(value: unknown): string {
-  if (typeof value === 'string') return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (value === null) return 'null';
-  return JSON.stringify(value);
-}
-
-/**
- * A function that writes a record as JSON, exactly as `JSON.stringify` does for a record whose keys
- * are among `keys`, in their order, with values of a record (text, numbers, booleans, null, lists
- * and JSON): a key whose value is undefined is left out, as `JSON.stringify` leaves it out. Built as
- * one function per list of keys, which reads each key by its name: a get by id writes its record
- * at every request, and `JSON.stringify` walks the object's keys and checks each value's kind.
- * Like `rowDecoder`, each name is written as a JSON string, never read as code.
- *
- * @example recordSerializer(['id', 'title'])({ id: 'c1', title: null }) // '{"id":"c1","title":null}'
- */
-export function recordSerializer(
-  keys: readonly string[],
-): (record: Readonly<Record<string, unknown>>) => string {
-  const parts = keys.map((key) => {
-    const name = JSON.stringify(key);
-    return `x = r[${name}]; if (x !== undefined) out += ${JSON.stringify(`,${name}:`)} + v(x);`;
-  });
-  const write = new Function(
-    'r',
-    'v',
-    `let out = ''; let x; ${parts.join(' ')} return out === '' ? '{}' : '{' + out.slice(1) + '}';`,
-  ) as (record: Readonly<Record<string, unknown>>, value: (value: unknown) => string) => string;
-  return (record) => write(record, jsonValue);
 }
 
 /** Whether a column holds text (compared in code-point order). */
@@ -187,22 +128,12 @@ export function isSystemField(name: string): name is SystemField {
   return (SYSTEM_FIELDS as readonly string[]).includes(name);
 }
 
-const contexts = new WeakMap<UserSummary, Promise<UserContext>>();
-
 /**
- * The signed-in user as the engine sees them: every field of their User record (`user.department`
- * in a permission reads it), their id and their roles. Loaded once per request.
+ * A user as the engine sees them: every field of their User record (`user.department` in a
+ * permission reads it), their id and their roles. Authentication reads it with the session; a
+ * sign-in loads it here.
  */
-export function userContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
-  let context = contexts.get(user);
-  if (context === undefined) {
-    context = loadUserContext(model, db, user);
-    contexts.set(user, context);
-  }
-  return context;
-}
-
-async function loadUserContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
+export async function userContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
   const entity = model.entities['User'];
   const base = { id: user.id, roles: [...user.roles] };
   if (entity === undefined) return base;

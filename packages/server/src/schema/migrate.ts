@@ -3,8 +3,7 @@
  * only when accepted, and every applied migration is recorded with its model, schema and plan.
  */
 import { type Model } from '@ninefold/model';
-import { type Kysely } from 'kysely';
-import { installSessionStamp } from '../auth/session-cache.js';
+import { type Kysely, sql } from 'kysely';
 import { usersTable } from '../auth/users.js';
 import { type DialectName, decodeInteger, withExclusiveTransaction } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
@@ -66,17 +65,17 @@ export async function migrate(
     const last = await lastMigration(tx);
     const plan = diffSchemas(last?.schema ?? null, desired);
     const planText = formatPlan(plan);
-    // a database migrated before the stamp existed gets it even when its schema is up to date
-    const stamp = async () => {
-      if (database.dialect === 'sqlite') await installSessionStamp(tx, usersTable(model));
+    // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers
+    const unstamp = async () => {
+      if (database.dialect === 'sqlite') await dropSessionStamp(tx, usersTable(model));
     };
     if (plan.steps.length === 0) {
-      await stamp();
+      await unstamp();
       return { status: 'up-to-date', plan, planText, id: null };
     }
     if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
     await applyPlan(tx, database.dialect, plan);
-    await stamp();
+    await unstamp();
     const id = (last?.id ?? 0) + 1;
     await tx
       .insertInto(TABLES.migrations)
@@ -150,4 +149,18 @@ async function lastMigration(tx: Kysely<any>): Promise<{ id: number; schema: Sch
     .executeTakeFirst();
   if (row === undefined) return null;
   return { id: decodeInteger(row.id), schema: JSON.parse(String(row.schema)) as Schema };
+}
+
+/**
+ * Drops what decision 0019 created on SQLite and decision 0021 retired: the triggers that counted
+ * every write to the sessions and users tables, and the table of their count. Idempotent.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is the spec's, known at run time
+async function dropSessionStamp(tx: Kysely<any>, users: string): Promise<void> {
+  for (const table of [TABLES.sessions, users]) {
+    for (const event of ['insert', 'update', 'delete']) {
+      await sql.raw(`drop trigger if exists "${TABLES.sessionStamp}_${table}_${event}"`).execute(tx);
+    }
+  }
+  await sql.raw(`drop table if exists "${TABLES.sessionStamp}"`).execute(tx);
 }

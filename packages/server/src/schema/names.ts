@@ -10,7 +10,7 @@ export const TABLES = {
   sessions: 'ninefold_sessions',
   history: 'ninefold_history',
   idempotency: 'ninefold_idempotency',
-  /** SQLite: a count of the writes to the sessions and users tables (`auth/session-cache.ts`). */
+  /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;
 

@@ -1,0 +1,63 @@
+/**
+ * Idempotent replay: a write runs once per `Idempotency-Key` (http/idempotency.ts). A key already
+ * taken answers what its first write did; a new one is taken in the write's transaction
+ * (`keepOutcome`). Of two requests racing with one key, the second's transaction fails on the key
+ * (`KeyTaken`) and answers the first's.
+ */
+import { IDEMPOTENT_REPLAYED_HEADER } from '@ninefold/model';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type IdempotencyKey, type KeptOutcome, idempotencyKey, keptOutcome } from '../http/idempotency.js';
+import { type Caller, activation, mayRead } from './caller.js';
+import { etag, present } from './present.js';
+import { type RecordReader } from './record-read.js';
+import { type EntityResource } from './resource.js';
+
+/** A write's Idempotency-Key was taken by another request while the write ran. */
+export class KeyTaken extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The Idempotency-Key was taken by another request.');
+  }
+}
+
+/** Runs a write once per key (`once`). */
+export type Once = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  write: (key: IdempotencyKey | null) => Promise<unknown>,
+) => Promise<unknown>;
+
+/**
+ * The idempotent runner of one entity's writes.
+ *
+ * @example return once(request, reply, caller, (key) => create(request, reply, caller, key));
+ */
+export function idempotentWrites(resource: EntityResource, reader: RecordReader): Once {
+  const replay = async (reply: FastifyReply, caller: Caller, kept: KeptOutcome): Promise<unknown> => {
+    reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    if (kept.status === 204) return reply.code(204).send();
+    // the first write's record as it is now, read as any read is
+    const record = kept.recordId === null ? null : await reader.byId(kept.recordId);
+    const vars = record === null ? null : activation(resource, record, caller);
+    if (record === null || vars === null || !mayRead(resource, record, caller, vars)) {
+      throw reader.notFound();
+    }
+    reply.code(kept.status).header('etag', etag(record));
+    if (kept.status === 201) reply.header('location', `${resource.path}/${String(record['id'])}`);
+    return present(resource, record, caller, vars, true);
+  };
+  return async (request, reply, caller, write) => {
+    const key = idempotencyKey(request, caller.user.id);
+    if (key === null) return write(null);
+    const kept = await keptOutcome(resource.db, key, caller.now);
+    if (kept !== null) return replay(reply, caller, kept);
+    try {
+      return await write(key);
+    } catch (error) {
+      if (!(error instanceof KeyTaken)) throw error;
+      const first = await keptOutcome(resource.db, key, caller.now);
+      if (first === null) throw error.cause;
+      return replay(reply, caller, first);
+    }
+  };
+}

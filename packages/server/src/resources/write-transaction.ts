@@ -1,0 +1,69 @@
+/**
+ * A write's transaction and what it refuses: a unique index's refusal becomes E_UNIQUE with its
+ * field, a taken Idempotency-Key becomes `KeyTaken`, and an update of a record written since it was
+ * read becomes E_CONFLICT.
+ */
+import { type WireRecord } from '@ninefold/engine';
+import { isUniqueViolation } from '../db/dialect.js';
+import { ApiError } from '../http/errors.js';
+import { isKeyTaken } from '../http/idempotency.js';
+import { type Db, type EntityTable, encodeFields } from './records.js';
+import { KeyTaken } from './replay.js';
+import { type EntityResource } from './resource.js';
+
+/**
+ * Runs a write in one transaction.
+ *
+ * @example await inTransaction(resource, async (tx) => { … });
+ */
+export async function inTransaction(
+  resource: EntityResource,
+  work: (tx: Db) => Promise<void>,
+): Promise<void> {
+  try {
+    await resource.db.transaction().execute(work);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // another request with the same Idempotency-Key committed first: `once` answers its outcome
+    if (isKeyTaken(error)) throw new KeyTaken(error);
+    const field = uniqueFieldOf(resource.info, error);
+    throw new ApiError(
+      'E_UNIQUE',
+      { field: field?.label ?? 'value' },
+      field === undefined
+        ? {}
+        : { errors: [{ field: field.name, code: 'E_UNIQUE', params: { field: field.label } }] },
+    );
+  }
+}
+
+/**
+ * Writes `columns` of `record` over the row of its id, if its version is still `version`; otherwise
+ * E_CONFLICT (someone else wrote the record since it was read: nothing is overwritten).
+ */
+export async function updateRow(
+  resource: EntityResource,
+  tx: Db,
+  record: WireRecord,
+  columns: readonly string[],
+  version: number,
+): Promise<void> {
+  const result = await tx
+    .updateTable(resource.info.table)
+    .set(encodeFields(resource.info, record, [...new Set(columns)], resource.database.dialect))
+    .where('id', '=', String(record['id']))
+    .where('version', '=', version)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new ApiError('E_CONFLICT');
+}
+
+/** The unique field a database's violation names (the index in PostgreSQL, the column in SQLite). */
+function uniqueFieldOf(info: EntityTable, error: unknown) {
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  const text = `${typeof constraint === 'string' ? constraint : ''} ${typeof message === 'string' ? message : ''}`;
+  return Object.values(info.entity.fields).find(
+    (f) =>
+      f.unique &&
+      (text.includes(`${info.table}.${f.name}`) || text.includes(`${info.table}_${f.name.toLowerCase()}_ux`)),
+  );
+}

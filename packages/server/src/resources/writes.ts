@@ -1,0 +1,257 @@
+/**
+ * The writes of a resource: create (`POST /api/<resource>`), update (`PATCH …/<id>`), delete
+ * (`DELETE …/<id>`) and each transition (`POST …/<id>/transitions/<name>`). Every rule is decided
+ * by the engine; every write and its history entry share one transaction; each runs once per
+ * `Idempotency-Key` (`replay.ts`).
+ */
+import {
+  type WireRecord,
+  accessFor,
+  applyDefaults,
+  applyTransition,
+  can,
+  checkWrite,
+  validateRecord,
+} from '@ninefold/engine';
+import { type Value, SYSTEM_FIELDS } from '@ninefold/model';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { CompiledQuery } from 'kysely';
+import { recordHistory } from '../audit/history.js';
+import { sessionCacheOf } from '../auth/session-cache.js';
+import { normalizeEmail } from '../auth/users.js';
+import { ApiError } from '../http/errors.js';
+import { keepOutcome } from '../http/idempotency.js';
+import { newId } from '../ids.js';
+import { type Callers } from './caller.js';
+import { CompiledSql } from './compiled-sql.js';
+import { writeProblem } from './issues.js';
+import { etag, present } from './present.js';
+import { type RecordReader } from './record-read.js';
+import { changeSet, changedFields, encodeFields, type EntityTable } from './records.js';
+import { checkRefs } from './reference-checks.js';
+import { idempotentWrites } from './replay.js';
+import { type EntityResource } from './resource.js';
+import { bodyObject, ifMatch } from './write-input.js';
+import { inTransaction, updateRow } from './write-transaction.js';
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** The write handlers of one entity's resource. */
+export interface WriteRoutes {
+  readonly create: Handler;
+  readonly update: Handler;
+  readonly remove: Handler;
+  transition(name: string): Handler;
+}
+
+/**
+ * The write handlers of one entity's resource.
+ *
+ * @example const writes = writeRoutes(resource, callers, reader); app.post(resource.path, writes.create);
+ */
+export function writeRoutes(resource: EntityResource, callers: Callers, reader: RecordReader): WriteRoutes {
+  const { model, entity, info } = resource;
+  const once = idempotentWrites(resource, reader);
+  /** The INSERT of a created record, compiled once. */
+  const inserts = new CompiledSql(1);
+
+  const create: Handler = async (request, reply) => {
+    const caller = callers.of(request);
+    return once(request, reply, caller, async (key) => {
+      const { user, now } = caller;
+      const input = normalized(entity, bodyObject(request.body));
+      if (accessFor(model, user, 'create', entity) === false) throw new ApiError('E_FORBIDDEN');
+      const writeErrors = checkWrite(model, user, entity, input, { operation: 'create', now });
+      if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
+      const filled = applyDefaults(model, entity, input, { user, now });
+      const checked = validateRecord(model, entity, filled, { operation: 'create', user, now });
+      if (!checked.ok) throw writeProblem(model, checked.errors);
+      const at = now.toISOString();
+      const record: Record<string, Value> = {
+        ...checked.record,
+        id: newId(),
+        createdAt: at,
+        updatedAt: at,
+        createdBy: user.id,
+        version: 1,
+      };
+      if (info.hasState) record['state'] = model.states[entity]?.initial ?? null;
+      else delete record['state'];
+      if (!can(model, user, 'create', entity, record, { now })) throw new ApiError('E_FORBIDDEN');
+      await checkRefs(resource, input, caller);
+
+      const fields = info.columns.filter((c) => !isSystem(c) && record[c] !== null);
+      const row = encodeFields(info, record, info.columns, resource.database.dialect);
+      await inTransaction(resource, async (tx) => {
+        // every column bound in the table's order: one text for every create
+        const insert = inserts.query(
+          'insert',
+          info.columns.map((c) => row[c]),
+          () => tx.insertInto(info.table).values(row).compile(),
+        );
+        await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
+        await recordHistory(tx, {
+          entity,
+          recordId: record['id'] as string,
+          at: now,
+          by: user.id,
+          action: 'create',
+          ...(info.hasState ? { toState: String(record['state']) } : {}),
+          changes: changeSet(fields, null, record),
+        });
+        if (key !== null) await keepOutcome(tx, key, { status: 201, recordId: String(record['id']) }, now);
+      });
+      reply
+        .code(201)
+        .header('etag', etag(record))
+        .header('location', `${resource.path}/${String(record['id'])}`);
+      return present(resource, inColumns(info, record), caller);
+    });
+  };
+
+  /**
+   * A write to a User record changes who its sessions are (their roles, the fields rules read):
+   * their cached sessions are read afresh at their next request.
+   */
+  const written = (id: unknown) => {
+    if (entity === 'User') sessionCacheOf(resource.database).forgetUser(String(id));
+  };
+
+  const update: Handler = async (request, reply) => {
+    const caller = callers.of(request);
+    return once(request, reply, caller, async (key) => {
+      const { user, now } = caller;
+      const old = (await reader.read(request, caller)).record;
+      const version = ifMatch(request, true, old);
+      const input = normalized(entity, bodyObject(request.body));
+      if (!can(model, user, 'update', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
+      const writeErrors = checkWrite(model, user, entity, input, { operation: 'update', record: old, now });
+      if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
+      const checked = validateRecord(model, entity, input, { operation: 'update', old, user, now });
+      if (!checked.ok) throw writeProblem(model, checked.errors);
+      const next: Record<string, Value> = { ...old, ...withoutSystem(checked.record) };
+      if (!can(model, user, 'update', entity, next, { old, now })) throw new ApiError('E_FORBIDDEN');
+      await checkRefs(resource, input, caller);
+
+      const changed = changedFields(info, old, next);
+      if (changed.length === 0) {
+        reply.header('etag', etag(old));
+        return present(resource, old, caller);
+      }
+      const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
+      await inTransaction(resource, async (tx) => {
+        await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version);
+        await recordHistory(tx, {
+          entity,
+          recordId: String(old['id']),
+          at: now,
+          by: user.id,
+          action: 'update',
+          changes: changeSet(changed, old, saved),
+        });
+        if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
+      });
+      written(old['id']);
+      reply.header('etag', etag(saved));
+      return present(resource, inColumns(info, saved), caller);
+    });
+  };
+
+  const remove: Handler = async (request, reply) => {
+    const caller = callers.of(request);
+    return once(request, reply, caller, async (key) => {
+      const { user, now } = caller;
+      const old = (await reader.read(request, caller)).record;
+      const version = ifMatch(request, false, old);
+      if (!can(model, user, 'delete', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
+      const fields = info.columns.filter((c) => !isSystem(c) && old[c] !== null);
+      await inTransaction(resource, async (tx) => {
+        const result = await tx
+          .deleteFrom(info.table)
+          .where('id', '=', String(old['id']))
+          .where('version', '=', version)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+        await recordHistory(tx, {
+          entity,
+          recordId: String(old['id']),
+          at: now,
+          by: user.id,
+          action: 'delete',
+          changes: changeSet(fields, old, null),
+        });
+        if (key !== null) await keepOutcome(tx, key, { status: 204, recordId: String(old['id']) }, now);
+      });
+      written(old['id']);
+      return reply.code(204).send();
+    });
+  };
+
+  const transition =
+    (name: string): Handler =>
+    async (request, reply) => {
+      const caller = callers.of(request);
+      return once(request, reply, caller, async (key) => {
+        const { user, now } = caller;
+        const old = (await reader.read(request, caller)).record;
+        const version = ifMatch(request, true, old);
+        const input = request.body === undefined ? {} : bodyObject(request.body);
+        const result = applyTransition(model, user, entity, old, name, input, { now });
+        if (!result.ok) throw writeProblem(model, result.errors);
+        await checkRefs(resource, input, caller);
+        const next: Record<string, Value> = { ...old, ...withoutSystem(result.record) };
+        next['state'] = result.record['state'] ?? null;
+        const changed = changedFields(info, old, next);
+        const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
+        await inTransaction(resource, async (tx) => {
+          await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
+          await recordHistory(tx, {
+            entity,
+            recordId: String(old['id']),
+            at: now,
+            by: user.id,
+            action: 'transition',
+            transition: name,
+            fromState: String(old['state']),
+            toState: String(saved['state']),
+            changes: changeSet(changed, old, saved),
+          });
+          if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
+        });
+        written(old['id']);
+        reply.header('etag', etag(saved));
+        return present(resource, inColumns(info, saved), caller);
+      });
+    };
+
+  return { create, update, remove, transition };
+}
+
+/**
+ * A user's email is stored as `ninefold users add` stores it (trimmed, lower case), so that the
+ * unique index and the sign-in see one address however it was typed (decision 0008).
+ */
+function normalized(entity: string, input: WireRecord): WireRecord {
+  if (entity !== 'User' || typeof input['email'] !== 'string') return input;
+  return { ...input, email: normalizeEmail(input['email']) };
+}
+
+function isSystem(name: string): boolean {
+  return (SYSTEM_FIELDS as readonly string[]).includes(name);
+}
+
+function withoutSystem(record: Readonly<Record<string, Value>>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(record)) if (!isSystem(k)) out[k] = v;
+  return out;
+}
+
+/** The record's columns in the table's order, without those it has no value for. */
+function inColumns(info: EntityTable, record: Readonly<Record<string, Value>>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const column of info.columns) {
+    const value = record[column];
+    if (value !== undefined) out[column] = value;
+  }
+  return out;
+}

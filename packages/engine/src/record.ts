@@ -6,7 +6,7 @@ import { type Value } from '@ninefold/model';
 /** A record as it travels in JSON: field name → wire value; absent, `undefined` and `null` mean "no value". */
 export type WireRecord = Readonly<Record<string, Value | undefined>>;
 
-/** Who is asking: the signed-in user, with the names of their roles. */
+/** The signed-in user, as the rules see them, with the names of their roles. */
 export interface UserContext {
   readonly id: string;
   readonly roles: readonly string[];

@@ -36,7 +36,7 @@ export function recordSchema(
   return schema;
 }
 
-/** The `user` variable: who is asking. Extra fields declared on User are included. */
+/** The `user` variable: the signed-in user. Extra fields declared on User are included. */
 export function userSchema(user: Entity | undefined): Record<string, string> {
   const schema: Record<string, string> = {
     id: 'string',

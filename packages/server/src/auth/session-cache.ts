@@ -17,7 +17,7 @@ import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { LruMap } from '../lru-map.js';
 import { weakMemo } from '../memo.js';
-import { type UserSummary } from './users.js';
+import { type UserSummary } from './user-summary.js';
 
 /**
  * How long a cached session is trusted without reading it again: the longest another process's

@@ -13,15 +13,10 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { PASSWORD_HASH_COLUMN, TABLES, tableName } from '../schema/names.js';
 import { MIN_PASSWORD_LENGTH, hashPassword } from './password.js';
 import { sessionCacheOf } from './session-cache.js';
+import { type UserSummary } from './user-summary.js';
 
 /** A user as the server shows it: never the password hash. */
-export interface UserSummary {
-  readonly id: string;
-  readonly email: string;
-  readonly name: string;
-  readonly roles: readonly string[];
-  readonly disabled: boolean;
-}
+export type { UserSummary } from './user-summary.js';
 
 export interface NewUser {
   readonly email: string;

@@ -1,0 +1,8 @@
+/** A user as the server's authentication and user management see them: who they are, and their roles. */
+export interface UserSummary {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly roles: readonly string[];
+  readonly disabled: boolean;
+}

@@ -91,7 +91,14 @@ export async function prerender(request: PrerenderRequest): Promise<Prerender | 
     if (html.includes(SUSPENDED)) {
       // code this process has not loaded yet (React.lazy): rendering the app until nothing waits
       // loads it; the prerender is then rendered at once, as the app's first frames render it
-      const { prelude } = await prerenderToNodeStream(app, { signal: abort.signal });
+      const { prelude } = await prerenderToNodeStream(app, {
+        signal: abort.signal,
+        // a prerender that took too long was given up on purpose: the page goes without it, and
+        // the abort is not an error to print (React's default would print its stack)
+        onError: (error) => {
+          if (!abort.signal.aborted) console.error(error);
+        },
+      });
       for await (const chunk of prelude) void chunk;
       html = renderToString(app);
       if (html.includes(SUSPENDED)) return null;

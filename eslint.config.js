@@ -120,7 +120,7 @@ export default tseslint.config(
   },
   {
     // no circles inside a package, and no reaching into another package by a relative path
-    files: ['packages/*/src/**/*.{ts,tsx}', 'packages/*/test/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    files: ['packages/*/src/**/*.{ts,tsx}', 'packages/*/test/**/*.{ts,tsx}', 'e2e/**/*.ts', 'faults/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },

@@ -18,7 +18,8 @@ const BACKSLASH = 0x5c; // \
 
 /**
  * Whether JSON text nests objects and arrays deeper than `limit`, brackets inside strings aside. One
- * pass, no recursion, no parse: text that is not JSON is left for the parser to refuse.
+ * pass, no recursion, no parse: text that is not JSON is left for the parser to refuse. It costs
+ * about a third of what parsing the same text does, small body or large (decision 0025).
  *
  * @example nestedDeeperThan('{"a":[1,{"b":2}]}', 2) // true
  * @example nestedDeeperThan('{"a":"[[[["}', 1) // false
@@ -27,21 +28,39 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
   // text too short to hold limit + 1 opening brackets cannot nest that deep
   if (text.length <= limit) return false;
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    if (c === QUOTE) {
+      const end = closingQuote(text, i);
+      if (end === -1) return false;
+      i = end + 1;
+      continue;
+    }
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > limit) return true;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       depth--;
     }
+    i++;
   }
   return false;
+}
+
+/**
+ * The index of the quote that closes the string opened at `open`, or -1: the next quote not escaped,
+ * that is not preceded by an odd run of backslashes. Found with `indexOf`, faster than a step per
+ * character through long text.
+ */
+function closingQuote(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  while (quote !== -1) {
+    let before = quote - 1;
+    while (text.charCodeAt(before) === BACKSLASH) before--;
+    if ((quote - 1 - before) % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return -1;
 }
 
 /**

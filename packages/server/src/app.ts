@@ -13,7 +13,7 @@ import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
-import { earlyErrorOptions } from './http/early-errors.js';
+import { earlyErrorOptions, refuseUndecodableQueries } from './http/early-errors.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { installJsonBodies } from './http/json-body.js';
@@ -85,6 +85,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // JSON bodies nested no deeper than MAX_JSON_DEPTH
   installJsonBodies(app);
   installErrorHandling(app, model);
+  refuseUndecodableQueries(app);
   // a callback hook: an async one costs a promise per request, for one header
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');

@@ -275,6 +275,17 @@ for (const dialect of DIALECTS) {
       expect(problem(long)).toMatchObject({ status: 414, code: 'E_URI_TOO_LONG' });
       const unknown = await call('GET', '/api/nothing/here');
       expect(problem(unknown)).toMatchObject({ status: 404, code: 'E_ROUTE_NOT_FOUND' });
+      // a method no route of the path has, or one Fastify does not route at all
+      for (const method of ['PUT', 'PROPFIND']) {
+        const response = await call(method, '/api/notes');
+        expect(problem(response), method).toMatchObject({ status: 404, code: 'E_ROUTE_NOT_FOUND' });
+      }
+      // a query string that does not decode is refused, not searched for as literal text
+      for (const query of ['title=%E0%A4%A', 'q=100%', 'title=%ED%A0%80']) {
+        const response = await call('GET', `/api/notes?${query}`);
+        expect(problem(response), query).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
+      }
+      expect((await call('GET', '/api/notes?q=caf%C3%A9%20100%25')).statusCode).toBe(200);
     });
 
     it('answers headers over 16 KB and bytes that are not HTTP with problems, on a listening server', async () => {

@@ -111,6 +111,10 @@ for (const dialect of DIALECTS) {
       );
       expect(problem(one)).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
 
+      // the parser behind the depth check is still Fastify's, which refuses a prototype key
+      const proto = await call('POST', '/api/notes', '{"title":"Proto","__proto__":{"admin":true}}');
+      expect(problem(proto)).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
+
       const id = String(deepest.json<{ id: string }>().id);
       const patched = await call('PATCH', `/api/notes/${id}`, deep, { 'if-match': '"1"' });
       expect(problem(patched)).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
@@ -145,6 +149,9 @@ for (const dialect of DIALECTS) {
           message: 'Title must be text without the NUL character (U+0000).',
         },
       ]);
+      // in a field's name, there is no field to put it beside
+      const key = await call('POST', '/api/notes', '{"title":"x","ti\\ud800tle":"y"}');
+      expect(problem(key)).toMatchObject({ status: 400, code: 'E_BAD_REQUEST' });
       expect(await titles()).toEqual([]);
 
       // a whole pair is a character like any: an emoji is stored and read back as sent

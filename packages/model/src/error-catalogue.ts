@@ -254,6 +254,22 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_URI_TOO_LONG',
+    status: 414,
+    message: 'The address is longer than the server accepts.',
+    description: 'A part of the path is longer than the router reads (a record id is 36 characters).',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_HEADERS_TOO_LARGE',
+    status: 431,
+    message: 'The request’s address and headers are larger than the server accepts.',
+    description: 'The request line and headers exceed the HTTP server’s limit (16 KB), cookies included.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_RATE_LIMITED',
     status: 429,
     message: 'Too many requests. Try again in {retryAfter, plural, one {# second} other {# seconds}}.',

@@ -40,10 +40,19 @@ export interface Problem {
   /** The catalogue's message for the code, rendered with its arguments. */
   readonly message: string;
   readonly detail?: string;
+  /** The field errors, at most `MAX_PROBLEM_ERRORS` of them, in the order they were found. */
   readonly errors?: readonly FieldProblem[];
+  /** How many field errors were found beyond those `errors` lists; absent when it lists them all. */
+  readonly moreErrors?: number;
   /** The request's id, which the server's log carries too. */
   readonly correlationId?: string;
 }
+
+/**
+ * The most field errors a problem lists: a body of 60,000 unknown keys gets a problem of a few
+ * kilobytes, the first errors and how many more there are (`moreErrors`), not one of megabytes.
+ */
+export const MAX_PROBLEM_ERRORS = 50;
 
 /**
  * A problem the client makes itself, for an answer that was not one (a proxy's HTML page) or for a
@@ -62,6 +71,13 @@ export const localProblem = (code: BuiltinErrorCode, status: number): Problem =>
 
 /** The methods the API answers. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * The deepest a JSON body may nest its objects and arrays (a value at the top level is depth 1). A
+ * deeper body is E_BAD_REQUEST before it is parsed: no field of any spec needs more, and a body
+ * nested thousands deep would otherwise exhaust the stack of every walk over it.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 // ---------------------------------------------------------------------------------------------
 // Headers and cookies

@@ -13,8 +13,10 @@ import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
+import { earlyErrorOptions, refuseUndecodableQueries } from './http/early-errors.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
+import { installJsonBodies } from './http/json-body.js';
 import { apiPath } from './http/paths.js';
 import { publicModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
@@ -69,6 +71,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // unknown fields are refused by the resources, never silently dropped; "12" is not 12
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
+    // what Node's parser and the router refuse is a problem too
+    ...earlyErrorOptions(model),
   });
   const state: AppState = { model, draining: false };
   app.decorate('ninefold', state);
@@ -78,7 +82,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // only JSON bodies: a text/plain POST is a classic cross-site form trick
   app.removeContentTypeParser('text/plain');
+  // JSON bodies nested no deeper than MAX_JSON_DEPTH
+  installJsonBodies(app);
   installErrorHandling(app, model);
+  refuseUndecodableQueries(app);
   // a callback hook: an async one costs a promise per request, for one header
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');

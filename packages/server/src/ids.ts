@@ -35,3 +35,18 @@ const generator = new V7Generator(new BlockRandom());
 export function newId(): string {
   return generator.generate().toString();
 }
+
+/** A UUID as `newId` writes it: lower-case hex in groups of 8-4-4-4-12. */
+const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Whether text has the shape of a record id. Every id is `newId`'s, so text of another shape names
+ * no record: a route answers it without asking the database, alike on every dialect (a NUL
+ * character in a PostgreSQL parameter would fail the query).
+ *
+ * @example isRecordId('019ab3c2-7f10-7a3e-9c4d-2b8f0e6a1d55') // true
+ * @example isRecordId('\u0000') // false
+ */
+export function isRecordId(text: string): boolean {
+  return RECORD_ID.test(text);
+}

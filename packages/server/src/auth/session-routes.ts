@@ -13,6 +13,7 @@ import {
 } from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
+import { unstorable } from '../db/storable-text.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { userContext } from '../resources/records.js';
@@ -103,7 +104,7 @@ function clearCookie(request: FastifyRequest, reply: FastifyReply, model: Model)
   reply.clearCookie(SESSION_COOKIE, options);
 }
 
-/** The login body: `{ email, password }`, both strings, nothing else. */
+/** The login body: `{ email, password }`, both strings, nothing else; an email both databases can hold. */
 function readCredentials(body: unknown): { email: string; password: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError('E_BAD_REQUEST', {
@@ -124,6 +125,9 @@ function readCredentials(body: unknown): { email: string; password: string } {
       issues.push({ field: name, code: 'E_REQUIRED', params: { field: label } });
     } else if (typeof value !== 'string') {
       issues.push({ field: name, code: 'E_TYPE', params: { field: label, expected: 'text' } });
+    } else if (name === 'email' && unstorable(value) !== null) {
+      // the email is looked up; the password is only hashed, so any text will do
+      issues.push({ field: name, code: 'E_FORMAT', params: { field: label, expected: unstorable(value) } });
     }
   }
   if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });

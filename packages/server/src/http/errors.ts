@@ -5,6 +5,7 @@
  */
 import {
   type ErrorCode,
+  MAX_PROBLEM_ERRORS,
   type Model,
   PROBLEM_MEDIA_TYPE,
   type Problem,
@@ -57,7 +58,8 @@ export class ApiError extends Error {
 }
 
 /**
- * The problem document of a code.
+ * The problem document of a code. It lists at most `MAX_PROBLEM_ERRORS` field errors, the first
+ * found, and says how many more there are (`moreErrors`): only those listed are rendered.
  *
  * @example problemOf(model, 'E_ROUTE_NOT_FOUND').status // 404
  */
@@ -83,11 +85,13 @@ export function problemOf(
   };
   if (extra.detail !== undefined) problem.detail = extra.detail;
   if (extra.errors !== undefined && extra.errors.length > 0) {
-    problem.errors = extra.errors.map((issue) => ({
+    const listed = extra.errors.slice(0, MAX_PROBLEM_ERRORS);
+    problem.errors = listed.map((issue) => ({
       field: issue.field,
       code: issue.code,
       message: formatMessage(model, issue.code, issue.params ?? {}),
     }));
+    if (extra.errors.length > listed.length) problem.moreErrors = extra.errors.length - listed.length;
   }
   if (extra.correlationId !== undefined) problem.correlationId = extra.correlationId;
   return problem;

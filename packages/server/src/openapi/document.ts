@@ -14,6 +14,7 @@ import {
   FILTER_OPERATORS,
   type Field,
   IDEMPOTENCY_KEY_HEADER,
+  MAX_PROBLEM_ERRORS,
   type Model,
   PROBLEM_MEDIA_TYPE,
   SESSION_COOKIE,
@@ -33,6 +34,8 @@ const SIGNED_IN = [...ANY_REQUEST, 'E_UNAUTHENTICATED', 'E_SESSION_EXPIRED'];
 const CHANGING = [...SIGNED_IN, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE'];
 /** Codes of a change to a resource, which may carry an Idempotency-Key. */
 const WRITING = [...CHANGING, 'E_IDEMPOTENCY_KEY_REUSED'];
+/** Codes of a request for one record by its id: no such record, or an id too long to route. */
+const BY_ID = ['E_NOT_FOUND', 'E_URI_TOO_LONG'];
 
 /**
  * The OpenAPI document of a model.
@@ -187,7 +190,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       }),
     };
     paths[`${path}/{id}`] = {
-      get: op([...SIGNED_IN, 'E_NOT_FOUND'], {
+      get: op([...SIGNED_IN, ...BY_ID], {
         operationId: `get${name}`,
         tags: [tag],
         summary: `A ${entity.label}.`,
@@ -195,7 +198,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
         responses: { '200': record },
       }),
       patch: op(
-        [...WRITING, ...writeCodes, 'E_NOT_FOUND', 'E_CONFLICT', 'E_PRECONDITION_REQUIRED', ...updateCodes],
+        [...WRITING, ...writeCodes, ...BY_ID, 'E_CONFLICT', 'E_PRECONDITION_REQUIRED', ...updateCodes],
         {
           operationId: `update${name}`,
           tags: [tag],
@@ -205,7 +208,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           responses: { '200': record },
         },
       ),
-      delete: op([...WRITING, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_CONFLICT'], {
+      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT'], {
         operationId: `delete${name}`,
         tags: [tag],
         summary: `Delete a ${entity.label}.`,
@@ -214,7 +217,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       }),
     };
     paths[`${path}/{id}/history`] = {
-      get: op([...SIGNED_IN, 'E_NOT_FOUND'], {
+      get: op([...SIGNED_IN, ...BY_ID], {
         operationId: `history${name}`,
         tags: [tag],
         summary: `Who changed the ${entity.label}, when, and how; once it is deleted too, for those who could read it then.`,
@@ -230,7 +233,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           [
             ...WRITING,
             ...writeCodes,
-            'E_NOT_FOUND',
+            ...BY_ID,
             'E_CONFLICT',
             'E_PRECONDITION_REQUIRED',
             'E_TRANSITION_NOT_ALLOWED',
@@ -366,6 +369,8 @@ function problemSchema(): Json {
       correlationId: { type: 'string' },
       errors: {
         type: 'array',
+        description: `The field errors, the first ${MAX_PROBLEM_ERRORS} found.`,
+        maxItems: MAX_PROBLEM_ERRORS,
         items: {
           type: 'object',
           required: ['field', 'code', 'message'],
@@ -376,6 +381,11 @@ function problemSchema(): Json {
             message: { type: 'string' },
           },
         },
+      },
+      moreErrors: {
+        type: 'integer',
+        minimum: 1,
+        description: 'How many field errors were found beyond those `errors` lists.',
       },
     },
   };

@@ -3,19 +3,29 @@
  * `total`, parsed into SQL over the user's readable fields. Anything that cannot be applied is
  * E_INVALID_QUERY, never a 5xx and never silently ignored.
  */
-import { type StoredField, type UserContext, encodeValue, queryableFields } from '@ninefold/engine';
+import { type StoredField, type UserContext, encodeValue, lookup, queryableFields } from '@ninefold/engine';
 import {
   FIELD_TYPE_INFO,
   FILTER_OPERATORS,
+  type Field,
   type FilterOperator,
   LIST_PARAMS,
   type Model,
   type Screen,
   type Value,
+  isColor,
+  isDate,
+  isDateTime,
+  isTime,
+  normalizeColor,
+  normalizeTime,
+  parseDecimal,
 } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
+import { unstorable } from '../db/storable-text.js';
 import { ApiError } from '../http/errors.js';
+import { isRecordId } from '../ids.js';
 import { type EntityTable, isSystemField, isTextColumn } from './records.js';
 import { containsExactly, containsPattern, likeInsensitive, orderedColumn } from './sql.js';
 
@@ -80,7 +90,7 @@ export function parseListQuery(
     if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
       throw invalid(`\`${op}\` is not a filter operator; use one of ${FILTER_OPERATORS.join(', ')}`);
     }
-    conditions.push(filterCondition(info, name, field, op, single(key, raw), dialect));
+    conditions.push(filterCondition(info, key, name, field, op, single(key, raw), dialect));
   }
 
   const q = optional(query, LIST_PARAMS.q);
@@ -127,7 +137,8 @@ export function parseListQuery(
 
 function single(key: string, raw: unknown): string {
   if (typeof raw !== 'string') throw invalid(`give \`${key}\` once`);
-  if (raw.includes('\u0000')) throw invalid(`\`${key}\` may not contain the NUL character`);
+  const expected = unstorable(raw);
+  if (expected !== null) throw invalid(`\`${key}\` must be ${expected}`);
   return raw;
 }
 
@@ -136,21 +147,74 @@ function optional(query: Readonly<Record<string, unknown>>, key: string): string
   return raw === undefined ? undefined : single(key, raw);
 }
 
-/** A query-string value as the wire value of a field, or E_INVALID_QUERY. */
-function wireValue(name: string, field: StoredField, text: string): Value {
-  switch (FIELD_TYPE_INFO[field.type].json.type) {
+/**
+ * A query-string value as the wire value of a field, in the form its column stores (a time with
+ * seconds, a colour in lower case), or E_INVALID_QUERY naming the filter: a value its field can
+ * never hold (31 February, an enum value the field does not have, text that is no record's id) is
+ * refused rather than answered with an empty list.
+ */
+function wireValue(
+  key: string,
+  name: string,
+  field: StoredField,
+  def: Field | undefined,
+  text: string,
+): Value {
+  const refuse = (code: 'E_FORMAT' | 'E_NOT_ONE_OF', expected: string): ApiError =>
+    new ApiError(
+      'E_INVALID_QUERY',
+      { reason: `\`${key}\` must be ${code === 'E_NOT_ONE_OF' ? `one of: ${expected}` : expected}` },
+      {
+        errors: [
+          {
+            field: key,
+            code,
+            params: { field: def?.label ?? name, value: text, expected, values: expected },
+          },
+        ],
+      },
+    );
+  switch (field.type) {
+    case 'string':
+    case 'text':
+    case 'email':
+    case 'url':
+    case 'phone':
+      return text;
     case 'integer':
-      if (!/^-?[0-9]{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) break;
+      if (!/^-?[0-9]{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+        throw refuse('E_FORMAT', 'a whole number');
+      }
       return Number(text);
+    case 'decimal':
+    case 'money':
+      if (parseDecimal(text) === null) throw refuse('E_FORMAT', 'a number like 12.50');
+      return text;
     case 'boolean':
       if (text === 'true') return true;
       if (text === 'false') return false;
-      break;
-    case 'string':
-    case 'any':
+      throw refuse('E_FORMAT', 'true or false');
+    case 'date':
+      if (!isDate(text)) throw refuse('E_FORMAT', 'a date like 2026-01-31');
       return text;
+    case 'time':
+      if (!isTime(text)) throw refuse('E_FORMAT', 'a time like 09:30');
+      return normalizeTime(text);
+    case 'datetime':
+      if (!isDateTime(text)) throw refuse('E_FORMAT', 'an instant like 2026-01-31T09:30:00Z');
+      return text;
+    case 'enum':
+      if (!(def?.values ?? []).includes(text)) throw refuse('E_NOT_ONE_OF', (def?.values ?? []).join(', '));
+      return text;
+    case 'ref':
+      if (!isRecordId(text)) throw refuse('E_FORMAT', `the id of a ${def?.to ?? 'record'}`);
+      return text;
+    case 'color':
+      if (!isColor(text)) throw refuse('E_FORMAT', 'a colour like #1e90ff');
+      return normalizeColor(text);
+    case 'json':
+      throw invalid(`${name} holds json and cannot be filtered`);
   }
-  throw invalid(`\`${text}\` is not a value of ${name} (${field.type})`);
 }
 
 /** A wire value encoded for its column, or E_INVALID_QUERY. */
@@ -170,6 +234,7 @@ function bound(name: string, field: StoredField, value: Value, dialect: DialectN
 
 function filterCondition(
   info: EntityTable,
+  key: string,
   name: string,
   field: StoredField,
   op: FilterOperator,
@@ -177,13 +242,15 @@ function filterCondition(
   dialect: DialectName,
 ): RawBuilder<unknown> {
   const column = sql.ref(name);
+  // a spec's field (a system field has none): its label, an enum's values, a ref's entity
+  const def = lookup(info.entity.fields, name);
   if (op === 'isNull') {
     if (text !== 'true' && text !== 'false') throw invalid(`\`${name}[isNull]\` must be true or false`);
     return text === 'true' ? sql`${column} is null` : sql`${column} is not null`;
   }
   if (field.many) {
     if (op !== 'contains') throw invalid(`${name} is a list: filter it with \`${name}[contains]\``);
-    const item = bound(name, field, wireValue(name, field, text), dialect);
+    const item = bound(name, field, wireValue(key, name, field, def, text), dialect);
     return containsExactly(name, JSON.stringify(item), dialect);
   }
   const { operators } = FIELD_TYPE_INFO[field.type];
@@ -197,10 +264,12 @@ function filterCondition(
   if (op === 'in') {
     const items = text.split(',');
     if (items.length > MAX_IN_ITEMS) throw invalid(`\`${name}[in]\` takes at most ${MAX_IN_ITEMS} values`);
-    const values = items.map((item) => sql.val(bound(name, field, wireValue(name, field, item), dialect)));
+    const values = items.map((item) =>
+      sql.val(bound(name, field, wireValue(key, name, field, def, item), dialect)),
+    );
     return sql`${column} in (${sql.join(values)})`;
   }
-  const value = bound(name, field, wireValue(name, field, text), dialect);
+  const value = bound(name, field, wireValue(key, name, field, def, text), dialect);
   switch (op) {
     case 'eq':
       return sql`${column} = ${value}`;
@@ -315,6 +384,8 @@ export function cursorCondition(
   if (s !== sortSignature(sort) || !Array.isArray(v) || v.length !== sort.length) throw bad();
   const values = sort.map((key, i) => {
     const value = v[i] as Value;
+    // text both databases can bind, like a filter's (a cursor is the client's to forge)
+    if (typeof value === 'string' && unstorable(value) !== null) throw bad();
     if (value === null) {
       if (!key.nullable) throw bad();
       return null;

@@ -1,10 +1,12 @@
 /**
  * Reading one record by id for a route: the record of the `:id` parameter, or E_NOT_FOUND when no
- * row has it or the caller may not read it (the two are not told apart).
+ * row has it or the caller may not read it (the two are not told apart). A parameter that is not
+ * id-shaped (`isRecordId`) is E_NOT_FOUND before any query.
  */
 import { type Value } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { isRecordId } from '../ids.js';
 import { type Caller, type Vars, activation, mayRead } from './caller.js';
 import { decodeRow } from './records.js';
 import { type EntityResource } from './resource.js';
@@ -25,7 +27,7 @@ export interface RecordReader {
   decide(record: Record<string, Value> | null, caller: Caller): ReadRecord;
   /** The answer for a record that is missing or not the caller's to read. */
   notFound(): ApiError;
-  /** The request's `:id` parameter, or undefined when it has none. */
+  /** The request's `:id` parameter, or undefined when it has none or it is not id-shaped. */
   idOf(request: FastifyRequest): string | undefined;
 }
 
@@ -62,7 +64,7 @@ export function recordReader(resource: EntityResource): RecordReader {
     notFound,
     idOf(request) {
       const id = (request.params as { id?: unknown }).id;
-      return typeof id === 'string' && id !== '' ? id : undefined;
+      return typeof id === 'string' && isRecordId(id) ? id : undefined;
     },
   };
   return reader;

@@ -1,31 +1,58 @@
 /**
- * What a write request brings: its body as a record (a JSON object, no NUL characters) and the
- * version its `If-Match` names.
+ * What a write request brings: its body as a record (a JSON object whose text both databases can
+ * store) and the version its `If-Match` names.
  */
-import { type WireRecord } from '@ninefold/engine';
-import { IF_MATCH_HEADER, type Value } from '@ninefold/model';
+import { type WireRecord, lookup } from '@ninefold/engine';
+import { type Entity, IF_MATCH_HEADER, type Value } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { unstorable } from '../db/storable-text.js';
+import { ApiError, type FieldIssue } from '../http/errors.js';
 
-/** The request body as a record, or E_BAD_REQUEST for anything but a JSON object. */
-export function bodyObject(body: unknown): WireRecord {
+/**
+ * The request body as a record of the entity: E_BAD_REQUEST for anything but a JSON object (or one
+ * with a field name that is not storable text), and E_VALIDATION with E_FORMAT beside each field
+ * whose value holds text that is not (a NUL character, a lone surrogate: `storable-text.ts`),
+ * anywhere inside it.
+ */
+export function bodyObject(body: unknown, entity: Entity): WireRecord {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError('E_BAD_REQUEST', { reason: 'the body must be a JSON object of field values' });
   }
-  if (holdsNul(body)) {
-    // PostgreSQL cannot store U+0000 in text; refused on every database alike
-    throw new ApiError('E_BAD_REQUEST', { reason: 'text may not contain the NUL character (U+0000)' });
+  const issues: FieldIssue[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (unstorable(key) !== null) {
+      throw new ApiError('E_BAD_REQUEST', {
+        reason: 'a field name may not hold the NUL character or half of a surrogate pair',
+      });
+    }
+    const expected = unstorableWithin(value);
+    if (expected !== null) {
+      const label = lookup(entity.fields, key)?.label ?? key;
+      issues.push({ field: key, code: 'E_FORMAT', params: { field: label, expected } });
+    }
   }
+  if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
   return body as WireRecord;
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+/**
+ * Why some text inside a JSON value (a string, an item, a key or value of a nested object) cannot be
+ * stored, or null. A walk with a stack of its own rather than recursion, whatever the depth.
+ */
+function unstorableWithin(value: unknown): string | null {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      const expected = unstorable(next);
+      if (expected !== null) return expected;
+    } else if (Array.isArray(next)) {
+      for (const item of next as unknown[]) pending.push(item);
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [key, item] of Object.entries(next)) pending.push(key, item);
+    }
   }
-  return false;
+  return null;
 }
 
 /**

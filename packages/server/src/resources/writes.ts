@@ -59,7 +59,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
     const caller = callers.of(request);
     return once(request, reply, caller, async (key) => {
       const { user, now } = caller;
-      const input = normalized(entity, bodyObject(request.body));
+      const input = normalized(entity, bodyObject(request.body, info.entity));
       if (accessFor(model, user, 'create', entity) === false) throw new ApiError('E_FORBIDDEN');
       const writeErrors = checkWrite(model, user, entity, input, { operation: 'create', now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
@@ -123,7 +123,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const { user, now } = caller;
       const old = (await reader.read(request, caller)).record;
       const version = ifMatch(request, true, old);
-      const input = normalized(entity, bodyObject(request.body));
+      const input = normalized(entity, bodyObject(request.body, info.entity));
       if (!can(model, user, 'update', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
       const writeErrors = checkWrite(model, user, entity, input, { operation: 'update', record: old, now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
@@ -195,7 +195,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         const { user, now } = caller;
         const old = (await reader.read(request, caller)).record;
         const version = ifMatch(request, true, old);
-        const input = request.body === undefined ? {} : bodyObject(request.body);
+        const input = request.body === undefined ? {} : bodyObject(request.body, info.entity);
         const result = applyTransition(model, user, entity, old, name, input, { now });
         if (!result.ok) throw writeProblem(model, result.errors);
         await checkRefs(resource, input, caller);

@@ -11,6 +11,7 @@ import { type FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKey, keepOutcome } from '../src/http/idempotency.js';
+import { tableName } from '../src/index.js';
 import { DIALECTS, problem } from '@ninefold/testkit';
 import { type Client, type World, body, exampleWorld } from './world.js';
 
@@ -34,12 +35,19 @@ for (const dialect of DIALECTS) {
       const created = body(await ann.post('/api/claims', CLAIM));
       return { id: created['id'], url: `/api/claims/${String(created['id'])}` };
     };
+    /** The key a request is sent with, as the server takes it. */
+    const keyOf = (method: string, url: string, headers: Record<string, string>, payload: unknown) => {
+      const asSent = { method, url, headers, body: payload } as unknown as FastifyRequest;
+      const key = idempotencyKey(asSent, ann.id);
+      if (key === null) throw new Error('the request has no key');
+      return key;
+    };
     const twice = (send: () => ReturnType<Client['request']>) => Promise.all([send(), send()]);
 
     beforeAll(async () => {
       world = await exampleWorld(dialect, 'expense-claims.md', { ann: ['employee'] });
       ann = world.as['ann'] as Client;
-    });
+    }, 60_000);
 
     it('changes once for two repeats of a PATCH, and both answer the change', async () => {
       const { id, url } = await newClaim();
@@ -89,14 +97,33 @@ for (const dialect of DIALECTS) {
       expect(await historyOf(first)).toEqual(['create']);
     });
 
+    it('makes a repeat sent while the first attempt runs wait for it, and answer its outcome', async () => {
+      const { id, url } = await newClaim();
+      const headers = { 'if-match': '"1"', 'idempotency-key': newKey() };
+      const payload = { title: 'Bus to Lyon' };
+      const key = keyOf('PATCH', url, headers, payload);
+      let repeat: ReturnType<Client['request']> | undefined;
+      // the first attempt: its transaction takes the key and changes the record, then commits late
+      await world.server.database.db.transaction().execute(async (tx) => {
+        await keepOutcome(tx, key, { status: 200, recordId: String(id) }, world.server.clock.now());
+        await sql`update ${sql.table(tableName('claims'))} set title = ${payload.title}, version = 2
+                  where id = ${String(id)}`.execute(tx);
+        repeat = ann.request('PATCH', url, payload, headers);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      const answer = await repeat!;
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.headers['idempotent-replayed']).toBe('true');
+      expect(body(answer)).toMatchObject({ id, title: 'Bus to Lyon', version: 2 });
+      expect(await historyOf(id)).toEqual(['create']); // the repeat wrote nothing
+    });
+
     it('lets a repeat whose first attempt rolls back go on as a fresh attempt', async () => {
       const { id, url } = await newClaim();
       const headers = { 'if-match': '"1"', 'idempotency-key': newKey() };
       const payload = { title: 'Bus to Lyon' };
       // a first attempt's transaction holds the key, then fails: the repeat waits for it meanwhile
-      const asSent = { method: 'PATCH', url, headers, body: payload } as unknown as FastifyRequest;
-      const key = idempotencyKey(asSent, ann.id);
-      if (key === null) throw new Error('the request has a key');
+      const key = keyOf('PATCH', url, headers, payload);
       let repeat: ReturnType<Client['request']> | undefined;
       const first = world.server.database.db.transaction().execute(async (tx) => {
         await keepOutcome(tx, key, { status: 200, recordId: String(id) }, world.server.clock.now());

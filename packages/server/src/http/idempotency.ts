@@ -5,7 +5,8 @@
  * gets the first attempt's outcome instead of a second record.
  *
  * The key is taken in the write's own transaction, so it is taken exactly when the write commits: a
- * write that failed took nothing and may be sent again. Keys belong to their user (another user's
+ * write that failed took nothing and may be sent again. It is the transaction's first write, so
+ * that a repeat sent while the first attempt runs waits on it (`resources/replay.ts`). Keys belong to their user (another user's
  * equal key is another key), are kept for `IDEMPOTENCY_KEY_HOURS`, and are stored hashed.
  */
 import { IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from '@ninefold/model';
@@ -78,8 +79,8 @@ export async function keptOutcome(db: Db, key: IdempotencyKey, now: Date): Promi
 const lastPrune = new WeakMap<object, number>();
 
 /**
- * Takes a key for a write's outcome; call it in the write's transaction. A key kept past its time is
- * replaced; now and then, the keys past their time are deleted.
+ * Takes a key for a write's outcome; call it first in the write's transaction (`inTransaction`). A
+ * key kept past its time is replaced; now and then, the keys past their time are deleted.
  */
 export async function keepOutcome(
   tx: Db,

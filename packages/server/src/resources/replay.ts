@@ -1,11 +1,20 @@
 /**
  * Idempotent replay: a write runs once per `Idempotency-Key` (http/idempotency.ts). A key already
- * taken answers what its first write did; a new one is taken in the write's transaction
- * (`keepOutcome`). Of two requests racing with one key, the second's transaction fails on the key
- * (`KeyTaken`) and answers the first's.
+ * taken answers what its first write did; a new one is taken first thing in the write's transaction
+ * (`keepOutcome`), so that it commits with the write.
+ *
+ * Repeats racing each other: the repeat that commits first takes the key. Another that was in
+ * flight meanwhile waits for it rather than guess — on the key (its insert waits on the unique
+ * index until the first commits or rolls back) or on the record (its version check waits on the
+ * first's row lock) — and, if it then fails, looks for the key again before answering: found, the
+ * first attempt committed and this request is its repeat, answered with its outcome whatever made
+ * this attempt fail (the record's version moved on, the record is gone, the transition no longer
+ * leaves its state, the key was taken). Not found, the first attempt rolled back, and this one's own
+ * outcome stands. Decision 0014.
  */
 import { IDEMPOTENT_REPLAYED_HEADER } from '@ninefold/model';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
 import { type IdempotencyKey, type KeptOutcome, idempotencyKey, keptOutcome } from '../http/idempotency.js';
 import { type Caller, activation, mayRead } from './caller.js';
 import { etag, present } from './present.js';
@@ -46,6 +55,21 @@ export function idempotentWrites(resource: EntityResource, reader: RecordReader)
     if (kept.status === 201) reply.header('location', `${resource.path}/${String(record['id'])}`);
     return present(resource, record, caller, vars, true);
   };
+  /**
+   * The outcome a write answers after failing: its key's, when a repeat took it while it ran;
+   * otherwise its own failure is thrown. A failed look-up (the database gone) throws the failure.
+   */
+  const outcomeAfterFailure = async (key: IdempotencyKey, caller: Caller, error: unknown) => {
+    const failure = error instanceof KeyTaken ? error.cause : error;
+    let first: KeptOutcome | null;
+    try {
+      first = await keptOutcome(resource.db, key, caller.now);
+    } catch (lookup) {
+      throw lookup instanceof ApiError ? lookup : failure;
+    }
+    if (first === null) throw failure;
+    return first;
+  };
   return async (request, reply, caller, write) => {
     const key = idempotencyKey(request, caller.user.id);
     if (key === null) return write(null);
@@ -54,9 +78,7 @@ export function idempotentWrites(resource: EntityResource, reader: RecordReader)
     try {
       return await write(key);
     } catch (error) {
-      if (!(error instanceof KeyTaken)) throw error;
-      const first = await keptOutcome(resource.db, key, caller.now);
-      if (first === null) throw error.cause;
+      const first = await outcomeAfterFailure(key, caller, error);
       return replay(reply, caller, first);
     }
   };

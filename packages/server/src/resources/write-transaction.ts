@@ -1,27 +1,40 @@
 /**
  * A write's transaction and what it refuses: a unique index's refusal becomes E_UNIQUE with its
  * field, a taken Idempotency-Key becomes `KeyTaken`, and an update of a record written since it was
- * read becomes E_CONFLICT.
+ * read becomes E_CONFLICT. A keyed write takes its key before anything else, so that a repeat of it
+ * in flight waits on the key for the first to commit or roll back (`replay.ts`).
  */
 import { type WireRecord } from '@ninefold/engine';
 import { isUniqueViolation } from '../db/dialect.js';
 import { ApiError } from '../http/errors.js';
-import { isKeyTaken } from '../http/idempotency.js';
+import { type IdempotencyKey, type KeptOutcome, isKeyTaken, keepOutcome } from '../http/idempotency.js';
 import { type Db, type EntityTable, encodeFields } from './records.js';
 import { KeyTaken } from './replay.js';
 import { type EntityResource } from './resource.js';
 
+/** The Idempotency-Key a write is sent with (null without one) and the outcome it keeps. */
+export interface KeyedOutcome {
+  readonly key: IdempotencyKey | null;
+  readonly outcome: KeptOutcome;
+  readonly now: Date;
+}
+
 /**
- * Runs a write in one transaction.
+ * Runs a write in one transaction; with a key, the transaction takes it first (`keepOutcome`).
  *
- * @example await inTransaction(resource, async (tx) => { … });
+ * @example await inTransaction(resource, { key, outcome: { status: 200, recordId }, now }, async (tx) => { … });
  */
 export async function inTransaction(
   resource: EntityResource,
+  { key, outcome, now }: KeyedOutcome,
   work: (tx: Db) => Promise<void>,
 ): Promise<void> {
   try {
-    await resource.db.transaction().execute(work);
+    await resource.db.transaction().execute(async (tx) => {
+      // first: a repeat racing this write waits here, on the key's unique index, not on the record
+      if (key !== null) await keepOutcome(tx, key, outcome, now);
+      await work(tx);
+    });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // another request with the same Idempotency-Key committed first: `once` answers its outcome

@@ -20,7 +20,6 @@ import { recordHistory } from '../audit/history.js';
 import { sessionCacheOf } from '../auth/session-cache.js';
 import { normalizeEmail } from '../auth/users.js';
 import { ApiError } from '../http/errors.js';
-import { keepOutcome } from '../http/idempotency.js';
 import { newId } from '../ids.js';
 import { type Callers } from './caller.js';
 import { CompiledSql } from './compiled-sql.js';
@@ -82,7 +81,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
 
       const fields = info.columns.filter((c) => !isSystem(c) && record[c] !== null);
       const row = encodeFields(info, record, info.columns, resource.database.dialect);
-      await inTransaction(resource, async (tx) => {
+      const keyed = { key, outcome: { status: 201, recordId: String(record['id']) }, now };
+      await inTransaction(resource, keyed, async (tx) => {
         // every column bound in the table's order: one text for every create
         const insert = inserts.query(
           'insert',
@@ -99,7 +99,6 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           ...(info.hasState ? { toState: String(record['state']) } : {}),
           changes: changeSet(fields, null, record),
         });
-        if (key !== null) await keepOutcome(tx, key, { status: 201, recordId: String(record['id']) }, now);
       });
       reply
         .code(201)
@@ -139,7 +138,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         return present(resource, old, caller);
       }
       const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
-      await inTransaction(resource, async (tx) => {
+      const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
+      await inTransaction(resource, keyed, async (tx) => {
         await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version);
         await recordHistory(tx, {
           entity,
@@ -149,7 +149,6 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           action: 'update',
           changes: changeSet(changed, old, saved),
         });
-        if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
       });
       written(old['id']);
       reply.header('etag', etag(saved));
@@ -165,7 +164,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const version = ifMatch(request, false, old);
       if (!can(model, user, 'delete', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
       const fields = info.columns.filter((c) => !isSystem(c) && old[c] !== null);
-      await inTransaction(resource, async (tx) => {
+      const keyed = { key, outcome: { status: 204, recordId: String(old['id']) }, now };
+      await inTransaction(resource, keyed, async (tx) => {
         const result = await tx
           .deleteFrom(info.table)
           .where('id', '=', String(old['id']))
@@ -180,7 +180,6 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           action: 'delete',
           changes: changeSet(fields, old, null),
         });
-        if (key !== null) await keepOutcome(tx, key, { status: 204, recordId: String(old['id']) }, now);
       });
       written(old['id']);
       return reply.code(204).send();
@@ -203,7 +202,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         next['state'] = result.record['state'] ?? null;
         const changed = changedFields(info, old, next);
         const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
-        await inTransaction(resource, async (tx) => {
+        const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
+        await inTransaction(resource, keyed, async (tx) => {
           await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
           await recordHistory(tx, {
             entity,
@@ -216,7 +216,6 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             toState: String(saved['state']),
             changes: changeSet(changed, old, saved),
           });
-          if (key !== null) await keepOutcome(tx, key, { status: 200, recordId: String(old['id']) }, now);
         });
         written(old['id']);
         reply.header('etag', etag(saved));

@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import { SOURCE_ALIASES as alias } from './vitest.aliases.js';
 
-// Tests run against the sources (vitest.aliases.ts).
+// Tests run against the sources (vitest.aliases.ts). A file's setup (a fresh database of each
+// dialect, a compiled spec) may take a while on a loaded two-core machine: hooks get a minute.
 export default defineConfig({
   resolve: { alias },
   test: {
     testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         resolve: { alias },
@@ -15,6 +17,7 @@ export default defineConfig({
           exclude: ['packages/client/**', '**/node_modules/**'],
           pool: 'threads',
           testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -27,6 +30,7 @@ export default defineConfig({
           setupFiles: ['packages/client/test/setup.ts'],
           pool: 'threads',
           testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -18,6 +18,7 @@ import { registerHealthRoutes } from './http/health.js';
 import { apiPath } from './http/paths.js';
 import { publicModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerResources } from './resources/routes.js';
 
@@ -79,6 +80,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // only JSON bodies: a text/plain POST is a classic cross-site form trick
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, model);
+  installReadRetry(app);
   // a callback hook: an async one costs a promise per request, for one header
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');

@@ -67,13 +67,18 @@ let cookie: string;
 const uncaught: unknown[] = [];
 const onUncaught = (error: unknown) => uncaught.push(error);
 
+/** The test's database, as the server connects to it: its connections carry the application_name. */
+function serverUrl(applicationName?: string): string {
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  if (applicationName !== undefined) url.searchParams.set('application_name', applicationName);
+  return url.toString();
+}
+
 beforeAll(async () => {
   process.on('uncaughtException', onUncaught);
   await adminQuery(`create database ${name}`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  url.searchParams.set('application_name', name);
-  database = await openDatabase(url.toString());
+  database = await openDatabase(serverUrl(name));
   await migrate(database, model);
   await addUser(database, model, {
     email: 'ann@example.com',
@@ -188,6 +193,57 @@ describe('PostgreSQL: connections ended by the database under load', () => {
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     const write = await call('POST', '/api/claims', CLAIM);
     expect(write.status, JSON.stringify(write.body)).toBe(201);
+  });
+
+  /**
+   * A request stuck on a lock the test holds, its connection then ended by the database: which
+   * request it is and when its connection goes are the test's to choose.
+   */
+  async function cutWhileWaiting(request: () => Promise<Answer>): Promise<Answer> {
+    const side = new pg.Client({ connectionString: serverUrl() });
+    await side.connect();
+    try {
+      await side.query('begin');
+      await side.query('lock table claims in access exclusive mode');
+      const pending = request();
+      let cut = 0;
+      for (let tries = 0; cut === 0 && tries < 200; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        const result = await side.query(
+          "select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'",
+          [name],
+        );
+        cut = result.rows.filter((r: { ended: boolean }) => r.ended).length;
+      }
+      expect(cut, 'the request was waiting on the lock, and its connection was ended').toBe(1);
+      await side.query('rollback');
+      return await pending;
+    } finally {
+      await side.end();
+    }
+  }
+
+  it('reads again on a fresh connection when a read loses its connection', async () => {
+    const read = await cutWhileWaiting(() => call('GET', '/api/claims?limit=5'));
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+  });
+
+  it('answers a write that lost its connection with 503, writes nothing, and takes its repeat', async () => {
+    const count = async () => (await database.db.selectFrom('claims').select('id').execute()).length;
+    const logged = async () =>
+      (await database.db.selectFrom(TABLES.history).select('id').where('entity', '=', 'Claim').execute())
+        .length;
+    const [claimsBefore, historyBefore] = [await count(), await logged()];
+    const headers = { 'idempotency-key': `cut-${Date.now()}` };
+    const write = await cutWhileWaiting(() => call('POST', '/api/claims', CLAIM, headers));
+    expect(write.status, JSON.stringify(write.body)).toBe(503);
+    expect(write.contentType).toContain(PROBLEM_MEDIA_TYPE);
+    expect(write.body).toMatchObject({ code: 'E_UNAVAILABLE' });
+    expect(Number(write.retryAfter)).toBeGreaterThan(0);
+    expect([await count(), await logged()]).toEqual([claimsBefore, historyBefore]);
+    const again = await call('POST', '/api/claims', CLAIM, headers);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect([await count(), await logged()]).toEqual([claimsBefore + 1, historyBefore + 1]);
   });
 
   it('says at /ready that the database is unreachable while it is, and is ready again when it is back', async () => {

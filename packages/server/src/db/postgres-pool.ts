@@ -11,7 +11,7 @@
  */
 import { type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { DatabaseUnreachable } from './connection-failure.js';
+import { DatabaseUnreachable, isConnectionFailure } from './connection-failure.js';
 
 /** How long a request waits for a new connection before the database counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5000;
@@ -32,6 +32,7 @@ export function postgresPool(url: string): PostgresServerPool {
   pool.on('connect', (client) => {
     // the listener every client keeps, checked out or idle: its request's query fails by itself
     client.on('error', () => broken.add(client as pg.PoolClient));
+    noteBrokenByQueries(client as pg.PoolClient, broken);
   });
 
   return {
@@ -55,4 +56,24 @@ export function postgresPool(url: string): PostgresServerPool {
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Notes a client broken as soon as one of its queries fails for its connection. The database's
+ * FATAL answer reaches the query before the socket's end reaches the client, and Kysely hands the
+ * client back in between: without this, the pool would give the dead client to the next request
+ * (a read tried again, say) before it knows.
+ */
+function noteBrokenByQueries(client: pg.PoolClient, broken: WeakSet<pg.PoolClient>): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const watched = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (isConnectionFailure(error)) broken.add(client);
+      });
+    }
+    return result;
+  };
+  client.query = watched as typeof client.query;
 }

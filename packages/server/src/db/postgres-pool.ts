@@ -13,7 +13,10 @@ import { type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnreachable, isConnectionFailure } from './connection-failure.js';
 
-/** How long a request waits for a new connection before the database counts as unreachable. */
+/**
+ * How long a request waits for a connection — a new one, or one of the pool's when all are busy —
+ * before the database counts as unreachable (503, not a request left hanging).
+ */
 const CONNECT_TIMEOUT_MS = 5000;
 
 /** The pool of a PostgreSQL server and how to end it. */

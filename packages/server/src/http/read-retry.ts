@@ -10,6 +10,9 @@ import { isConnectionFailure } from '../db/connection-failure.js';
 
 const READS = new Set(['GET', 'HEAD']);
 
+/** Handlers already wrapped: a GET's HEAD twin may be registered with the GET's. */
+const wrapped = new WeakSet<RouteHandlerMethod>();
+
 /**
  * Wraps the handler of every read route registered after it.
  *
@@ -19,7 +22,8 @@ export function installReadRetry(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (![route.method].flat().every((method) => READS.has(method))) return;
     const handler: RouteHandlerMethod = route.handler;
-    route.handler = async function retried(request, reply) {
+    if (wrapped.has(handler)) return;
+    const retried: RouteHandlerMethod = async function (request, reply) {
       try {
         return await handler.call(this, request, reply);
       } catch (error) {
@@ -28,5 +32,7 @@ export function installReadRetry(app: FastifyInstance): void {
         return handler.call(this, request, reply);
       }
     };
+    wrapped.add(retried);
+    route.handler = retried;
   });
 }

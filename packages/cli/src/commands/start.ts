@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ApiError, DataLossError } from '@ninefold/server';
+import { DataLossError } from '@ninefold/server';
 import { installedClient } from '@ninefold/web';
 import { type RunningServer, startServer } from '../start-server.js';
 import { EXIT, type Io } from '../io.js';
@@ -98,22 +98,10 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       io.stderr.write(`${error.message}\n`);
       return EXIT.errors;
     }
-    io.stderr.write(`Could not start: ${startFailure(error)}\n`);
+    io.stderr.write(`Could not start: ${(error as Error).message}\n`);
     return EXIT.errors;
   }
   io.stdout.write(`API description: ${server.url}/openapi.json, browsable at ${server.url}/docs\n`);
   io.onStarted?.(server);
   return EXIT.ok;
-}
-
-/**
- * Why a start failed, in words: a catalogue refusal (a demo account refused, say) is its code with
- * what it names (the field, the detail), not the bare code.
- */
-function startFailure(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const params = Object.entries(error.params).map(([name, value]) => `${name}: ${String(value)}`);
-  const fields = error.errors.map((issue) => `${issue.field ?? 'record'}: ${issue.code}`);
-  const said = [...params, ...fields, ...(error.detail === undefined ? [] : [error.detail])];
-  return `${error.code}${said.length > 0 ? ` (${said.join('; ')})` : ''}`;
 }

@@ -8,7 +8,8 @@ import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
-import { type Database, buildApp, migrate, openDatabase } from '@ninefold/server';
+import { type Model } from '@ninefold/model';
+import { type Database, acquireStartupLease, buildApp, migrate, openDatabase } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 
 export interface StartOptions {
@@ -79,24 +80,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
-    const demoAccounts = options.demo === true ? await seedDemoAccounts(database, model) : [];
+    const demoAccounts =
+      options.demo === true ? await seedDemo(database, model, options.demoData !== false, print) : [];
     const app = buildApp({ model, database, logger: options.logger ?? { level: 'info' } });
     if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
-    if (demoAccounts.length > 0 && options.demoData !== false) {
-      // a quiet twin of the app on the same database: the records are made through every rule of
-      // the API without a request log of the seeding
-      const seeder = buildApp({ model, database, logger: false });
-      try {
-        const { created } = await seedDemoData(seeder, database, model, demoAccounts);
-        const made = Object.entries(created).map(
-          ([entity, n]) => `${n} ${model.entities[entity]!.pluralLabel}`,
-        );
-        if (made.length > 0)
-          print(`Demo data: ${made.join(', ')}, made through the API by the demo accounts.`);
-      } finally {
-        await seeder.close();
-      }
-    }
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
     if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));
@@ -126,5 +113,44 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   } catch (error) {
     await database.close();
     throw error;
+  }
+}
+
+/**
+ * The demo accounts, and the demo data when the product has none, made by one instance at a time
+ * (decision 0023): instances started together on one new database do not both make the accounts
+ * (the second would find the email taken) nor both make the records. The second waits for the
+ * first, then refreshes the accounts (its passwords are the ones that work) and finds the records made.
+ */
+async function seedDemo(
+  database: Database,
+  model: Model,
+  withData: boolean,
+  print: (line: string) => void,
+): Promise<DemoAccount[]> {
+  const lease = await acquireStartupLease(database, 'demo', {
+    onWait: () =>
+      print('Another instance is making the demo accounts and data on this database: waiting for it.'),
+  });
+  try {
+    const demoAccounts = await seedDemoAccounts(database, model);
+    if (demoAccounts.length === 0 || !withData) return demoAccounts;
+    // a quiet twin of the app on the same database: the records are made through every rule of
+    // the API without a request log of the seeding
+    const seeder = buildApp({ model, database, logger: false });
+    try {
+      const { created } = await seedDemoData(seeder, database, model, demoAccounts);
+      const made = Object.entries(created).map(
+        ([entity, n]) => `${n} ${model.entities[entity]!.pluralLabel}`,
+      );
+      if (made.length > 0) print(`Demo data: ${made.join(', ')}, made through the API by the demo accounts.`);
+    } finally {
+      await seeder.close();
+    }
+    return demoAccounts;
+  } finally {
+    // a lease that cannot be given back (the database went away) lapses by itself: the error that
+    // matters is the seeding's, if any
+    await lease.release().catch(() => undefined);
   }
 }

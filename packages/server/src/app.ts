@@ -20,6 +20,7 @@ import { installJsonBodies } from './http/json-body.js';
 import { apiPath } from './http/paths.js';
 import { publicModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerResources } from './resources/routes.js';
 
@@ -86,6 +87,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   installJsonBodies(app);
   installErrorHandling(app, model);
   refuseUndecodableQueries(app);
+  installReadRetry(app);
   // a callback hook: an async one costs a promise per request, for one header
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');

@@ -22,6 +22,7 @@ export {
   type MigrateOptions,
   type MigrationOutcome,
 } from './schema/migrate.js';
+export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';
 export { diffSchemas, formatPlan, isLossy, type Plan, type Step } from './schema/plan.js';
 export { schemaHash, type Schema, type Table, type Column, type Index } from './schema/schema.js';

@@ -2,16 +2,19 @@
  * Opening the database: SQLite (embedded default), PostgreSQL (`DATABASE_URL`) or PGlite (tests).
  */
 import SqliteDatabase from 'better-sqlite3';
+import { basename } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
+import { postgresPool } from './postgres-pool.js';
 import { sqliteRawReads } from './sqlite-raw-reads.js';
 import { cachingStatements } from './statement-cache.js';
 
 /** An open database: its dialect, a Kysely instance over it, and how to close it. */
 export interface Database {
   readonly dialect: DialectName;
+  /** What the database is, for messages (`/ready`): its kind and name, never its address or password. */
+  readonly label: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
   readonly db: Kysely<any>;
   /**
@@ -65,13 +68,11 @@ function openSqlite(path: string): Database {
     // destroy() leaves alone a connection Kysely never used
     if (sqlite.open) sqlite.close();
   };
-  return { dialect: 'sqlite', db, selectValues, close };
+  return { dialect: 'sqlite', label: `SQLite file ${basename(path)}`, db, selectValues, close };
 }
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url });
-  // an idle client losing its connection must not crash the process: the next query reports it
-  pool.on('error', () => undefined);
+  const pool = postgresPool(url);
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   const close = async () => {
     await db.destroy();
@@ -79,6 +80,7 @@ function openPostgres(url: string): Database {
   };
   return {
     dialect: 'postgres',
+    label: `PostgreSQL database "${postgresDatabaseName(url)}"`,
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
     close,
@@ -96,6 +98,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
   return {
     dialect: 'postgres',
+    label: 'PGlite database',
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
     close,
@@ -110,6 +113,17 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 async function executeValues(db: Kysely<any>, text: string, parameters: readonly unknown[]) {
   const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...parameters]));
   return result.rows.map((row) => Object.values(row));
+}
+
+/** The database a PostgreSQL URL names (its path), or its user's when it names none, as `pg` does. */
+function postgresDatabaseName(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const name = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+    return name !== '' ? name : decodeURIComponent(parsed.username) || 'postgres';
+  } catch {
+    return 'postgres';
+  }
 }
 
 /** A URL without its password, for messages. */

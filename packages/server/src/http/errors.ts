@@ -14,6 +14,7 @@ import {
 } from '@ninefold/model';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { formatMessage } from '@ninefold/engine';
+import { RETRY_AFTER_SECONDS, isConnectionFailure } from '../db/connection-failure.js';
 
 export type Params = Readonly<Record<string, Value | undefined>>;
 
@@ -113,11 +114,30 @@ export function sendProblem(reply: FastifyReply, model: Model, error: ApiError):
 }
 
 /**
- * What a thrown error means for the client: an {@link ApiError} as it is, Fastify's own errors as
- * their catalogue codes, and anything else as E_INTERNAL (logged with the correlation id).
+ * The answer to a request whose database connection failed (decision 0023): 503 E_UNAVAILABLE with
+ * Retry-After. A write's transaction did not commit, or its outcome is kept under its
+ * Idempotency-Key, so repeating the request is safe.
+ *
+ * @example throw databaseUnavailable();
+ */
+export function databaseUnavailable(
+  detail = 'The connection to the database failed. Try again in a moment: a write sent with an Idempotency-Key may be repeated safely.',
+): ApiError {
+  return new ApiError(
+    'E_UNAVAILABLE',
+    {},
+    { detail, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } },
+  );
+}
+
+/**
+ * What a thrown error means for the client: an {@link ApiError} as it is, a failed database
+ * connection as E_UNAVAILABLE, Fastify's own errors as their catalogue codes, and anything else as
+ * E_INTERNAL (logged with the correlation id).
  */
 export function toApiError(error: unknown, model: Model): ApiError | null {
   if (error instanceof ApiError) return error;
+  if (isConnectionFailure(error)) return databaseUnavailable();
   const e = error as Partial<FastifyError> & { statusCode?: number };
   if (e.validation !== undefined) {
     // a route's JSON schema refused the request
@@ -167,10 +187,18 @@ export function toApiError(error: unknown, model: Model): ApiError | null {
 export function installErrorHandling(app: FastifyInstance, model: Model): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const known = toApiError(error, model);
+    // the client's answer, and the operator's problem too: said in one line, without a stack
+    if (isConnectionFailure(error)) {
+      request.log.warn({ correlationId: request.id, cause: messageOf(error) }, 'database connection failed');
+    }
     // an expected failure is the client's answer, not the operator's problem: Fastify logs its status
     if (known !== null) return sendProblem(reply, model, known);
     request.log.error({ err: error, correlationId: request.id }, 'unexpected failure');
     return sendProblem(reply, model, new ApiError('E_INTERNAL'));
   });
   app.setNotFoundHandler((_request, reply) => sendProblem(reply, model, new ApiError('E_ROUTE_NOT_FOUND')));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

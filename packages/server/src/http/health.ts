@@ -1,14 +1,16 @@
 /**
  * `/health` (the process is alive: no database work) and `/ready` (the database answers and holds
- * the model's schema, and the server is not draining).
+ * the model's schema, and the server is not draining). A `/ready` that fails names the database and
+ * why: unreachable (with Retry-After), or not migrated.
  */
 import { type Model } from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
+import { isConnectionFailure } from '../db/connection-failure.js';
 import { type Database } from '../db/open.js';
 import { desiredSchema } from '../schema/desired.js';
 import { isMigrated } from '../schema/migrate.js';
 import { schemaHash } from '../schema/schema.js';
-import { ApiError } from './errors.js';
+import { ApiError, databaseUnavailable } from './errors.js';
 
 /**
  * @example registerHealthRoutes(app, { model, database, isDraining: () => false });
@@ -26,12 +28,16 @@ export function registerHealthRoutes(
   app.get('/ready', { config }, async () => {
     if (context.isDraining())
       throw new ApiError('E_UNAVAILABLE', {}, { detail: 'The server is shutting down.' });
-    const migrated = await isMigrated(context.database, hash).catch(() => false);
+    const migrated = await isMigrated(context.database, hash).catch((error: unknown) => {
+      if (isConnectionFailure(error))
+        throw databaseUnavailable(`The ${context.database.label} cannot be reached.`);
+      throw new ApiError('E_UNAVAILABLE', {}, { detail: `The ${context.database.label} cannot be read.` });
+    });
     if (!migrated) {
       throw new ApiError(
         'E_UNAVAILABLE',
         {},
-        { detail: 'The database is unreachable or not migrated to this spec.' },
+        { detail: `The ${context.database.label} is not migrated to this spec.` },
       );
     }
     return { status: 'ready' };

@@ -26,8 +26,8 @@ type Json = Record<string, unknown>;
 
 const PROBLEM = PROBLEM_MEDIA_TYPE;
 
-/** Codes any request may meet. */
-const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST'];
+/** Codes any request may meet; E_UNAVAILABLE when its database connection fails (decision 0023). */
+const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST', 'E_UNAVAILABLE'];
 /** Codes of any request that needs a session. */
 const SIGNED_IN = [...ANY_REQUEST, 'E_UNAUTHENTICATED', 'E_SESSION_EXPIRED'];
 /** Codes of any request that changes data. */

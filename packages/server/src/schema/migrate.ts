@@ -5,6 +5,7 @@
 import { type Model } from '@ninefold/model';
 import { type Kysely, sql } from 'kysely';
 import { usersTable } from '../auth/users.js';
+import { isConnectionFailure } from '../db/connection-failure.js';
 import { type DialectName, decodeInteger, withExclusiveTransaction } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { applyPlan } from './apply.js';
@@ -93,7 +94,8 @@ export async function migrate(
 }
 
 /**
- * Whether the database holds the schema of `model`: `/ready` asks this.
+ * Whether the database holds the schema of `model`: `/ready` asks this. A failed connection is
+ * thrown (see `isConnectionFailure`), not answered with false.
  *
  * @example await isMigrated(database, schemaHash(desiredSchema(model))) // true
  */
@@ -104,7 +106,11 @@ export async function isMigrated(database: Database, hash: string): Promise<bool
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst()
-    .catch(() => undefined); // no migrations table yet
+    .catch((error: unknown) => {
+      // a database that cannot be reached is not one without a migrations table: the caller says which
+      if (isConnectionFailure(error)) throw error;
+      return undefined; // no migrations table yet
+    });
   return row?.schema_hash === hash;
 }
 

@@ -10,6 +10,8 @@ export const TABLES = {
   sessions: 'ninefold_sessions',
   history: 'ninefold_history',
   idempotency: 'ninefold_idempotency',
+  /** Start-up work one instance does for all (the demo seeding), claimed here: `startup-lease.ts`. */
+  leases: 'ninefold_leases',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

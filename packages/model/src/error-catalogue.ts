@@ -296,8 +296,8 @@ export const BUILTIN_ERRORS = [
   {
     code: 'E_UNAVAILABLE',
     status: 503,
-    message: 'The service is starting or stopping. Try again in a moment.',
-    description: 'The server is not ready or is draining.',
+    message: 'The service is unavailable for a moment. Try again shortly.',
+    description: 'The server is starting, draining, or cannot reach its database.',
     field: null,
     builtin: true,
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTransition, availableTransitions } from '../src/index.js';
+import { applyTransition, availableTransitions, formatMessage } from '../src/index.js';
 import { CLAIMS, NOW, alice, bob, carl, fran, model } from './fixtures.js';
 
 const m = model(CLAIMS);
@@ -35,7 +35,7 @@ describe('availableTransitions', () => {
 });
 
 describe('applyTransition', () => {
-  it('refuses the wrong state, the wrong role and a guard that does not hold', () => {
+  it('refuses the wrong state, the wrong role, and a guard that does not hold in the guard’s own words', () => {
     const wrongState = applyTransition(m, bob, 'Claim', claim, 'approve', {}, clock);
     expect(wrongState).toEqual({
       ok: false,
@@ -51,7 +51,28 @@ describe('applyTransition', () => {
     expect(!wrongRole.ok && wrongRole.errors[0]?.code).toBe('E_FORBIDDEN');
     const own = { ...claim, state: 'submitted', submittedBy: bob.id };
     const guard = applyTransition(m, bob, 'Claim', own, 'approve', {}, clock);
-    expect(!guard.ok && guard.errors[0]?.code).toBe('E_TRANSITION_NOT_ALLOWED');
+    expect(guard).toEqual({
+      ok: false,
+      errors: [
+        {
+          code: 'E_TRANSITION_GUARD',
+          field: null,
+          params: {
+            transition: 'Approve',
+            state: 'Submitted',
+            entity: 'Claim',
+            condition: 'submittedBy != user.id',
+          },
+        },
+      ],
+    });
+    // the guard's own words, not the state's: the state is right
+    expect(formatMessage(m, 'E_TRANSITION_GUARD', !guard.ok ? guard.errors[0]?.params : {})).toBe(
+      'Approve is not possible now: it needs submittedBy != user.id.',
+    );
+    expect(
+      formatMessage(m, 'E_TRANSITION_NOT_ALLOWED', !wrongState.ok ? wrongState.errors[0]?.params : {}),
+    ).toBe('Approve is not possible while the record is Draft.');
     const unknown = applyTransition(m, bob, 'Claim', claim, 'teleport', {}, clock);
     expect(!unknown.ok && unknown.errors[0]?.code).toBe('E_TRANSITION_NOT_ALLOWED');
   });

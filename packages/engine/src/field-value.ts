@@ -232,10 +232,11 @@ function checkList(field: Field, value: Value, fail: Fail): FieldCheck {
     if (field.type === 'enum' && !(field.values ?? []).includes(item))
       return fail('E_NOT_ONE_OF', { values: (field.values ?? []).join(', ') });
   }
+  // items, not characters: a list's bounds have codes whose messages count items
   const unique = [...new Set(items as readonly string[])];
   if (field.minLength !== null && unique.length < Number(field.minLength.value))
-    return fail('E_TOO_SHORT', { min: Number(field.minLength.value) });
+    return fail('E_TOO_FEW', { min: Number(field.minLength.value) });
   if (field.maxLength !== null && unique.length > Number(field.maxLength.value))
-    return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
+    return fail('E_TOO_MANY', { max: Number(field.maxLength.value) });
   return { ok: true, value: unique };
 }

@@ -1,7 +1,7 @@
 /**
  * A format's message says the rule the check applies (decision 0026): a web address may start with
- * http:// or https://, a phone number has at least five digits, and a length counts characters
- * (code points), so an emoji is one.
+ * http:// or https://, a phone number has at least five digits, a text's length counts characters
+ * (code points), so an emoji is one, and a list's counts items.
  */
 import { describe, expect, it } from 'vitest';
 import { formatMessage, validateRecord } from '../src/index.js';
@@ -15,6 +15,7 @@ entities:
       name: { type: string, maxLength: 10 }
       website: url
       phone: phone
+      topics: { type: enum, many: true, values: [sales, support, billing, legal], minLength: 2, maxLength: 3 }
 `);
 
 /** The messages of a contact's errors, or [] when it is valid. */
@@ -52,5 +53,13 @@ describe('what a format accepts is what its message says', () => {
     expect(said({ name: '😀'.repeat(10) })).toEqual([]);
     expect(said({ name: '😀'.repeat(11) })).toEqual(['Name must be at most 10 characters long.']);
     expect(said({ name: 'é'.repeat(10) })).toEqual([]);
+  });
+
+  it('counts a list’s items, and says items', () => {
+    expect(said({ topics: ['sales', 'legal'] })).toEqual([]);
+    expect(said({ topics: ['sales'] })).toEqual(['Topics must have at least 2 items.']);
+    expect(said({ topics: ['sales', 'support', 'billing', 'legal'] })).toEqual([
+      'Topics must have at most 3 items.',
+    ]);
   });
 });

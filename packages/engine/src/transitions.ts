@@ -65,7 +65,8 @@ export function availableTransitions(
 
 /**
  * Fires a transition: checks it is available (E_TRANSITION_NOT_ALLOWED for the wrong state,
- * E_FORBIDDEN for the wrong role, E_TRANSITION_GUARD naming its `when` when that does not hold),
+ * E_FORBIDDEN for the wrong role, the spec's `error` or E_TRANSITION_GUARD naming its `when` when
+ * that does not hold),
  * applies the input (only the fields it requires or the user may write; blank text as no value),
  * checks its required fields, evaluates its `set` expressions over the record with the input
  * applied, moves the record to the target state, and validates the result with the rules that
@@ -102,9 +103,16 @@ export function applyTransition(
   }
   const before = lazyActivation(model, entity, record, { user, ...clock });
   if (transition.when !== null && !holds(model, entity, transition.when, before)) {
-    // the state is right: what stands in the way is the guard, so the answer names it
-    const guard = { ...params, condition: transition.when.source };
-    return { ok: false, errors: [{ code: 'E_TRANSITION_GUARD', field: null, params: guard }] };
+    // the state is right: what stands in the way is the guard, so the answer is the guard's own —
+    // the spec's code for it, or the built-in one naming the condition — with the record's values
+    const values: Record<string, Value> = {};
+    for (const field of Object.keys(def.fields)) {
+      const value = record[field];
+      if (value !== undefined && value !== null) values[field] = value;
+    }
+    const guard = { ...values, ...params, condition: transition.when.source };
+    const code = transition.error ?? 'E_TRANSITION_GUARD';
+    return { ok: false, errors: [{ code, field: null, params: guard }] };
   }
 
   const writeErrors = checkWrite(model, user, entity, input, {

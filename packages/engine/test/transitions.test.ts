@@ -51,7 +51,7 @@ describe('applyTransition', () => {
     expect(!wrongRole.ok && wrongRole.errors[0]?.code).toBe('E_FORBIDDEN');
     const own = { ...claim, state: 'submitted', submittedBy: bob.id };
     const guard = applyTransition(m, bob, 'Claim', own, 'approve', {}, clock);
-    expect(guard).toEqual({
+    expect(guard).toMatchObject({
       ok: false,
       errors: [
         {
@@ -122,5 +122,41 @@ describe('applyTransition', () => {
     const r = applyTransition(m, alice, 'Claim', meals, 'submit', {}, clock);
     expect(!r.ok && r.errors.map((e) => e.code)).toEqual(['E_VALIDATION']);
     expect(applyTransition(m, alice, 'Claim', { ...meals, nights: 2 }, 'submit', {}, clock).ok).toBe(true);
+  });
+});
+
+describe('a guard with an error of its own', () => {
+  const desk = model(`
+product: { name: Desk }
+constants: { MIN_PRIORITY: high }
+entities:
+  Ticket:
+    fields:
+      title: { type: string, required: true }
+      priority: { type: enum, values: [low, high], default: low }
+states:
+  Ticket:
+    initial: open
+    states: { open: {}, escalated: {} }
+    transitions:
+      escalate: { from: open, to: escalated, when: "priority == MIN_PRIORITY", error: E_NOT_URGENT }
+roles:
+  agent: { Ticket: true }
+errors:
+  E_NOT_URGENT: { status: 409, message: "Only a {MIN_PRIORITY} ticket is escalated; {title} is {priority}." }
+`);
+  const agent = { id: 'u-agent', email: 'agent@example.com', name: 'Agent', roles: ['agent'] };
+  const ticket = { id: 't1', title: 'Printer jam', priority: 'low', state: 'open', version: 1 };
+
+  it('answers the spec’s code, with the record’s values for its message', () => {
+    expect(desk.states['Ticket']?.transitions['escalate']?.error).toBe('E_NOT_URGENT');
+    const r = applyTransition(desk, agent, 'Ticket', ticket, 'escalate', {}, clock);
+    expect(!r.ok && r.errors.map((e) => [e.code, e.field])).toEqual([['E_NOT_URGENT', null]]);
+    expect(formatMessage(desk, 'E_NOT_URGENT', !r.ok ? r.errors[0]?.params : {})).toBe(
+      'Only a high ticket is escalated; Printer jam is low.',
+    );
+    expect(
+      applyTransition(desk, agent, 'Ticket', { ...ticket, priority: 'high' }, 'escalate', {}, clock).ok,
+    ).toBe(true);
   });
 });

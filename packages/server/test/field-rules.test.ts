@@ -36,8 +36,11 @@ states:
     transitions:
       close: { from: open, to: closed, require: [reason] }
       escalate: { from: open, to: open, when: "priority == 'high'" }
+      assign: { from: open, to: open, when: "has(note)", error: E_NOTE_FIRST }
 roles:
   agent: { Ticket: true }
+errors:
+  E_NOTE_FIRST: { status: 409, message: "Write a note on {title} before assigning it." }
 `;
 
 const BLANKS = ['   ', '\u200b', '\u00a0\u200c\u200d\ufeff', '\t\u2060\n'];
@@ -161,7 +164,7 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
-    it('answers a guard that does not hold with the guard, and the wrong state with the state', async () => {
+    it('answers a guard that does not hold in its own words, and the wrong state with the state', async () => {
       const { call, create } = await desk();
       const ticket = await create({ title: 'Jam' });
       const url = `/api/tickets/${String(ticket['id'])}`;
@@ -171,6 +174,14 @@ for (const dialect of DIALECTS) {
         status: 409,
         code: 'E_TRANSITION_GUARD',
         message: "Escalate is not possible now: it needs priority == 'high'.",
+      });
+      // a guard with an error of its own answers that, with the record's values
+      expect(
+        problem(await call('POST', `${url}/transitions/assign`, {}, { 'if-match': '"1"' })),
+      ).toMatchObject({
+        status: 409,
+        code: 'E_NOTE_FIRST',
+        message: 'Write a note on Jam before assigning it.',
       });
       await call('POST', `${url}/transitions/close`, { reason: 'Fixed' }, { 'if-match': '"1"' });
       expect(

@@ -234,7 +234,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
             'E_CONFLICT',
             'E_PRECONDITION_REQUIRED',
             'E_TRANSITION_NOT_ALLOWED',
-            'E_TRANSITION_GUARD',
+            transition.error ?? 'E_TRANSITION_GUARD',
             ...codes,
           ],
           {

@@ -65,12 +65,11 @@ export function availableTransitions(
 
 /**
  * Fires a transition: checks it is available (E_TRANSITION_NOT_ALLOWED for the wrong state,
- * E_FORBIDDEN for the wrong role, the spec's `error` or E_TRANSITION_GUARD naming its `when` when
- * that does not hold),
- * applies the input (only the fields it requires or the user may write; blank text as no value),
- * checks its required fields, evaluates its `set` expressions over the record with the input
- * applied, moves the record to the target state, and validates the result with the rules that
- * apply to this transition.
+ * E_FORBIDDEN for the wrong role, and for a guard that does not hold the transition's `error`, or
+ * E_TRANSITION_GUARD naming the condition), applies the input (only the fields it requires or the
+ * user may write; blank text as no value), checks its required fields, evaluates its `set`
+ * expressions over the record with the input applied, moves the record to the target state, and
+ * validates the result with the rules that apply to this transition.
  *
  * @example applyTransition(model, manager, 'Claim', claim, 'reject', { rejectionReason: 'No receipt' }, { now })
  * // { ok: true, record: { …claim, rejectionReason: 'No receipt', state: 'rejected' } }

@@ -249,7 +249,7 @@ export const BUILTIN_ERRORS = [
     status: 409,
     message: '{transition} is not possible now: it needs {condition}.',
     description:
-      'The transition leaves the record’s state, but its guard (`when`, given as {condition}) does not hold.',
+      'The transition leaves the record’s state, but its guard (`when`) does not hold; the message names it.',
     field: null,
     builtin: true,
   },

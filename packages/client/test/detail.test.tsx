@@ -123,7 +123,7 @@ describe('a claim’s page', () => {
     expect(stored.body['state']).toBe('submitted');
   });
 
-  it('asks the manager for the reason of a rejection, refusing an empty one, and approves', async () => {
+  it('asks the manager for the reason of a rejection, refusing an empty or blank one, and approves', async () => {
     const rejected = await claim({ title: 'Client lunch', category: 'other' }, [['ann', 'submit']]);
     const { user } = await open('mia', rejected);
     expect(actions().getByRole('button', { name: 'Approve' })).toBeInTheDocument();
@@ -138,7 +138,18 @@ describe('a claim’s page', () => {
       'submitted',
     );
 
-    await user.type(dialog.getByLabelText(/Reason for rejection/), 'No receipt attached');
+    // blank text is no reason: spaces and a zero-width space are refused as nothing was
+    const reason = dialog.getByLabelText(/Reason for rejection/);
+    await user.type(reason, '  \u200b ');
+    expect(dialog.queryByText('Reason for rejection is required.')).toBeNull();
+    await user.click(dialog.getByRole('button', { name: 'Reject' }));
+    expect(await dialog.findByText('Reason for rejection is required.')).toBeInTheDocument();
+    expect((await w.api('ann', 'GET', `/api/claims/${String(rejected['id'])}`)).body['state']).toBe(
+      'submitted',
+    );
+
+    await user.clear(reason);
+    await user.type(reason, 'No receipt attached');
     expect(dialog.queryByText('Reason for rejection is required.')).toBeNull();
     await user.click(dialog.getByRole('button', { name: 'Reject' }));
     await waitFor(() => expect(badge()).toHaveAttribute('data-state', 'rejected'));

@@ -11,6 +11,7 @@ import {
   decimalScale,
   fromMinorUnits,
   isDate,
+  isBlank,
   isDateTime,
   isColor,
   isEmail,
@@ -22,6 +23,7 @@ import {
   toMinorUnits,
   normalizeColor,
   normalizeTime,
+  PHONE_MIN_DIGITS,
 } from '@ninefold/model';
 import { type FieldError } from './field-error.js';
 
@@ -30,14 +32,35 @@ export type FieldCheck =
   { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: FieldError };
 
 /**
- * Whether a wire value means "no value" for a field: null, undefined, an empty string, or an empty
- * list (forms send "" for a cleared input; storage never holds one).
+ * Whether a wire value means "no value" for a field: null, undefined, blank text (empty, or only
+ * white space and invisible characters: `isBlank`), or an empty list. Forms send "" for a cleared
+ * input; a validated record holds null instead, so storage never holds blank text (decision 0026).
+ * A `json` field's string is data, never blank.
  *
- * @example isEmptyValue(titleField, '') // true
+ * @example isEmptyValue(titleField, ' \u200b') // true
  */
-export function isEmptyValue(field: Pick<Field, 'many'>, value: Value | undefined): boolean {
-  if (value === null || value === undefined || value === '') return true;
+export function isEmptyValue(field: Pick<Field, 'many' | 'type'>, value: Value | undefined): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return field.type !== 'json' && isBlank(value);
   return field.many && Array.isArray(value) && value.length === 0;
+}
+
+/**
+ * A write's input with every field's blank text as null, so that what reads it (a transition's
+ * `set`, `has()`) sees no value where the record will hold none. Other keys are left as they are.
+ *
+ * @example withoutBlanks(entity.fields, { title: ' ', note: 'x' }) // { title: null, note: 'x' }
+ */
+export function withoutBlanks<T extends Value | undefined>(
+  fields: Readonly<Record<string, Pick<Field, 'many' | 'type'>>>,
+  input: Readonly<Record<string, T>>,
+): Record<string, T | null> {
+  const out: Record<string, T | null> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    out[key] = typeof value === 'string' && field !== undefined && isEmptyValue(field, value) ? null : value;
+  }
+  return out;
 }
 
 /**
@@ -66,9 +89,13 @@ const CHECKS: Readonly<Record<FieldType, Check>> = {
   text: (field, value, fail) => checkText(field, value, fail, null),
   email: (field, value, fail) =>
     checkText(field, value, fail, [isEmail, 'an email address like name@example.com']),
-  url: (field, value, fail) => checkText(field, value, fail, [isUrl, 'a web address starting with https://']),
+  url: (field, value, fail) =>
+    checkText(field, value, fail, [isUrl, 'a web address starting with http:// or https://']),
   phone: (field, value, fail) =>
-    checkText(field, value, fail, [isPhone, 'a phone number like +44 20 7946 0958']),
+    checkText(field, value, fail, [
+      isPhone,
+      `a phone number of at least ${PHONE_MIN_DIGITS} digits, like +44 20 7946 0958`,
+    ]),
   integer: (field, value, fail) => {
     if (typeof value !== 'number' || !Number.isInteger(value))
       return fail('E_TYPE', { expected: 'a whole number' });
@@ -205,10 +232,11 @@ function checkList(field: Field, value: Value, fail: Fail): FieldCheck {
     if (field.type === 'enum' && !(field.values ?? []).includes(item))
       return fail('E_NOT_ONE_OF', { values: (field.values ?? []).join(', ') });
   }
+  // items, not characters: a list's bounds have codes whose messages count items
   const unique = [...new Set(items as readonly string[])];
   if (field.minLength !== null && unique.length < Number(field.minLength.value))
-    return fail('E_TOO_SHORT', { min: Number(field.minLength.value) });
+    return fail('E_TOO_FEW', { min: Number(field.minLength.value) });
   if (field.maxLength !== null && unique.length > Number(field.maxLength.value))
-    return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
+    return fail('E_TOO_MANY', { max: Number(field.maxLength.value) });
   return { ok: true, value: unique };
 }

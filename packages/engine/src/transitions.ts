@@ -6,7 +6,7 @@ import { type Model, type Transition, type Value } from '@ninefold/model';
 import { fromCel } from './cel-values.js';
 import { entityOf, evaluate, holds, lazyActivation } from './expressions.js';
 import { type Checked, type FieldError } from './field-error.js';
-import { isEmptyValue } from './field-value.js';
+import { isEmptyValue, withoutBlanks } from './field-value.js';
 import { can } from './permissions.js';
 import { type Clock, type UserContext, type WireRecord, lookup } from './record.js';
 import { validateRecord } from './validate.js';
@@ -64,11 +64,12 @@ export function availableTransitions(
 }
 
 /**
- * Fires a transition: checks it is available (E_TRANSITION_NOT_ALLOWED for the wrong state or a
- * guard that does not hold, E_FORBIDDEN for the wrong role), applies the input (only the fields it
- * requires or the user may write), checks its required fields, evaluates its `set` expressions over
- * the record with the input applied, moves the record to the target state, and validates the result
- * with the rules that apply to this transition.
+ * Fires a transition: checks it is available (E_TRANSITION_NOT_ALLOWED for the wrong state,
+ * E_FORBIDDEN for the wrong role, and for a guard that does not hold the transition's `error`, or
+ * E_TRANSITION_GUARD naming the condition), applies the input (only the fields it requires or the
+ * user may write; blank text as no value), checks its required fields, evaluates its `set`
+ * expressions over the record with the input applied, moves the record to the target state, and
+ * validates the result with the rules that apply to this transition.
  *
  * @example applyTransition(model, manager, 'Claim', claim, 'reject', { rejectionReason: 'No receipt' }, { now })
  * // { ok: true, record: { …claim, rejectionReason: 'No receipt', state: 'rejected' } }
@@ -86,22 +87,13 @@ export function applyTransition(
   const machine = lookup(model.states, entity);
   const transition = machine === undefined ? undefined : lookup(machine.transitions, name);
   const state = typeof record['state'] === 'string' ? record['state'] : '';
-  const notAllowed = (): Checked<Record<string, Value>> => ({
-    ok: false,
-    errors: [
-      {
-        code: 'E_TRANSITION_NOT_ALLOWED',
-        field: null,
-        params: {
-          transition: transition?.label ?? name,
-          state: (machine === undefined ? undefined : lookup(machine.states, state))?.label ?? state,
-          entity: def.label,
-        },
-      },
-    ],
-  });
+  const params = {
+    transition: transition?.label ?? name,
+    state: (machine === undefined ? undefined : lookup(machine.states, state))?.label ?? state,
+    entity: def.label,
+  };
   if (machine === undefined || transition === undefined || !transition.from.includes(state))
-    return notAllowed();
+    return { ok: false, errors: [{ code: 'E_TRANSITION_NOT_ALLOWED', field: null, params }] };
   if (!mayFire(model, user, entity, transition, record, clock)) {
     return {
       ok: false,
@@ -109,7 +101,18 @@ export function applyTransition(
     };
   }
   const before = lazyActivation(model, entity, record, { user, ...clock });
-  if (transition.when !== null && !holds(model, entity, transition.when, before)) return notAllowed();
+  if (transition.when !== null && !holds(model, entity, transition.when, before)) {
+    // the state is right: what stands in the way is the guard, so the answer is the guard's own —
+    // the spec's code for it, or the built-in one naming the condition — with the record's values
+    const values: Record<string, Value> = {};
+    for (const field of Object.keys(def.fields)) {
+      const value = record[field];
+      if (value !== undefined && value !== null) values[field] = value;
+    }
+    const guard = { ...values, ...params, condition: transition.when.source };
+    const code = transition.error ?? 'E_TRANSITION_GUARD';
+    return { ok: false, errors: [{ code, field: null, params: guard }] };
+  }
 
   const writeErrors = checkWrite(model, user, entity, input, {
     operation: { transition: name },
@@ -118,7 +121,7 @@ export function applyTransition(
   });
   if (writeErrors.length > 0) return { ok: false, errors: writeErrors };
 
-  const next: Record<string, Value | undefined> = { ...record, ...input };
+  const next: Record<string, Value | undefined> = { ...record, ...withoutBlanks(def.fields, input) };
   const missing: FieldError[] = [];
   for (const field of transition.require) {
     const f = def.fields[field];

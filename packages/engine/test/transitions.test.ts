@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTransition, availableTransitions } from '../src/index.js';
+import { applyTransition, availableTransitions, formatMessage } from '../src/index.js';
 import { CLAIMS, NOW, alice, bob, carl, fran, model } from './fixtures.js';
 
 const m = model(CLAIMS);
@@ -35,7 +35,7 @@ describe('availableTransitions', () => {
 });
 
 describe('applyTransition', () => {
-  it('refuses the wrong state, the wrong role and a guard that does not hold', () => {
+  it('refuses the wrong state, the wrong role, and a guard that does not hold in the guard’s own words', () => {
     const wrongState = applyTransition(m, bob, 'Claim', claim, 'approve', {}, clock);
     expect(wrongState).toEqual({
       ok: false,
@@ -51,7 +51,28 @@ describe('applyTransition', () => {
     expect(!wrongRole.ok && wrongRole.errors[0]?.code).toBe('E_FORBIDDEN');
     const own = { ...claim, state: 'submitted', submittedBy: bob.id };
     const guard = applyTransition(m, bob, 'Claim', own, 'approve', {}, clock);
-    expect(!guard.ok && guard.errors[0]?.code).toBe('E_TRANSITION_NOT_ALLOWED');
+    expect(guard).toMatchObject({
+      ok: false,
+      errors: [
+        {
+          code: 'E_TRANSITION_GUARD',
+          field: null,
+          params: {
+            transition: 'Approve',
+            state: 'Submitted',
+            entity: 'Claim',
+            condition: 'submittedBy != user.id',
+          },
+        },
+      ],
+    });
+    // the guard's own words, not the state's: the state is right
+    expect(formatMessage(m, 'E_TRANSITION_GUARD', !guard.ok ? guard.errors[0]?.params : {})).toBe(
+      'Approve is not possible now: it needs submittedBy != user.id.',
+    );
+    expect(
+      formatMessage(m, 'E_TRANSITION_NOT_ALLOWED', !wrongState.ok ? wrongState.errors[0]?.params : {}),
+    ).toBe('Approve is not possible while the record is Draft.');
     const unknown = applyTransition(m, bob, 'Claim', claim, 'teleport', {}, clock);
     expect(!unknown.ok && unknown.errors[0]?.code).toBe('E_TRANSITION_NOT_ALLOWED');
   });
@@ -101,5 +122,41 @@ describe('applyTransition', () => {
     const r = applyTransition(m, alice, 'Claim', meals, 'submit', {}, clock);
     expect(!r.ok && r.errors.map((e) => e.code)).toEqual(['E_VALIDATION']);
     expect(applyTransition(m, alice, 'Claim', { ...meals, nights: 2 }, 'submit', {}, clock).ok).toBe(true);
+  });
+});
+
+describe('a guard with an error of its own', () => {
+  const desk = model(`
+product: { name: Desk }
+constants: { MIN_PRIORITY: high }
+entities:
+  Ticket:
+    fields:
+      title: { type: string, required: true }
+      priority: { type: enum, values: [low, high], default: low }
+states:
+  Ticket:
+    initial: open
+    states: { open: {}, escalated: {} }
+    transitions:
+      escalate: { from: open, to: escalated, when: "priority == MIN_PRIORITY", error: E_NOT_URGENT }
+roles:
+  agent: { Ticket: true }
+errors:
+  E_NOT_URGENT: { status: 409, message: "Only a {MIN_PRIORITY} ticket is escalated; {title} is {priority}." }
+`);
+  const agent = { id: 'u-agent', email: 'agent@example.com', name: 'Agent', roles: ['agent'] };
+  const ticket = { id: 't1', title: 'Printer jam', priority: 'low', state: 'open', version: 1 };
+
+  it('answers the spec’s code, with the record’s values for its message', () => {
+    expect(desk.states['Ticket']?.transitions['escalate']?.error).toBe('E_NOT_URGENT');
+    const r = applyTransition(desk, agent, 'Ticket', ticket, 'escalate', {}, clock);
+    expect(!r.ok && r.errors.map((e) => [e.code, e.field])).toEqual([['E_NOT_URGENT', null]]);
+    expect(formatMessage(desk, 'E_NOT_URGENT', !r.ok ? r.errors[0]?.params : {})).toBe(
+      'Only a high ticket is escalated; Printer jam is low.',
+    );
+    expect(
+      applyTransition(desk, agent, 'Ticket', { ...ticket, priority: 'high' }, 'escalate', {}, clock).ok,
+    ).toBe(true);
   });
 });

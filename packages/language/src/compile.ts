@@ -12,7 +12,7 @@ import { Reader } from './facets/reader.js';
 import { DEFAULT_ROLE, readRoles, roleNames } from './facets/roles.js';
 import { readRules } from './facets/rules.js';
 import { readNav, readScreens } from './facets/screens.js';
-import { readStates } from './facets/states.js';
+import { checkTransitionErrors, readStates } from './facets/states.js';
 import { FACETS, MODEL_VERSION, type Entity, type Facet, type FacetKey, type Model } from '@ninefold/model';
 import { LIMITS } from './source/limits.js';
 import { LineIndex } from './source/line-index.js';
@@ -272,6 +272,7 @@ function compileText(text: string, file: string): CompileResult {
   }
 
   ctx.errors = readErrors(ctx, dict('errors'));
+  checkTransitionErrors(ctx);
   const rules = readRules(ctx, collected.lists.get('rules') ?? []);
   const roles = readRoles(ctx, dict('roles'));
   const roleList = Object.keys(roles);

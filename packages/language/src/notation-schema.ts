@@ -369,6 +369,10 @@ const transition = strictObject(
       nameOf('role'),
     ),
     when: expr('A guard over the record before the transition.'),
+    error: text(
+      'The catalogue code answered when the guard does not hold. Default `E_TRANSITION_GUARD`, whose message names the condition.',
+      { pattern: NAME_RULES.error.pattern.source },
+    ),
     require: names('Fields that must have a value once the transition’s input is applied.', nameOf('field')),
     set: {
       type: 'object',

@@ -207,6 +207,11 @@ export interface Transition {
   readonly roles: readonly string[] | null;
   /** A guard over the record as it is before the transition. */
   readonly when: Expr | null;
+  /**
+   * The catalogue code answered when the guard does not hold (the spec's `error`), or null for the
+   * built-in E_TRANSITION_GUARD, whose message names the condition.
+   */
+  readonly error: ErrorCode | null;
   /** Fields that must have a value once the transition's input is applied. */
   readonly require: readonly string[];
   /** Fields set by the transition, each to an expression's value. */

@@ -9,7 +9,9 @@ const DATETIME =
   /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
-const PHONE = /^\+?[0-9][0-9 ().-]{3,22}[0-9]$/;
+const PHONE = /^\+?\(?[0-9](?:[0-9 ().-]*[0-9])?$/;
+/** Unicode white space and the characters that are not drawn (zero-width space, joiners, BOM…). */
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
 const COLOR = /^#[0-9a-f]{6}$/i;
 
 /** A calendar date `YYYY-MM-DD` that exists (no 31 February). */
@@ -63,9 +65,32 @@ export function isUrl(value: string): boolean {
   }
 }
 
-/** A phone number of digits with optional leading `+` and the usual separators. */
+/** The fewest digits a phone number has: the shortest national numbers in use. */
+export const PHONE_MIN_DIGITS = 5;
+
+/**
+ * A phone number: an optional leading `+`, then digits with spaces, dots, hyphens or brackets
+ * between them (an opening bracket may come first), at least {@link PHONE_MIN_DIGITS} digits in
+ * all. How long it may be is the field's `maxLength` (32 by default).
+ *
+ * @example isPhone('+44 20 7946 0958') // true
+ * @example isPhone('112') // false: three digits
+ */
 export function isPhone(value: string): boolean {
-  return PHONE.test(value) && value.replace(/\D/g, '').length >= 5;
+  return PHONE.test(value) && value.replace(/\D/g, '').length >= PHONE_MIN_DIGITS;
+}
+
+/**
+ * Whether text is blank: nothing once Unicode white space (`\p{White_Space}`) and the characters
+ * that are never drawn (`\p{Default_Ignorable_Code_Point}`: U+200B ZERO WIDTH SPACE, the joiners
+ * U+200C/D, U+2060 WORD JOINER, U+FEFF, soft hyphens, variation selectors…) are taken away. Blank
+ * text is no value at all (decision 0026).
+ *
+ * @example isBlank(' \u200b\u00a0') // true
+ * @example isBlank(' a ') // false
+ */
+export function isBlank(value: string): boolean {
+  return BLANK.test(value);
 }
 
 /** A CSS hex colour `#rrggbb`, in either case. */

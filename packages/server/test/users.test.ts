@@ -207,6 +207,28 @@ for (const dialect of DIALECTS) {
       expect(problem(await whoIsSam()).code).toBe('E_UNAUTHENTICATED');
     });
 
+    it('refuses a blank name, on the command line and over HTTP alike', async () => {
+      const model = specModel(SPEC);
+      const server = await testServer(dialect, model);
+      await givenUser(server, 'ada@example.com', ['admin']);
+      const cookie = (await login(server.app, 'ada@example.com')).cookie ?? '';
+      const required = [{ field: 'name', code: 'E_REQUIRED', message: 'Name is required.' }];
+      for (const name of ['  ', '\u200b', '\u00a0\u2060']) {
+        const eve = { email: 'eve@example.com', name, roles: ['staff'] };
+        await expect(addUser(server.database, model, { ...eve, password: PASSWORD })).rejects.toMatchObject({
+          code: 'E_VALIDATION',
+          errors: [{ field: 'name', code: 'E_REQUIRED' }],
+        });
+        const response = await checkedInject(server.app, model, {
+          method: 'POST',
+          url: '/api/users',
+          headers: { ...CSRF, cookie },
+          payload: eve,
+        });
+        expect(problem(response).errors).toEqual(required);
+      }
+    });
+
     it('refuses to create a user when the spec declares no roles', async () => {
       const model = specModel(`entities: { Note: { fields: { title: { type: string } } } }`);
       const server = await testServer(dialect, model);

@@ -2,6 +2,10 @@
  * The input of one field, chosen by its type's `input` in the field-type table: every control is controlled, takes the field's wire
  * value and gives one back — decimals as exact strings, dates and times as the API writes them,
  * instants in UTC — so a form holds exactly what the server will be sent.
+ *
+ * Text inputs carry no `maxlength` attribute: a browser counts UTF-16 code units there (an emoji is
+ * two), while `maxLength` counts characters (code points), as the server, CEL's `size()` and SQL do.
+ * The engine's check says "at most N characters" beside the field instead (decision 0026).
  */
 import {
   MultiSelect,
@@ -103,7 +107,6 @@ export function FieldInput(props: FieldInputProps) {
           autosize
           minRows={2}
           maxRows={12}
-          maxLength={lengthLimit(field)}
           value={typeof props.value === 'string' ? props.value : ''}
           onChange={(event) => props.onChange(emptyToNull(event.currentTarget.value))}
         />
@@ -130,7 +133,6 @@ export function FieldInput(props: FieldInputProps) {
           type={kind.type}
           autoComplete={kind.autoComplete}
           inputMode={kind.inputMode}
-          maxLength={lengthLimit(field)}
           value={
             typeof props.value === 'string' ? props.value : props.value == null ? '' : String(props.value)
           }
@@ -161,10 +163,6 @@ const TEXT_KINDS: Readonly<
 
 function emptyToNull(text: string): string | null {
   return text === '' ? null : text;
-}
-
-function lengthLimit(field: Field): number | undefined {
-  return field.maxLength === null ? undefined : Number(field.maxLength.value);
 }
 
 function refValue(value: Value | undefined): string | readonly string[] | null {

@@ -1,6 +1,6 @@
 import { suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
-import { celTypeOf, humanize } from '@ninefold/model';
+import { celTypeOf, humanize, specErrorCode } from '@ninefold/model';
 import { checkExpression } from '../expressions/check.js';
 import { type Expr, type State, type StateMachine, type Transition } from '@ninefold/model';
 import { type YEntry } from '../source/yaml.js';
@@ -9,7 +9,17 @@ import { checkName } from './reader.js';
 
 export const MACHINE_KEYS = ['initial', 'states', 'transitions'] as const;
 export const STATE_KEYS = ['label', 'terminal', 'color'] as const;
-export const TRANSITION_KEYS = ['from', 'to', 'roles', 'when', 'require', 'set', 'confirm', 'label'] as const;
+export const TRANSITION_KEYS = [
+  'from',
+  'to',
+  'roles',
+  'when',
+  'error',
+  'require',
+  'set',
+  'confirm',
+  'label',
+] as const;
 /** Words that name record operations, so they cannot name a transition. */
 const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition'];
 
@@ -168,6 +178,10 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
           );
         } else require.push(name);
       }
+      const errorEntry = tm.get('error');
+      const error = errorEntry ? reader.string(errorEntry.value, `the error of ${where}`) : null;
+      // the catalogue is read after the machines: the code is checked then (checkTransitionErrors)
+      if (errorEntry && error !== null) ctx.spans.set(errorSpanKey(entry.key, t.key), errorEntry.value.span);
       const set: Record<string, Expr> = {};
       const setEntry = tm.get('set');
       const label = tm.get('label');
@@ -181,6 +195,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
         to,
         roles,
         when: null,
+        error: error === null ? null : specErrorCode(error),
         require,
         set,
         confirm: confirm
@@ -266,6 +281,29 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
     ctx.spans.set(`states:${entry.key}`, entry.keySpan);
   }
   return rolesToCheck;
+}
+
+const errorSpanKey = (entity: string, transition: string) => `transition-error:${entity}.${transition}`;
+
+/**
+ * A transition's `error` names a code of the catalogue (NF305), which is known only once `errors:`
+ * is read, after the machines.
+ */
+export function checkTransitionErrors(ctx: CompileContext): void {
+  for (const machine of Object.values(ctx.states)) {
+    for (const t of Object.values(machine.transitions)) {
+      if (t.error === null || own(ctx.errors, t.error) !== undefined) continue;
+      const span = ctx.spans.get(errorSpanKey(machine.entity, t.name));
+      if (span === undefined) continue;
+      const near = suggestion(t.error, Object.keys(ctx.errors), 'error code');
+      ctx.bag.report(
+        'NF305',
+        span,
+        `\`${t.error}\` is not in the error catalogue.`,
+        `${near.endsWith('?') ? `${near} Or` : `${near}; or`} declare it under \`errors:\` in section 8`,
+      );
+    }
+  }
 }
 
 function readConfirm(ctx: CompileContext, entry: YEntry, where: string, label: string): string | null {

@@ -157,6 +157,29 @@ describe('references', () => {
     );
   });
 
+  it('NF305: a transition error that is not in the catalogue', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Claim: { fields: { amount: integer } }
+        states:
+          Claim:
+            initial: draft
+            transitions:
+              submit: { from: draft, to: submitted, when: "amount > 0", error: E_NO_AMONT }
+        errors:
+          E_NO_AMOUNT: { message: "Give the amount first." }
+      `,
+      {
+        code: 'NF305',
+        line: 7,
+        column: 72,
+        message: /`E_NO_AMONT` is not in the error catalogue/,
+        hint: /did you mean `E_NO_AMOUNT`\? Or declare it under `errors:`/,
+      },
+    );
+  });
+
   it('NF306: a bound naming an undeclared constant', () => {
     expectDiagnostic(
       spec`

@@ -3,7 +3,7 @@
  * Users are records of the built-in User entity; their password hash lives beside them in a column
  * the entity does not expose.
  */
-import { type Model, isEmail } from '@ninefold/model';
+import { type Model, isBlank, isEmail } from '@ninefold/model';
 import { type Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import { recordHistory } from '../audit/history.js';
@@ -60,7 +60,7 @@ export async function addUser(
     ...checkEmail(email),
     ...checkRoles(model, user.roles),
     ...checkPassword(user.password),
-    ...(user.name.trim() === ''
+    ...(isBlank(user.name) // blank as the engine means it: white space and invisible characters
       ? [{ field: 'name', code: 'E_REQUIRED' as const, params: { field: 'Name' } }]
       : []),
   ];

@@ -237,6 +237,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
             'E_CONFLICT',
             'E_PRECONDITION_REQUIRED',
             'E_TRANSITION_NOT_ALLOWED',
+            transition.error ?? 'E_TRANSITION_GUARD',
             ...codes,
           ],
           {

@@ -6,7 +6,7 @@ import { type Model } from '@ninefold/model';
 import { ApiError } from '../http/errors.js';
 
 /** Codes the engine reports alone, for the whole request rather than for a field. */
-const REQUEST_CODES = new Set(['E_TRANSITION_NOT_ALLOWED', 'E_FORBIDDEN']);
+const REQUEST_CODES = new Set(['E_TRANSITION_NOT_ALLOWED', 'E_TRANSITION_GUARD', 'E_FORBIDDEN']);
 
 /**
  * The problem of a write's errors. A spec's own rule code (all errors sharing it) is the problem's

@@ -2,7 +2,7 @@
  * Reference checks of a write: every ref the input sets must point at records that exist and that
  * the caller may read (E_VALIDATION with E_REF_NOT_FOUND for each field that does not).
  */
-import { type WireRecord, accessFor, toSqlFilter } from '@ninefold/engine';
+import { type WireRecord, accessFor, isEmptyValue, toSqlFilter } from '@ninefold/engine';
 import { sql } from 'kysely';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { type Caller } from './caller.js';
@@ -21,7 +21,7 @@ export async function checkRefs(resource: EntityResource, input: WireRecord, cal
   for (const [name, value] of Object.entries(input)) {
     const field = info.entity.fields[name];
     if (field === undefined || field.type !== 'ref' || field.to === null) continue;
-    if (value === null || value === undefined) continue;
+    if (isEmptyValue(field, value)) continue; // no value (null, "", blank text): nothing to point at
     const ids = [...new Set((Array.isArray(value) ? value : [value]).map(String))];
     if (ids.length === 0) continue;
     const target = model.entities[field.to];

@@ -9,7 +9,7 @@
  * await migrate(database, model);
  * const app = buildApp({ model, database });
  */
-export { buildApp, type AppOptions, type AppState } from './app.js';
+export { buildApp, type AppOptions, type AppState, type TrustProxy } from './app.js';
 
 export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
 export { type DialectName } from './db/dialect.js';

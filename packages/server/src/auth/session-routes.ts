@@ -41,7 +41,8 @@ export function registerSessionRoutes(
 
   app.post(path, async (request, reply) => {
     const { email, password } = readCredentials(request.body);
-    const decision = limiter.attempt([`account:${normalizeEmail(email)}`, `address:${request.ip}`]);
+    const client = { account: normalizeEmail(email), address: request.ip };
+    const decision = limiter.attempt(client);
     if (!decision.allowed) {
       throw new ApiError(
         'E_RATE_LIMITED',
@@ -59,8 +60,10 @@ export function registerSessionRoutes(
     const matches = await verifyPassword(typeof stored === 'string' ? stored : await dummyHash(), password);
     const user = row === undefined ? null : toSummary(row);
     if (user === null || !matches || user.disabled || typeof stored !== 'string') {
+      limiter.failed(client);
       throw new ApiError('E_INVALID_CREDENTIALS');
     }
+    limiter.succeeded(client);
     // a new id at every sign-in: a session id planted before it is worth nothing after
     const previous = request.cookies[SESSION_COOKIE];
     if (previous !== undefined && previous !== '') await endSession(database, previous);

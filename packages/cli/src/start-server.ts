@@ -8,7 +8,7 @@ import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
-import { type Database, buildApp, migrate, openDatabase } from '@ninefold/server';
+import { type Database, type TrustProxy, buildApp, migrate, openDatabase } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 
 export interface StartOptions {
@@ -34,6 +34,8 @@ export interface StartOptions {
   readonly print?: (line: string) => void;
   /** Serve the built web app from this folder on the same port (`@ninefold/web`). */
   readonly clientDir?: string;
+  /** The reverse proxies whose X-Forwarded-* headers count (`--trust-proxy`); none by default. */
+  readonly trustProxy?: TrustProxy;
 }
 
 export interface RunningServer {
@@ -80,7 +82,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts = options.demo === true ? await seedDemoAccounts(database, model) : [];
-    const app = buildApp({ model, database, logger: options.logger ?? { level: 'info' } });
+    const app = buildApp({
+      model,
+      database,
+      logger: options.logger ?? { level: 'info' },
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    });
     if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
     if (demoAccounts.length > 0 && options.demoData !== false) {
       // a quiet twin of the app on the same database: the records are made through every rule of

@@ -70,7 +70,7 @@ export function registerSessionRoutes(
     const id = await createSession(database, user.id, now());
     reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
     const answer: SessionAnswer = { user: await sessionUser(model, database, user) };
-    return noStore(reply).send(answer);
+    return reply.send(answer);
   });
 
   app.get(path, async (request, reply) => {
@@ -78,7 +78,7 @@ export function registerSessionRoutes(
     const user = requireUser(request);
     // authentication read the user's record with the session
     const answer: SessionAnswer = { user: summaryWith(user, requireUserContext(request)) };
-    return noStore(reply).send(answer);
+    return reply.send(answer);
   });
 
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -95,10 +95,6 @@ async function sessionUser(model: Model, database: Database, user: UserSummary):
 
 function summaryWith(user: UserSummary, context: UserContext): SessionUser {
   return { id: user.id, email: user.email, name: user.name, roles: user.roles, context };
-}
-
-function noStore(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', 'no-store');
 }
 
 function clearCookie(request: FastifyRequest, reply: FastifyReply, model: Model): void {

@@ -64,15 +64,16 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
       : prerenderedPage(page, model.product.theme.colorScheme, readBuildManifest(dir));
   const timeoutMs = options.prerenderTimeoutMs ?? PRERENDER_TIMEOUT_MS;
 
-  const sendPage = (reply: FastifyReply, body = page) =>
-    reply
-      // a prerendered page carries one user's records: never kept, by the browser or its worker
-      .header('cache-control', body === page ? 'no-cache' : 'no-store')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('referrer-policy', 'same-origin')
-      .header('x-frame-options', 'DENY')
-      .type('text/html; charset=utf-8')
-      .send(body);
+  const sendPage = (reply: FastifyReply, body = page) => {
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.header(name, value);
+    return (
+      reply
+        // a prerendered page carries one user's records: never kept, by the browser or its worker
+        .header('cache-control', body === page ? 'no-cache' : 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(body)
+    );
+  };
   const sendPrerendered = async (request: FastifyRequest, reply: FastifyReply) => {
     const prerendered = prerender === null ? null : await prerenderFor(app, prerender, request, timeoutMs);
     if (prerendered === null || withPrerender === null) return sendPage(reply);
@@ -87,12 +88,17 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
     serve: false,
     index: false,
     cacheControl: false,
+    // `.env`, `.git` and the like that a build folder may hold are nobody's business: a 404
+    dotfiles: 'ignore',
     // content-hashed names under /assets never change; everything else is checked every time
     setHeaders: (res, path) => {
       res.setHeader(
         'cache-control',
         path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
+      // any other page of the build runs under the app page's policy
+      if (/\.html?$/i.test(path))
+        for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
     },
   });
   const manifest = JSON.stringify(manifestOf(model));
@@ -126,6 +132,13 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
     return request.method === 'GET' ? sendPrerendered(request, reply) : sendPage(reply);
   });
 }
+
+/** What every HTML page the web app sends carries: its policy, and no framing, no referrer elsewhere. */
+const PAGE_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+} as const;
 
 /** A URL's path as a file path (`%20` a space), or null when it does not decode. */
 function decodedPath(path: string): string | null {

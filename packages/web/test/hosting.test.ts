@@ -2,7 +2,7 @@
  * The web app on the API's port: the page with the model inline for every route of the client,
  * static files, the manifest and icons made from the model; the API's paths left to the API.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -62,6 +62,33 @@ describe('the web app on the API’s port', () => {
     }
     const post = await app.inject({ method: 'POST', url: '/claims', payload: {} });
     expect(post.statusCode).toBe(404);
+  });
+
+  it('serves no dotfile of the build folder, and every HTML file under the page’s policy', async () => {
+    const dir = builtClient();
+    writeFileSync(join(dir, '.env'), 'SECRET=1');
+    writeFileSync(join(dir, '.htpasswd'), 'admin:x');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'config.txt'), '[core]');
+    writeFileSync(join(dir, 'offline.html'), '<!doctype html><title>Offline</title>');
+    const { app } = await webServer('sqlite', exampleModel('expense-claims.md'), { dir });
+    for (const url of ['/.env', '/.htpasswd', '/.git/config.txt', '/assets/../.env']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toMatch(/SECRET|admin|core/);
+    }
+    // an encoded dot names no file: the app's page, which routes it
+    const encoded = await app.inject({ method: 'GET', url: '/%2eenv' });
+    expect(encoded.body).not.toContain('SECRET');
+    const other = await app.inject({ method: 'GET', url: '/offline.html' });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toContain('<title>Offline</title>');
+    const page = await app.inject({ method: 'GET', url: '/' });
+    for (const header of ['content-security-policy', 'x-frame-options', 'referrer-policy']) {
+      expect(other.headers[header], header).toBe(page.headers[header]);
+    }
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
   it('describes the product as an installable app: manifest and icon', async () => {

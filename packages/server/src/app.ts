@@ -17,7 +17,7 @@ import { installCsrfCheck } from './http/csrf.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { apiPath } from './http/paths.js';
-import { publicModel } from './http/public-model.js';
+import { publicModel, signedOutModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerResources } from './resources/routes.js';
@@ -103,7 +103,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     installAuthentication(api, context);
     installRateLimit(api, model, now);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
-    api.get(apiPath(model, API_PATHS.model), async () => publicModel(model));
+    const models = { signedIn: publicModel(model), signedOut: signedOutModel(model) };
+    // before sign-in, only what the sign-in, help and about pages need (decision 0027)
+    api.get(apiPath(model, API_PATHS.model), async (request) =>
+      request.auth.user === null ? models.signedOut : models.signedIn,
+    );
     registerSessionRoutes(api, context);
     registerResources(api, context);
     registerOpenApiRoutes(api, model);

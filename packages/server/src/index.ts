@@ -42,7 +42,7 @@ export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/passwo
 export { requireUser, type RequestAuth } from './auth/request-auth.js';
 
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
-export { publicModel } from './http/public-model.js';
+export { publicModel, signedOutModel } from './http/public-model.js';
 export { apiPath, isApiPath } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';

@@ -16,6 +16,7 @@ import { readBuildManifest } from './build-manifest.js';
 import { ICON_SIZES, iconOf, iconPng, manifestOf } from './manifest.js';
 import { CONTENT_SECURITY_POLICY, prerenderedPage, renderIndex } from './page.js';
 import { type PrerenderModule, loadPrerender, prerenderFor } from './prerender.js';
+import { isSignedIn } from './signed-in.js';
 
 export interface WebAppOptions {
   /** The folder of the built client; by default the installed `@ninefold/client`'s `dist`. */
@@ -53,7 +54,10 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
   if (dir === undefined || !existsSync(indexFile)) {
     throw new Error(`The client is not built: ${indexFile} is missing. Run \`npm run build\` first.`);
   }
-  const page = renderIndex(readFileSync(indexFile, 'utf8'), model);
+  const template = readFileSync(indexFile, 'utf8');
+  // the page of a signed-in browser, with the whole model, and of everyone else (decision 0027)
+  const page = renderIndex(template, model);
+  const signedOutPage = renderIndex(template, model, { signedOut: true });
   const prerender =
     options.prerender === false
       ? null
@@ -64,19 +68,25 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
       : prerenderedPage(page, model.product.theme.colorScheme, readBuildManifest(dir));
   const timeoutMs = options.prerenderTimeoutMs ?? PRERENDER_TIMEOUT_MS;
 
-  const sendPage = (reply: FastifyReply, body = page) => {
+  const sendPage = (reply: FastifyReply, body: string) => {
     for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.header(name, value);
     return (
       reply
-        // a prerendered page carries one user's records: never kept, by the browser or its worker
-        .header('cache-control', body === page ? 'no-cache' : 'no-store')
+        // a prerendered page carries one user's records: never kept, by the browser or its worker;
+        // the whole model is for signed-in browsers only, not for a cache they share
+        .header('cache-control', cacheControlOf(body))
         .type('text/html; charset=utf-8')
         .send(body)
     );
   };
+  const cacheControlOf = (body: string) =>
+    body === signedOutPage ? 'no-cache' : body === page ? 'private, no-cache' : 'no-store';
+  const sendPageFor = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(reply, (await isSignedIn(app, request)) ? page : signedOutPage);
   const sendPrerendered = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!(await isSignedIn(app, request))) return sendPage(reply, signedOutPage);
     const prerendered = prerender === null ? null : await prerenderFor(app, prerender, request, timeoutMs);
-    if (prerendered === null || withPrerender === null) return sendPage(reply);
+    if (prerendered === null || withPrerender === null) return sendPage(reply, page);
     return sendPage(reply.header(PRERENDERED_HEADER, '1'), withPrerender(prerendered));
   };
 
@@ -103,8 +113,8 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
   });
   const manifest = JSON.stringify(manifestOf(model));
   const icon = iconOf(model);
-  app.get('/', (_request, reply) => sendPage(reply));
-  app.get('/index.html', (_request, reply) => sendPage(reply));
+  app.get('/', sendPageFor);
+  app.get('/index.html', sendPageFor);
   app.get('/manifest.webmanifest', (_request, reply) =>
     reply.header('cache-control', 'no-cache').type('application/manifest+json').send(manifest),
   );
@@ -129,7 +139,7 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
       return file === null ? reply.callNotFound() : reply.sendFile(file);
     }
     // a HEAD asks whether the page is there, not for one user's rows
-    return request.method === 'GET' ? sendPrerendered(request, reply) : sendPage(reply);
+    return request.method === 'GET' ? sendPrerendered(request, reply) : sendPageFor(request, reply);
   });
 }
 

@@ -7,8 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { builtClient, exampleModel } from '@ninefold/testkit';
+import { signedOutModel } from '@ninefold/server';
+import { builtClient, exampleModel, givenUser, login } from '@ninefold/testkit';
 import { webServer } from './web-server.js';
+
+/** The model the page carries inline. */
+function inlineModel(body: string): unknown {
+  const json = /<script id="ninefold-model" type="application\/json">(.*?)<\/script>/s.exec(body)?.[1];
+  return JSON.parse(json ?? 'null');
+}
 
 describe('the web app on the API’s port', () => {
   it('serves the page with the model inline, for every address the client routes', async () => {
@@ -28,10 +35,26 @@ describe('the web app on the API’s port', () => {
       expect(page.body).toContain('<title>Expense claims</title>');
       expect(page.body).toContain('<html lang="en-GB"');
       expect(page.body).toContain('content="#0b7285"');
-      const inline = /<script id="ninefold-model" type="application\/json">(.*?)<\/script>/s.exec(
-        page.body,
-      )?.[1];
-      expect(JSON.parse(inline ?? 'null')).toEqual(JSON.parse(JSON.stringify(model)));
+      // nobody signed in: the model of the pages before sign-in (decision 0027)
+      expect(inlineModel(page.body)).toEqual(JSON.parse(JSON.stringify(signedOutModel(model))));
+    }
+  });
+
+  it('gives the whole model to a signed-in browser only', async () => {
+    const model = exampleModel('expense-claims.md');
+    const server = await webServer('sqlite', model, { dir: builtClient() });
+    await givenUser(server, 'ann@example.com', ['employee']);
+    const { cookie } = await login(server.app, 'ann@example.com');
+    for (const url of ['/', '/index.html', '/my-claims', '/sign-in']) {
+      const signedIn = await server.app.inject({ method: 'GET', url, headers: { cookie: cookie! } });
+      expect(signedIn.headers['cache-control'], url).toBe('private, no-cache');
+      expect(inlineModel(signedIn.body), url).toEqual(JSON.parse(JSON.stringify(model)));
+      const stale = await server.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: 'ninefold_session=AAAAAAAAAAAAAAAAAAAAAA' },
+      });
+      expect(inlineModel(stale.body), url).toMatchObject({ signedOut: true, roles: {}, screens: [] });
     }
   });
 

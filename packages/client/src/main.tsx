@@ -8,6 +8,7 @@ import { API_PATHS, APP_PATHS, MODEL_SCRIPT_ID, type Model, type SessionUser } f
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
+import { createHttp } from './api/http';
 import { App, createAppParts } from './app/App';
 import { preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
@@ -45,7 +46,9 @@ async function wholeModel(model: Model): Promise<Start> {
   if (model.signedOut !== true) return { model };
   // most likely nobody is signed in: the sign-in page's code loads meanwhile
   void preloadSignIn();
-  const session = await fetchSession(createAppParts(model).runtime.http).catch(() => undefined);
+  // once, without retries: offline, the sign-in page must not wait for a network that is not there
+  const http = createHttp({ calls: { ...model.calls, retries: 0 } });
+  const session = navigator.onLine ? await fetchSession(http).catch(() => undefined) : undefined;
   if (session == null) return session === null ? { model, session } : { model };
   const whole = await fetchModel();
   if (whole.signedOut === true) throw new Error('The server did not send the model of a signed-in user.');

@@ -330,7 +330,7 @@ export interface Limits {
   readonly maxBodyBytes: number;
   /** Requests per minute and client; by role, `default` for signed-in users, `guest` otherwise. */
   readonly requestsPerMinute: Readonly<Record<string, number>>;
-  /** Login attempts per minute, per account and per address. */
+  /** Login attempts per minute from one address; ten times this caps an account's failures a minute (decision 0027). */
   readonly loginAttemptsPerMinute: number;
   /** Idle and absolute session lifetimes. */
   readonly sessionIdleMinutes: number;

@@ -12,9 +12,10 @@
  *   the minute's end. An address that has not failed for it (the owner's, usually) is never refused
  *   for other addresses' failures.
  *
- * In memory, per instance, like the request rate limit (decision 0008).
+ * In memory, per instance, like the request rate limit (decision 0008), and bounded.
  */
 import { FixedWindows, WINDOW_MS, secondsLeft } from '../http/windows.js';
+import { LruMap } from '../lru-map.js';
 
 export type LimitDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
@@ -27,6 +28,12 @@ export const MAX_DELAY_SECONDS = 300;
 export const ACCOUNT_CEILING_FACTOR = 10;
 /** How long a pair's failures are remembered after its last one. */
 const PAIR_MEMORY_MS = 60 * WINDOW_MS;
+/**
+ * The most pairs remembered: an attack from very many addresses costs bounded memory; the pair
+ * forgotten first is the one least recently tried, which loses its delay (its per-address limit
+ * still holds).
+ */
+const MAX_PAIRS = 100_000;
 
 /** The failures of one account from one address. */
 interface PairFailures {
@@ -45,7 +52,7 @@ export interface LoginClient {
 export class LoginLimiter {
   readonly #addresses = new FixedWindows();
   readonly #accounts = new FixedWindows();
-  readonly #pairs = new Map<string, PairFailures>();
+  readonly #pairs = new LruMap<string, PairFailures>(MAX_PAIRS);
   readonly #accountCeiling: number;
   #lastSweep = 0;
 

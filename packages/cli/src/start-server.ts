@@ -9,7 +9,14 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
 import { type Model } from '@ninefold/model';
-import { type Database, acquireStartupLease, buildApp, migrate, openDatabase } from '@ninefold/server';
+import {
+  type Database,
+  type TrustProxy,
+  acquireStartupLease,
+  buildApp,
+  migrate,
+  openDatabase,
+} from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 
 export interface StartOptions {
@@ -35,6 +42,8 @@ export interface StartOptions {
   readonly print?: (line: string) => void;
   /** Serve the built web app from this folder on the same port (`@ninefold/web`). */
   readonly clientDir?: string;
+  /** The reverse proxies whose X-Forwarded-* headers count (`--trust-proxy`); none by default. */
+  readonly trustProxy?: TrustProxy;
 }
 
 export interface RunningServer {
@@ -82,7 +91,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts =
       options.demo === true ? await seedDemo(database, model, options.demoData !== false, print) : [];
-    const app = buildApp({ model, database, logger: options.logger ?? { level: 'info' } });
+    const app = buildApp({
+      model,
+      database,
+      logger: options.logger ?? { level: 'info' },
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    });
     if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);

@@ -69,10 +69,50 @@ describe('ninefold start', () => {
     }
   });
 
+  it('believes X-Forwarded-Proto only from the proxies given with --trust-proxy', async () => {
+    const data = join(dir, 'start-proxy');
+    for (const { flags, secure } of [
+      { flags: ['--trust-proxy', '127.0.0.1, 10.0.0.0/8'], secure: true },
+      { flags: ['--trust-proxy', '10.0.0.0/8'], secure: false },
+      { flags: [], secure: false },
+    ]) {
+      let server: (Started & { demoAccounts: readonly { email: string; password: string }[] }) | undefined;
+      const args = ['start', 'examples/expense-claims.md', '--port', '0', '--data', data];
+      const { code, stderr } = await run([...args, '--demo', '--no-demo-data', '--quiet', ...flags], {
+        onStarted: (s) => (server = s as typeof server),
+      });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      try {
+        const [account] = server?.demoAccounts ?? [];
+        const answer = await fetch(`${server?.url ?? ''}/api/session`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-ninefold-csrf': '1',
+            'x-forwarded-proto': 'https',
+          },
+          body: JSON.stringify({ email: account?.email, password: account?.password }),
+        });
+        expect(answer.status).toBe(200);
+        expect(/;\s*secure/i.test(answer.headers.get('set-cookie') ?? ''), flags.join(' ')).toBe(secure);
+      } finally {
+        await server?.close();
+      }
+    }
+  });
+
   it('explains its usage', async () => {
     expect((await run(['start'])).code).toBe(2);
     expect((await run(['start', 'x.md', '--port', 'abc'])).code).toBe(2);
-    expect((await run(['help', 'start'])).stdout).toContain('--accept-data-loss');
+    for (const proxies of ['1', 'true', '10.0.0.0/33', 'proxy.example.com', '127.0.0.1,']) {
+      const { code, stderr } = await run(['start', 'x.md', '--trust-proxy', proxies]);
+      expect(code, proxies).toBe(2);
+      expect(stderr).toContain('--trust-proxy takes');
+    }
+    const help = (await run(['help', 'start'])).stdout;
+    expect(help).toContain('--accept-data-loss');
+    expect(help).toContain('--trust-proxy');
   });
 });
 

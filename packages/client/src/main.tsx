@@ -4,10 +4,11 @@
  */
 import './styles/shell';
 import './styles.css';
-import { API_PATHS, APP_PATHS, MODEL_SCRIPT_ID, type Model } from '@ninefold/model';
+import { API_PATHS, APP_PATHS, MODEL_SCRIPT_ID, type Model, type SessionUser } from '@ninefold/model';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
+import { createHttp } from './api/http';
 import { App, createAppParts } from './app/App';
 import { preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
@@ -16,13 +17,42 @@ import { releasePrerender, startFromPrerender, syncDeviceSettings } from './prer
 import { loadMessageFormat } from './runtime/messages';
 import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
-async function loadModel(): Promise<Model> {
+/** The model, and the session when finding the model needed it (see {@link wholeModel}). */
+interface Start {
+  readonly model: Model;
+  readonly session?: SessionUser | null;
+}
+
+async function loadModel(): Promise<Start> {
   const inline = document.getElementById(MODEL_SCRIPT_ID);
   if (inline?.textContent != null && inline.textContent !== '')
-    return JSON.parse(inline.textContent) as Model;
+    return wholeModel(JSON.parse(inline.textContent) as Model);
+  return wholeModel(await fetchModel());
+}
+
+/** The model as the server gives it to this browser's session (decision 0027: signed out, a part). */
+async function fetchModel(): Promise<Model> {
   const response = await fetch(`/api/${API_PATHS.model}`, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`The model could not be loaded (HTTP ${response.status}).`);
   return (await response.json()) as Model;
+}
+
+/**
+ * The signed-out model (decision 0027) is the whole one's part for the pages before sign-in: the
+ * session, which start-up asks for anyway, then says whether the whole model is needed (a page the
+ * offline worker kept from before sign-in, say), and is kept for the app's start.
+ */
+async function wholeModel(model: Model): Promise<Start> {
+  if (model.signedOut !== true) return { model };
+  // most likely nobody is signed in: the sign-in page's code loads meanwhile
+  void preloadSignIn();
+  // once, without retries: offline, the sign-in page must not wait for a network that is not there
+  const http = createHttp({ calls: { ...model.calls, retries: 0 } });
+  const session = navigator.onLine ? await fetchSession(http).catch(() => undefined) : undefined;
+  if (session == null) return session === null ? { model, session } : { model };
+  const whole = await fetchModel();
+  if (whole.signedOut === true) throw new Error('The server did not send the model of a signed-in user.');
+  return { model: whole, session };
 }
 
 /** The worker's cache of the page (see vite.config.ts): every route of the app is this one page. */
@@ -89,13 +119,14 @@ const SIGN_IN_WAIT_MS = 1000;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-loadModel().then(async (model) => {
+loadModel().then(async ({ model, session: known }) => {
   const root = document.getElementById('root');
   if (root === null) return;
   const parts = createAppParts(model);
   syncDeviceSettings(model.product.name, model.product.theme.colorScheme);
   // the page came with its screen prerendered: the app starts from the session and rows it was made from
   if (startFromPrerender(parts.queryClient)) setTimeout(releasePrerender, PRERENDER_MAX_MS);
+  if (known !== undefined) parts.queryClient.setQueryData(SESSION_KEY, known);
   // the session, the first screen's code and a list's rows load side by side, not one after another
   const session = parts.queryClient.prefetchQuery({
     queryKey: SESSION_KEY,

@@ -122,11 +122,13 @@ export function renderApp(
     now?: () => Date;
     /** Puts something between the app and the server, like a network that loses answers. */
     network?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+    /** The model the app starts with, if not the world's (the signed-out one, say). */
+    model?: Model;
   } = {},
 ) {
   const jar = { cookie: options.as === undefined ? undefined : w.users[options.as]?.cookie };
   const fetch = injectFetch(w.server, jar);
-  const parts = createAppParts(w.model, {
+  const parts = createAppParts(options.model ?? w.model, {
     fetch: options.network === undefined ? fetch : options.network(fetch),
     now: options.now ?? w.server.clock.now,
   });

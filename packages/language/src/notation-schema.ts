@@ -593,7 +593,7 @@ const limits = strictObject(
       ],
     },
     loginAttemptsPerMinute: int(
-      'Login attempts per minute, per account and per address. Default 10.',
+      'Login attempts per minute from one address; an account’s failures from all addresses are capped at ten times this. Default 10.',
       1,
       10_000,
     ),

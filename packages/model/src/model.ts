@@ -42,6 +42,12 @@ export interface Model {
   readonly limits: Limits;
   /** What each section of the spec said, and whether it specified its facet at all. */
   readonly facets: Readonly<Record<FacetKey, Facet>>;
+  /**
+   * True on the model a signed-out visitor gets (`<basePath>/model` and the page): only what the
+   * sign-in, help and about pages need — no entities, screens, roles, rules or constants
+   * (decision 0027). The app loads the whole model once signed in.
+   */
+  readonly signedOut?: true;
 }
 
 export interface Facet {
@@ -329,7 +335,7 @@ export interface Limits {
   readonly maxBodyBytes: number;
   /** Requests per minute and client; by role, `default` for signed-in users, `guest` otherwise. */
   readonly requestsPerMinute: Readonly<Record<string, number>>;
-  /** Login attempts per minute, per account and per address. */
+  /** Login attempts per minute from one address; ten times this caps an account's failures a minute (decision 0027). */
   readonly loginAttemptsPerMinute: number;
   /** Idle and absolute session lifetimes. */
   readonly sessionIdleMinutes: number;

@@ -12,13 +12,14 @@ import { randomUUID } from 'node:crypto';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
+import { installPrivateCaching } from './http/cache-control.js';
 import { installCsrfCheck } from './http/csrf.js';
 import { earlyErrorOptions, refuseUndecodableQueries } from './http/early-errors.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { installJsonBodies } from './http/json-body.js';
 import { apiPath } from './http/paths.js';
-import { publicModel } from './http/public-model.js';
+import { publicModel, signedOutModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
@@ -30,11 +31,20 @@ export interface AppOptions {
   readonly database: Database;
   /** Fastify's logger option: `false` (the default), `true`, or pino options. */
   readonly logger?: FastifyServerOptions['logger'];
-  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
-  readonly trustProxy?: boolean;
+  /**
+   * Which proxies' X-Forwarded-For, -Proto and -Host to believe (Fastify's `trustProxy`): the
+   * proxies' addresses and CIDR ranges (Fastify 5 ignores a hop count: it cannot tell a proxy
+   * from a client that sends the headers itself). Unset, they are ignored: the address is the
+   * connection's, the protocol its own. It decides the address the sign-in and guest limits count
+   * by, and whether the session cookie is `Secure` (decision 0027).
+   */
+  readonly trustProxy?: TrustProxy;
   /** The clock; tests move it instead of sleeping. */
   readonly now?: () => Date;
 }
+
+/** Whom to trust for X-Forwarded-*: the proxies' addresses and ranges (`true`: anyone). */
+export type TrustProxy = boolean | readonly string[];
 
 /** What the server knows about itself, on `app.ninefold`. */
 export interface AppState {
@@ -61,7 +71,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const now = options.now ?? (() => new Date());
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxyOption(options.trustProxy),
     bodyLimit: model.limits.maxBodyBytes,
     genReqId: () => randomUUID(),
     // every log line of a request carries the id that its problem response shows
@@ -97,14 +107,25 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const context = { model, database, now };
   void app.register(cookie);
   void app.register(async (api) => {
+    installPrivateCaching(api, model);
     installCsrfCheck(api);
     installAuthentication(api, context);
     installRateLimit(api, model, now);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
-    api.get(apiPath(model, API_PATHS.model), async () => publicModel(model));
+    const models = { signedIn: publicModel(model), signedOut: signedOutModel(model) };
+    // before sign-in, only what the sign-in, help and about pages need (decision 0027)
+    api.get(apiPath(model, API_PATHS.model), async (request) =>
+      request.auth.user === null ? models.signedOut : models.signedIn,
+    );
     registerSessionRoutes(api, context);
     registerResources(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;
+}
+
+/** Fastify's form of the option: a list as a fresh array, nothing as `false`. */
+function trustProxyOption(trust: TrustProxy | undefined): boolean | string[] {
+  if (trust === undefined) return false;
+  return typeof trust === 'object' ? [...trust] : trust;
 }

@@ -9,7 +9,7 @@
  * await migrate(database, model);
  * const app = buildApp({ model, database });
  */
-export { buildApp, type AppOptions, type AppState } from './app.js';
+export { buildApp, type AppOptions, type AppState, type TrustProxy } from './app.js';
 
 export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
 export { type DialectName } from './db/dialect.js';
@@ -43,7 +43,7 @@ export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/passwo
 export { requireUser, type RequestAuth } from './auth/request-auth.js';
 
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
-export { publicModel } from './http/public-model.js';
+export { publicModel, signedOutModel } from './http/public-model.js';
 export { apiPath, isApiPath } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';

@@ -2,7 +2,8 @@
  * The one LRU of the server: a `Map` bounded to `max` entries, the least recently used going first.
  * Used for the prepared statements (`db/statement-cache.ts`), the compiled SQL texts
  * (`resources/compiled-sql.ts`) and the session cache (`auth/session-cache.ts`): each is a cache
- * whose miss only costs work, never a wrong answer.
+ * whose miss only costs work, never a wrong answer. The sign-in limiter bounds its memory of
+ * failures with one too (`auth/login-limiter.ts`, which says what forgetting costs).
  */
 
 /**

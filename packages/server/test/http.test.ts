@@ -57,11 +57,45 @@ for (const dialect of DIALECTS) {
       ).toBe(200);
     });
 
-    it('serves the compiled model', async () => {
+    it('serves the compiled model to a signed-in user, and only the sign-in part before', async () => {
       const server = await testServer(dialect, specModel(SPEC));
-      const response = await checkedInject(server.app, server.model, { method: 'GET', url: '/api/model' });
-      expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual(JSON.parse(JSON.stringify(server.model)));
+      const signedOut = await checkedInject(server.app, server.model, { method: 'GET', url: '/api/model' });
+      expect(signedOut.statusCode).toBe(200);
+      const part = signedOut.json<Record<string, unknown>>();
+      // who may do what, the data and the screens are not a visitor's (decision 0027)
+      expect(part).toMatchObject({
+        signedOut: true,
+        entities: {},
+        roles: {},
+        rules: [],
+        screens: [],
+        nav: [],
+      });
+      expect(JSON.stringify(part)).not.toMatch(/employee|finance|"Claim"/);
+      // what the pages before sign-in show: the product, its look, the spec's prose, the messages
+      expect(part['product']).toEqual(server.model.product);
+      expect(part['facets']).toEqual(server.model.facets);
+      expect(part['limits']).toMatchObject({ requestsPerMinute: { guest: 4 }, maxBodyBytes: 1024 });
+      // a built-in message in the spec's words, with the constant it names, and nothing else
+      expect(part['errors']).toMatchObject({
+        E_BAD_REQUEST: { message: expect.stringContaining('{MAX_CLAIM}') },
+      });
+      expect(part['constants']).toEqual({ MAX_CLAIM: 5000 });
+
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const login = await checkedInject(server.app, server.model, {
+        method: 'POST',
+        url: '/api/session',
+        headers: CSRF,
+        payload: { email: 'ann@example.com', password: PASSWORD },
+      });
+      const cookie = sessionCookie(login)!;
+      const signedIn = await checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: '/api/model',
+        headers: { cookie },
+      });
+      expect(signedIn.json()).toEqual(JSON.parse(JSON.stringify(server.model)));
     });
 
     it('refuses a state-changing request without the CSRF header or from a foreign Origin', async () => {

@@ -5,7 +5,7 @@
  */
 import type { Prerender } from '@ninefold/client/prerender';
 import { MODEL_SCRIPT_ID, type Model, PRERENDER_MOUNT_ID, STATE_SCRIPT_ID } from '@ninefold/model';
-import { publicModel } from '@ninefold/server';
+import { publicModel, signedOutModel } from '@ninefold/server';
 import { type BuildManifest, assetsOf } from './build-manifest.js';
 import { escapeHtml, scriptJson } from './html.js';
 import { themeColor } from './manifest.js';
@@ -13,13 +13,14 @@ import { themeColor } from './manifest.js';
 /** The id of the element the prerender stands in, which the app removes (`@ninefold/client`'s prerender/client.ts). */
 
 /**
- * The page with the model, the product's name and theme colour written in. `<` is escaped in the
- * JSON so that no spec text can close the script element.
+ * The page with the model, the product's name and theme colour written in: the whole model for a
+ * signed-in user, only its signed-out part otherwise (decision 0027). `<` is escaped in the JSON so
+ * that no spec text can close the script element.
  *
- * @example renderIndex(readFileSync('dist/index.html', 'utf8'), model)
+ * @example renderIndex(readFileSync('dist/index.html', 'utf8'), model, { signedOut: true })
  */
-export function renderIndex(template: string, model: Model): string {
-  const json = scriptJson(publicModel(model));
+export function renderIndex(template: string, model: Model, options: { signedOut?: boolean } = {}): string {
+  const json = scriptJson(options.signedOut === true ? signedOutModel(model) : publicModel(model));
   const head =
     `<script id="${MODEL_SCRIPT_ID}" type="application/json">${json}</script>` +
     `<meta name="description" content="${escapeHtml(model.product.summary)}">`;

@@ -16,6 +16,7 @@ import { readBuildManifest } from './build-manifest.js';
 import { ICON_SIZES, iconOf, iconPng, manifestOf } from './manifest.js';
 import { CONTENT_SECURITY_POLICY, prerenderedPage, renderIndex } from './page.js';
 import { type PrerenderModule, loadPrerender, prerenderFor } from './prerender.js';
+import { isSignedIn } from './signed-in.js';
 
 export interface WebAppOptions {
   /** The folder of the built client; by default the installed `@ninefold/client`'s `dist`. */
@@ -53,7 +54,10 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
   if (dir === undefined || !existsSync(indexFile)) {
     throw new Error(`The client is not built: ${indexFile} is missing. Run \`npm run build\` first.`);
   }
-  const page = renderIndex(readFileSync(indexFile, 'utf8'), model);
+  const template = readFileSync(indexFile, 'utf8');
+  // the page of a signed-in browser, with the whole model, and of everyone else (decision 0027)
+  const page = renderIndex(template, model);
+  const signedOutPage = renderIndex(template, model, { signedOut: true });
   const prerender =
     options.prerender === false
       ? null
@@ -64,18 +68,25 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
       : prerenderedPage(page, model.product.theme.colorScheme, readBuildManifest(dir));
   const timeoutMs = options.prerenderTimeoutMs ?? PRERENDER_TIMEOUT_MS;
 
-  const sendPage = (reply: FastifyReply, body = page) =>
-    reply
-      // a prerendered page carries one user's records: never kept, by the browser or its worker
-      .header('cache-control', body === page ? 'no-cache' : 'no-store')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('referrer-policy', 'same-origin')
-      .header('x-frame-options', 'DENY')
-      .type('text/html; charset=utf-8')
-      .send(body);
+  const sendPage = (reply: FastifyReply, body: string) => {
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.header(name, value);
+    return (
+      reply
+        // a prerendered page carries one user's records: never kept, by the browser or its worker;
+        // the whole model is for signed-in browsers only, not for a cache they share
+        .header('cache-control', cacheControlOf(body))
+        .type('text/html; charset=utf-8')
+        .send(body)
+    );
+  };
+  const cacheControlOf = (body: string) =>
+    body === signedOutPage ? 'no-cache' : body === page ? 'private, no-cache' : 'no-store';
+  const sendPageFor = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(reply, (await isSignedIn(app, request)) ? page : signedOutPage);
   const sendPrerendered = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!(await isSignedIn(app, request))) return sendPage(reply, signedOutPage);
     const prerendered = prerender === null ? null : await prerenderFor(app, prerender, request, timeoutMs);
-    if (prerendered === null || withPrerender === null) return sendPage(reply);
+    if (prerendered === null || withPrerender === null) return sendPage(reply, page);
     return sendPage(reply.header(PRERENDERED_HEADER, '1'), withPrerender(prerendered));
   };
 
@@ -87,18 +98,23 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
     serve: false,
     index: false,
     cacheControl: false,
+    // `.env`, `.git` and the like that a build folder may hold are nobody's business: a 404
+    dotfiles: 'ignore',
     // content-hashed names under /assets never change; everything else is checked every time
     setHeaders: (res, path) => {
       res.setHeader(
         'cache-control',
         path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
+      // any other page of the build runs under the app page's policy
+      if (/\.html?$/i.test(path))
+        for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
     },
   });
   const manifest = JSON.stringify(manifestOf(model));
   const icon = iconOf(model);
-  app.get('/', (_request, reply) => sendPage(reply));
-  app.get('/index.html', (_request, reply) => sendPage(reply));
+  app.get('/', sendPageFor);
+  app.get('/index.html', sendPageFor);
   app.get('/manifest.webmanifest', (_request, reply) =>
     reply.header('cache-control', 'no-cache').type('application/manifest+json').send(manifest),
   );
@@ -123,9 +139,16 @@ export async function webApp(app: FastifyInstance, options: WebAppOptions): Prom
       return file === null ? reply.callNotFound() : reply.sendFile(file);
     }
     // a HEAD asks whether the page is there, not for one user's rows
-    return request.method === 'GET' ? sendPrerendered(request, reply) : sendPage(reply);
+    return request.method === 'GET' ? sendPrerendered(request, reply) : sendPageFor(request, reply);
   });
 }
+
+/** What every HTML page the web app sends carries: its policy, and no framing, no referrer elsewhere. */
+const PAGE_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+} as const;
 
 /** A URL's path as a file path (`%20` a space), or null when it does not decode. */
 function decodedPath(path: string): string | null {

@@ -2,13 +2,20 @@
  * The web app on the API's port: the page with the model inline for every route of the client,
  * static files, the manifest and icons made from the model; the API's paths left to the API.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { builtClient, exampleModel } from '@ninefold/testkit';
+import { signedOutModel } from '@ninefold/server';
+import { builtClient, exampleModel, givenUser, login } from '@ninefold/testkit';
 import { webServer } from './web-server.js';
+
+/** The model the page carries inline. */
+function inlineModel(body: string): unknown {
+  const json = /<script id="ninefold-model" type="application\/json">(.*?)<\/script>/s.exec(body)?.[1];
+  return JSON.parse(json ?? 'null');
+}
 
 describe('the web app on the API’s port', () => {
   it('serves the page with the model inline, for every address the client routes', async () => {
@@ -28,10 +35,26 @@ describe('the web app on the API’s port', () => {
       expect(page.body).toContain('<title>Expense claims</title>');
       expect(page.body).toContain('<html lang="en-GB"');
       expect(page.body).toContain('content="#0b7285"');
-      const inline = /<script id="ninefold-model" type="application\/json">(.*?)<\/script>/s.exec(
-        page.body,
-      )?.[1];
-      expect(JSON.parse(inline ?? 'null')).toEqual(JSON.parse(JSON.stringify(model)));
+      // nobody signed in: the model of the pages before sign-in (decision 0027)
+      expect(inlineModel(page.body)).toEqual(JSON.parse(JSON.stringify(signedOutModel(model))));
+    }
+  });
+
+  it('gives the whole model to a signed-in browser only', async () => {
+    const model = exampleModel('expense-claims.md');
+    const server = await webServer('sqlite', model, { dir: builtClient() });
+    await givenUser(server, 'ann@example.com', ['employee']);
+    const { cookie } = await login(server.app, 'ann@example.com');
+    for (const url of ['/', '/index.html', '/my-claims', '/sign-in']) {
+      const signedIn = await server.app.inject({ method: 'GET', url, headers: { cookie: cookie! } });
+      expect(signedIn.headers['cache-control'], url).toBe('private, no-cache');
+      expect(inlineModel(signedIn.body), url).toEqual(JSON.parse(JSON.stringify(model)));
+      const stale = await server.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: 'ninefold_session=AAAAAAAAAAAAAAAAAAAAAA' },
+      });
+      expect(inlineModel(stale.body), url).toMatchObject({ signedOut: true, roles: {}, screens: [] });
     }
   });
 
@@ -62,6 +85,33 @@ describe('the web app on the API’s port', () => {
     }
     const post = await app.inject({ method: 'POST', url: '/claims', payload: {} });
     expect(post.statusCode).toBe(404);
+  });
+
+  it('serves no dotfile of the build folder, and every HTML file under the page’s policy', async () => {
+    const dir = builtClient();
+    writeFileSync(join(dir, '.env'), 'SECRET=1');
+    writeFileSync(join(dir, '.htpasswd'), 'admin:x');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'config.txt'), '[core]');
+    writeFileSync(join(dir, 'offline.html'), '<!doctype html><title>Offline</title>');
+    const { app } = await webServer('sqlite', exampleModel('expense-claims.md'), { dir });
+    for (const url of ['/.env', '/.htpasswd', '/.git/config.txt', '/assets/../.env']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toMatch(/SECRET|admin|core/);
+    }
+    // an encoded dot names no file: the app's page, which routes it
+    const encoded = await app.inject({ method: 'GET', url: '/%2eenv' });
+    expect(encoded.body).not.toContain('SECRET');
+    const other = await app.inject({ method: 'GET', url: '/offline.html' });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toContain('<title>Offline</title>');
+    const page = await app.inject({ method: 'GET', url: '/' });
+    for (const header of ['content-security-policy', 'x-frame-options', 'referrer-policy']) {
+      expect(other.headers[header], header).toBe(page.headers[header]);
+    }
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
   it('describes the product as an installable app: manifest and icon', async () => {

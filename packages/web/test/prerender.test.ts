@@ -140,7 +140,9 @@ for (const dialect of DIALECTS) {
         const response = await page(url, cookie, method);
         expect(response.statusCode, url).toBe(200);
         expect(response.headers['x-ninefold-prerendered'], url).toBeUndefined();
-        expect(response.headers['cache-control'], url).toBe('no-cache');
+        // the whole model's page is a signed-in browser's own (decision 0027)
+        const signedIn = cookie?.includes(ann) === true;
+        expect(response.headers['cache-control'], url).toBe(signedIn ? 'private, no-cache' : 'no-cache');
         if (method !== 'HEAD') expect(prerenderOf(response), url).toEqual({ html: null, state: null });
       };
       await bare('/my-claims'); // nobody signed in

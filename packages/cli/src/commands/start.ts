@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DataLossError } from '@ninefold/server';
 import { installedClient } from '@ninefold/web';
@@ -22,6 +23,11 @@ Options:
   --accept-data-loss   apply a migration that drops or narrows data (see \`ninefold migrate\`)
   --client <folder>    the built web app to serve (default: Ninefold's own, packages/client/dist)
   --api-only           serve the API without the web app
+  --trust-proxy <proxies>
+                       behind a reverse proxy: believe X-Forwarded-For and -Proto from these
+                       addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8; also
+                       loopback, linklocal, uniquelocal). Sign-in and guest limits then count
+                       the client's address, and the session cookie is Secure over HTTPS.
   --quiet              no request log
 
 SIGTERM or Ctrl-C drains the requests in flight, then stops.
@@ -47,6 +53,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
         quiet: { type: 'boolean' },
         client: { type: 'string' },
         'api-only': { type: 'boolean' },
+        'trust-proxy': { type: 'string' },
       },
     });
   } catch (error) {
@@ -62,6 +69,13 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
   const port = values.port === undefined ? 3000 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.stderr.write(`--port must be a whole number from 0 to 65535, not "${values.port ?? ''}".\n`);
+    return EXIT.usage;
+  }
+  const trustProxy = values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy']);
+  if (trustProxy === null) {
+    io.stderr.write(
+      `--trust-proxy takes the proxies' addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8), not "${values['trust-proxy'] ?? ''}".\n`,
+    );
     return EXIT.usage;
   }
   const databaseUrl = (io.env ?? {})['DATABASE_URL'];
@@ -92,6 +106,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       logger: values.quiet === true ? false : { level: 'info' },
       print: (line) => io.stdout.write(`${line}\n`),
       ...(clientDir === undefined ? {} : { clientDir }),
+      ...(trustProxy === undefined ? {} : { trustProxy }),
     });
   } catch (error) {
     if (error instanceof DataLossError) {
@@ -104,4 +119,29 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
   io.stdout.write(`API description: ${server.url}/openapi.json, browsable at ${server.url}/docs\n`);
   io.onStarted?.(server);
   return EXIT.ok;
+}
+
+/** The names proxy-addr (Fastify's) knows for ranges of private addresses. */
+const ADDRESS_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `--trust-proxy`'s value: the proxies' addresses and CIDR ranges; null when it is not that. Neither
+ * "trust everyone" nor a hop count is offered: the first would let any client that reaches the
+ * server directly pick the address its sign-in attempts count against, and Fastify 5 ignores the
+ * second for the same reason (it cannot tell the proxy from a client sending the headers itself).
+ *
+ * @example parseTrustProxy('127.0.0.1, 10.0.0.0/8') // ['127.0.0.1', '10.0.0.0/8']
+ */
+export function parseTrustProxy(text: string): string[] | null {
+  const entries = text.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : null;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (ADDRESS_RANGES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }

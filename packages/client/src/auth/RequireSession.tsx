@@ -3,6 +3,7 @@ import { type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useSession } from './session';
+import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
 
 /**
  * The signed-in part of the app. Without a session — never signed in, signed out, or expired —
@@ -11,6 +12,8 @@ import { useSession } from './session';
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
+  // signed in elsewhere (another tab) while this page runs on the signed-out model
+  const needsWholeModel = useNeedsWholeModel(session.data != null);
   if (session.isPending) {
     return (
       <Center h="100dvh">
@@ -25,6 +28,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
       </Center>
     );
   }
+  if (needsWholeModel)
+    return <LoadWholeModel to={`${location.pathname}${location.search}${location.hash}`} />;
   if (session.data == null) {
     const next = `${location.pathname}${location.search}${location.hash}`;
     const search = next === '/' ? '' : `?next=${encodeURIComponent(next)}`;

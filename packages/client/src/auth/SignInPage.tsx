@@ -17,6 +17,7 @@ import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { useSession } from './session';
 import { useSignIn } from './session-actions';
+import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
 
 /** Only a path of this app: never another origin (`//evil.example`), never a scheme. */
 export function safeNext(next: string | null): string {
@@ -33,6 +34,9 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
 
+  const needsWholeModel = useNeedsWholeModel(session.data != null);
+
+  if (needsWholeModel) return <LoadWholeModel to={next} />;
   if (session.data != null) return <Navigate to={next} replace />;
 
   const submit = (event: FormEvent) => {

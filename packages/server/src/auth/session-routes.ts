@@ -42,7 +42,8 @@ export function registerSessionRoutes(
 
   app.post(path, async (request, reply) => {
     const { email, password } = readCredentials(request.body);
-    const decision = limiter.attempt([`account:${normalizeEmail(email)}`, `address:${request.ip}`]);
+    const client = { account: normalizeEmail(email), address: request.ip };
+    const decision = limiter.attempt(client);
     if (!decision.allowed) {
       throw new ApiError(
         'E_RATE_LIMITED',
@@ -60,15 +61,17 @@ export function registerSessionRoutes(
     const matches = await verifyPassword(typeof stored === 'string' ? stored : await dummyHash(), password);
     const user = row === undefined ? null : toSummary(row);
     if (user === null || !matches || user.disabled || typeof stored !== 'string') {
+      limiter.failed(client);
       throw new ApiError('E_INVALID_CREDENTIALS');
     }
+    limiter.succeeded(client);
     // a new id at every sign-in: a session id planted before it is worth nothing after
     const previous = request.cookies[SESSION_COOKIE];
     if (previous !== undefined && previous !== '') await endSession(database, previous);
     const id = await createSession(database, user.id, now());
     reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
     const answer: SessionAnswer = { user: await sessionUser(model, database, user) };
-    return noStore(reply).send(answer);
+    return reply.send(answer);
   });
 
   app.get(path, async (request, reply) => {
@@ -76,7 +79,7 @@ export function registerSessionRoutes(
     const user = requireUser(request);
     // authentication read the user's record with the session
     const answer: SessionAnswer = { user: summaryWith(user, requireUserContext(request)) };
-    return noStore(reply).send(answer);
+    return reply.send(answer);
   });
 
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -93,10 +96,6 @@ async function sessionUser(model: Model, database: Database, user: UserSummary):
 
 function summaryWith(user: UserSummary, context: UserContext): SessionUser {
   return { id: user.id, email: user.email, name: user.name, roles: user.roles, context };
-}
-
-function noStore(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', 'no-store');
 }
 
 function clearCookie(request: FastifyRequest, reply: FastifyReply, model: Model): void {

@@ -1,14 +1,53 @@
 /**
- * The model as the client receives it from `GET /api/model`.
+ * The model as the client receives it from `GET <basePath>/model` and in the page: the whole of it
+ * for a signed-in user, and for a signed-out visitor only what the pages before sign-in need
+ * (decision 0027). A visitor reads the product's name and look, the sign-in page's messages and
+ * the help and about pages' prose; who may do what, the rules and the constants are not theirs.
  */
 import { type Model } from '@ninefold/model';
 
 /**
- * The compiled model without what only the server may know. Today every part of the model is for
+ * The compiled model as a signed-in user's client gets it. Today every part of the model is for
  * the client too; this is the one place that changes when that stops being true.
  *
  * @example reply.send(publicModel(model));
  */
 export function publicModel(model: Model): Model {
   return model;
+}
+
+/**
+ * The model of the pages before sign-in: the product, the API's calls, the spec's prose (the help
+ * and about pages are open to everyone), the built-in error messages (the sign-in page's), and the
+ * limits without the per-role request limits (which name the roles), and only the constants those
+ * messages name. Nothing of the entities, states, rules, roles, screens or navigation.
+ *
+ * @example reply.send(request.auth.user === null ? signedOutModel(model) : publicModel(model));
+ */
+export function signedOutModel(model: Model): Model {
+  const guest = model.limits.requestsPerMinute['guest'];
+  const errors = Object.fromEntries(Object.entries(model.errors).filter(([, error]) => error.builtin));
+  // a spec's own wording of a built-in message may name a constant: those it names stay
+  const messages = Object.values(errors).map((error) => error.message);
+  const constants = Object.fromEntries(
+    Object.entries(model.constants).filter(([name]) =>
+      messages.some((message) => new RegExp(`\\{\\s*${name}\\b`).test(message)),
+    ),
+  );
+  return {
+    modelVersion: model.modelVersion,
+    product: model.product,
+    entities: {},
+    states: {},
+    rules: [],
+    roles: {},
+    screens: [],
+    nav: [],
+    calls: model.calls,
+    errors,
+    constants,
+    limits: { ...model.limits, requestsPerMinute: guest === undefined ? {} : { guest } },
+    facets: model.facets,
+    signedOut: true,
+  };
 }

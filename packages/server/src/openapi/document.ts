@@ -97,7 +97,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
     get: op(ANY_REQUEST, {
       operationId: 'getModel',
       tags: ['server'],
-      summary: 'The compiled model the client renders.',
+      summary: 'The compiled model the client renders; signed out, only what the pages before sign-in need.',
       security: [],
       responses: { '200': { description: 'The model.', content: json({ type: 'object' }) } },
     }),

@@ -2,7 +2,9 @@
  * `GET /api/<resource>/<id>/history`: a record's history, oldest first, each change masked as the
  * record is for its reader. A deleted record's history stays readable by those who could read the
  * record when it was deleted: the record is rebuilt from its own history (`recordAsDeleted`) and
- * the same read rules decide on it.
+ * the same read rules decide on it. An update that changed only fields hidden from the reader is
+ * left out: its time and author would tell them when a field they may not read changed
+ * (decision 0027).
  */
 import { readableFields } from '@ninefold/engine';
 import { type HistoryEntry, type Value, SYSTEM_FIELDS } from '@ninefold/model';
@@ -39,13 +41,18 @@ export function historyRoute(resource: EntityResource, callers: Callers, reader:
     }
     const fields = readableFields(model, caller.user, entity, record, { now: caller.now });
     const visible = fields === null ? null : new Set<string>([...SYSTEM_FIELDS, ...fields]);
-    const data = entries.map((entry) => {
+    const data: HistoryEntry[] = [];
+    for (const entry of entries) {
       const masked: Record<string, { from: Value; to: Value }> = {};
+      let hidden = 0;
       for (const [name, change] of Object.entries(entry.changes)) {
         if (visible === null || visible.has(name)) masked[name] = change;
+        else hidden += 1;
       }
-      return { ...entry, changes: masked };
-    });
+      // creations, deletions and transitions are the record's own events; an update is only its changes
+      if (entry.action === 'update' && hidden > 0 && Object.keys(masked).length === 0) continue;
+      data.push({ ...entry, changes: masked });
+    }
     return { data };
   };
 }

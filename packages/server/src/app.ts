@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { randomUUID } from 'node:crypto';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
+import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
 import { installPrivateCaching } from './http/cache-control.js';
 import { installCsrfCheck } from './http/csrf.js';
@@ -51,6 +52,12 @@ export interface AppState {
   readonly model: Model;
   /** True from the moment shutdown begins: `/ready` answers 503. */
   draining: boolean;
+  /**
+   * Whether a session cookie's value names a live session: for the web app's page, which carries
+   * the whole model only to a signed-in browser (decision 0027), asked in process, so that a
+   * navigation costs no request of its own (no log line, nothing against the user's rate limit).
+   */
+  isSignedIn(sessionId: string): Promise<boolean>;
 }
 
 declare module 'fastify' {
@@ -85,7 +92,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // what Node's parser and the router refuse is a problem too
     ...earlyErrorOptions(model),
   });
-  const state: AppState = { model, draining: false };
+  const state: AppState = {
+    model,
+    draining: false,
+    isSignedIn: async (sessionId) =>
+      (await lookupSession(database, model, sessionId, now())).status === 'active',
+  };
   app.decorate('ninefold', state);
   app.addHook('preClose', async () => {
     state.draining = true;

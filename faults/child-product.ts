@@ -34,20 +34,29 @@ export function sqliteStore(dataDir: string): ProductStore {
 }
 
 /**
- * A database of its own on the real PostgreSQL server, created now and dropped by `drop()`. An
- * unreachable server fails with a message that says which one and how to point elsewhere.
+ * A connection to the real PostgreSQL server, or an error that says which server it tried and how
+ * to point elsewhere; the caller ends it.
  */
-export async function postgresStore(dataDir: string): Promise<ProductStore> {
-  const name = `nf_faults_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5_000 });
+export async function connectPostgres(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5_000 });
   try {
-    await admin.connect();
+    await client.connect();
   } catch (error) {
     throw new Error(
       `The fault suite needs the PostgreSQL server at ${POSTGRES_URL} (set TEST_DATABASE_URL to another): ${(error as Error).message}`,
       { cause: error },
     );
   }
+  return client;
+}
+
+/**
+ * A database of its own on the real PostgreSQL server, created now and dropped by `drop()`. An
+ * unreachable server fails with a message that says which one and how to point elsewhere.
+ */
+export async function postgresStore(dataDir: string): Promise<ProductStore> {
+  const name = `nf_faults_${randomBytes(5).toString('hex')}`;
+  const admin = await connectPostgres();
   try {
     await admin.query(`create database ${name}`);
   } finally {

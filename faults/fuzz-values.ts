@@ -280,3 +280,24 @@ export const notJson: fc.Arbitrary<string> = fc.constantFrom(
   '\ufeff{}',
   ' ',
 );
+
+/**
+ * Record ids in a path that no record has, percent-encoded as a client would send them: unicode,
+ * a traversal, a long one, an encoded slash. NUL (`%00`) and an encoded lone surrogate join them
+ * with their `HOSTILE` case.
+ */
+export const ODD_IDS: readonly string[] = [
+  'no-such-record',
+  '0',
+  '-1',
+  'x'.repeat(300),
+  encodeURIComponent('😀'),
+  encodeURIComponent('\u202Eevil'),
+  encodeURIComponent("' or 1=1 --"),
+  '..%2F..%2Fsession',
+  '%2F',
+  '%20',
+  '00000000-0000-0000-0000-000000000000',
+  ...(HOSTILE.nul.enabled ? ['%00', 'a%00b'] : []),
+  ...(HOSTILE.loneSurrogates.enabled ? ['%ED%A0%80'] : []),
+];

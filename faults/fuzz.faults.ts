@@ -6,6 +6,8 @@
  * and now and then as a guest, with bodies that mix valid values, boundaries, wrong types, hostile
  * text, shallow nesting, unknown and missing keys, nulls and bodies that are not JSON at all.
  *
+ * Paths name records that exist, and now and then ids no record has (`ODD_IDS`).
+ *
  * Every answer must be below 500, and every refusal a problem+json whose code (and every field
  * error's code) is in the model's catalogue. Afterwards every stored row of every entity is read
  * straight from its table and validated again by the engine (`validateRecord`, as an update that
@@ -39,8 +41,9 @@ import {
 import { tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, testServer, type TestServer } from '@ninefold/testkit';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { fieldValue, notAnObject, notJson, unknownKey } from './fuzz-values.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_URL, connectPostgres } from './child-product.js';
+import { ODD_IDS, fieldValue, notAnObject, notJson, unknownKey } from './fuzz-values.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261125);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 100);
@@ -380,6 +383,7 @@ class Fuzz {
             const arbitrary = fc.constantFrom(...records).chain((r) =>
               fc.record({
                 record: fc.constant(r),
+                id: fc.oneof({ weight: 9, arbitrary: fc.constant(r.id) }, fc.constantFrom(...ODD_IDS)),
                 role: this.who(entity, 'update'),
                 ifMatch: this.ifMatch(),
                 body: this.body(
@@ -389,14 +393,16 @@ class Fuzz {
                 ),
               }),
             );
-            return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ record, role, ifMatch, body }) => ({
-              role,
-              method: 'PATCH',
-              url: `${path}/${record.id}`,
-              ...body,
-              ifMatch,
-              target: { entity, id: record.id },
-            }));
+            return fc
+              .sample(arbitrary, { numRuns: RUNS, seed })
+              .map(({ record, id, role, ifMatch, body }) => ({
+                role,
+                method: 'PATCH',
+                url: `${path}/${id}`,
+                ...body,
+                ifMatch,
+                target: { entity, id: record.id },
+              }));
           },
         });
       }
@@ -429,6 +435,7 @@ class Fuzz {
             const arbitrary = target.chain((r) =>
               fc.record({
                 record: fc.constant(r),
+                id: fc.oneof({ weight: 9, arbitrary: fc.constant(r.id) }, fc.constantFrom(...ODD_IDS)),
                 role: this.who(entity, 'update', transition.roles),
                 ifMatch: this.ifMatch(),
                 body: fc.oneof(
@@ -437,14 +444,16 @@ class Fuzz {
                 ),
               }),
             );
-            return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ record, role, ifMatch, body }) => ({
-              role,
-              method: 'POST',
-              url: `${path}/${record.id}/transitions/${transition.name}`,
-              ...body,
-              ifMatch,
-              target: { entity, id: record.id },
-            }));
+            return fc
+              .sample(arbitrary, { numRuns: RUNS, seed })
+              .map(({ record, id, role, ifMatch, body }) => ({
+                role,
+                method: 'POST',
+                url: `${path}/${id}/transitions/${transition.name}`,
+                ...body,
+                ifMatch,
+                target: { entity, id: record.id },
+              }));
           },
         });
       }
@@ -456,6 +465,7 @@ class Fuzz {
           const arbitrary = fc.constantFrom(...records).chain((r) =>
             fc.record({
               record: fc.constant(r),
+              id: fc.oneof({ weight: 9, arbitrary: fc.constant(r.id) }, fc.constantFrom(...ODD_IDS)),
               role: this.who(entity, 'delete'),
               ifMatch: fc.oneof(this.ifMatch(), fc.constant(null)),
               body: fc.oneof(
@@ -464,10 +474,10 @@ class Fuzz {
               ),
             }),
           );
-          return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ record, role, ifMatch, body }) => ({
+          return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ record, id, role, ifMatch, body }) => ({
             role,
             method: 'DELETE',
-            url: `${path}/${record.id}`,
+            url: `${path}/${id}`,
             ...body,
             ifMatch,
             target: { entity, id: record.id },
@@ -533,6 +543,12 @@ const ANY_FIELD = {
   to: null,
   many: false,
 } as const;
+
+// the real PostgreSQL server, never PGlite: testkit's databases follow TEST_DATABASE_URL
+process.env['TEST_DATABASE_URL'] = POSTGRES_URL;
+beforeAll(async () => {
+  await (await connectPostgres()).end();
+});
 
 console.log(`fuzz: seed ${String(SEED)} (FUZZ_SEED), ${String(RUNS)} requests per write (FUZZ_RUNS)`);
 

@@ -13,7 +13,7 @@ import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { type Database } from './db/open.js';
 import { installCsrfCheck } from './http/csrf.js';
-import { installErrorHandling } from './http/errors.js';
+import { frameworkErrors, installErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { apiPath } from './http/paths.js';
 import { publicModel } from './http/public-model.js';
@@ -65,6 +65,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     // keep serving requests already on an open connection while draining; /ready says 503
     return503OnClosing: false,
+    // an address the router cannot read is a problem too, not Fastify's own JSON
+    frameworkErrors: frameworkErrors(model),
     ajv: {
       // unknown fields are refused by the resources, never silently dropped; "12" is not 12
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false },

@@ -143,6 +143,10 @@ export function toApiError(error: unknown, model: Model): ApiError | null {
       return new ApiError('E_BAD_REQUEST', { reason: 'the body is empty although its Content-Type is JSON' });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('E_BAD_REQUEST', { reason: 'the Content-Length does not match the body' });
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('E_BAD_REQUEST', { reason: 'the address is not valid percent-encoded UTF-8' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('E_BAD_REQUEST', { reason: 'a part of the address is longer than any id' });
   }
   if (e.statusCode === 413) return new ApiError('E_PAYLOAD_TOO_LARGE', { limit: model.limits.maxBodyBytes });
   if (e.statusCode === 400 && error instanceof SyntaxError) {
@@ -153,6 +157,25 @@ export function toApiError(error: unknown, model: Model): ApiError | null {
     return new ApiError('E_BAD_REQUEST', { reason: 'the request is malformed' });
   }
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router cannot read (malformed percent-encoding, a path part
+ * longer than `maxParamLength`) is refused before any route or hook of ours runs, with Fastify's own
+ * JSON and, for a long part, a 414; this answers them as problems like every other failure.
+ *
+ * @example Fastify({ frameworkErrors: frameworkErrors(model) })
+ */
+export function frameworkErrors(
+  model: Model,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, _request, reply) => {
+    sendProblem(
+      reply,
+      model,
+      toApiError(error, model) ?? new ApiError('E_BAD_REQUEST', { reason: 'the request is malformed' }),
+    );
+  };
 }
 
 /**

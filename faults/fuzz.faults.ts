@@ -27,23 +27,16 @@ import {
   seedDemoData,
   writableList,
 } from '@ninefold/demo';
-import { type UserContext, validateRecord, valueDecoder, systemField } from '@ninefold/engine';
-import {
-  BUILTIN_ERRORS,
-  CSRF_HEADER,
-  CSRF_HEADER_VALUE,
-  type Entity,
-  type Model,
-  PROBLEM_MEDIA_TYPE,
-  SYSTEM_FIELDS,
-  type Value,
-} from '@ninefold/model';
+import { type UserContext } from '@ninefold/engine';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, type Entity, type Model, type Value } from '@ninefold/model';
 import { tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, givenUser, testServer, type TestServer } from '@ninefold/testkit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, connectPostgres } from './child-product.js';
+import { answerCode, answerFault, short } from './fuzz-answers.js';
 import { ODD_IDS, fieldValue, notAnObject, notJson, unknownKey } from './fuzz-values.js';
+import { invalidStoredRows, storedRows } from './stored-rows.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261125);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 200);
@@ -87,44 +80,6 @@ interface Tally {
 function movingClock() {
   let at = Date.now();
   return { now: () => new Date(at), advance: (ms: number) => (at += ms) };
-}
-
-const short = (value: unknown) => {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-};
-
-const BUILTIN_CODES = new Set<string>(BUILTIN_ERRORS.map((e) => e.code));
-
-/** What is wrong with an answer: a 5xx, or a refusal that is not a catalogue problem; null when fine. */
-function answerFault(model: Model, status: number, type: string, body: string): string | null {
-  if (status >= 500) return `answered ${String(status)}`;
-  if (status < 400) return null;
-  if (!type.startsWith(PROBLEM_MEDIA_TYPE)) return `answered ${String(status)} as ${type}, not problem+json`;
-  let problem: { code?: unknown; errors?: { code?: unknown }[] };
-  try {
-    problem = JSON.parse(body) as typeof problem;
-  } catch {
-    return `answered ${String(status)} with a problem that is not JSON`;
-  }
-  const codes = [problem.code, ...(problem.errors ?? []).map((e) => e.code)];
-  const unknown = codes.filter(
-    (c) => typeof c !== 'string' || !(BUILTIN_CODES.has(c) || Object.hasOwn(model.errors, c)),
-  );
-  return unknown.length === 0
-    ? null
-    : `answered ${String(status)} with codes outside the catalogue: ${short(unknown)}`;
-}
-
-/** A problem's code, or the status of any other answer. */
-function answerCode(status: number, body: string): string {
-  try {
-    const code = (JSON.parse(body) as { code?: unknown }).code;
-    if (status >= 400 && typeof code === 'string') return code;
-  } catch {
-    // not JSON: the status says it
-  }
-  return String(status);
 }
 
 /** The fuzz of one example on one database. */
@@ -211,31 +166,14 @@ class Fuzz {
     return `"${String(attempt.ifMatch === CURRENT ? version : version - 1)}"`;
   }
 
-  /** The stored rows of an entity's table, decoded as the server decodes them. */
-  async rows(entity: Entity): Promise<Record<string, Value>[]> {
-    const raw = (await this.server.database.db
-      .selectFrom(tableName(entity.resource))
-      .selectAll()
-      .execute()) as Record<string, unknown>[];
-    const stateful = this.model.states[entity.name] !== undefined;
-    return raw.map((row) => {
-      const record: Record<string, Value> = {};
-      for (const name of SYSTEM_FIELDS) {
-        if (name === 'state' && !stateful) continue;
-        record[name] = valueDecoder(systemField(name))(row[name]);
-      }
-      for (const field of Object.values(entity.fields))
-        record[field.name] = valueDecoder(field)(row[field.name]);
-      return record;
-    });
-  }
-
   /**
    * Current versions of an entity's records by id, the demo accounts' own User records left out: a
    * fuzzed PATCH that took a sender's role or disabled it would leave the rest of the run to 403s.
    */
   async versions(entity: Entity): Promise<{ id: string; version: number; state: string | null }[]> {
-    const rows = (await this.rows(entity)).filter((r) => !this.senders.has(String(r['id'])));
+    const rows = (await storedRows(this.server.database, this.model, entity)).filter(
+      (r) => !this.senders.has(String(r['id'])),
+    );
     return rows.map((r) => ({
       id: String(r['id']),
       version: Number(r['version']),
@@ -256,7 +194,7 @@ class Fuzz {
     }
   }
 
-  /** Valid values of each field, from the demo's candidates, as the first creator role sees refs. */
+  /** Valid values of each field, from the demo's candidates, with the refs the first role granted anything on sees. */
   async validValues(entity: Entity): Promise<Record<string, Value[]>> {
     const role =
       this.roles.find((r) => this.model.roles[r]?.entities[entity.name] !== undefined) ?? this.roles[0]!;
@@ -502,36 +440,14 @@ class Fuzz {
     return { changes, deletes };
   }
 
-  /** Every stored row that the engine would not accept, one line each. */
+  /** Every stored row that the engine would not accept, one line each (`invalidStoredRows`). */
   async invalidRows(): Promise<{ checked: number; invalid: string[] }> {
     const users = new Map<string, UserContext>();
     for (const role of this.roles) {
       const context = await this.api.userContext(role);
       users.set(context.id, context);
     }
-    const invalid: string[] = [];
-    let checked = 0;
-    for (const entity of Object.values(this.model.entities)) {
-      const states = this.model.states[entity.name];
-      for (const row of await this.rows(entity)) {
-        checked += 1;
-        const user = users.get(String(row['createdBy'])) ?? null;
-        const result = validateRecord(this.model, entity.name, row, {
-          operation: 'update',
-          old: row,
-          user,
-          now: this.clock.now(),
-        });
-        if (!result.ok) invalid.push(`${entity.name} ${short(row)}: ${short(result.errors)}`);
-        if (states !== undefined && states.states[String(row['state'])] === undefined) {
-          invalid.push(`${entity.name} ${String(row['id'])}: state ${short(row['state'])} is not a state`);
-        }
-        if (!Number.isInteger(row['version']) || Number(row['version']) < 1) {
-          invalid.push(`${entity.name} ${String(row['id'])}: version ${short(row['version'])}`);
-        }
-      }
-    }
-    return { checked, invalid };
+    return invalidStoredRows(this.server.database, this.model, users, this.clock.now());
   }
 }
 

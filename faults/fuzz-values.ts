@@ -301,3 +301,14 @@ export const ODD_IDS: readonly string[] = [
   ...(HOSTILE.nul.enabled ? ['%00', 'a%00b'] : []),
   ...(HOSTILE.loneSurrogates.enabled ? ['%ED%A0%80'] : []),
 ];
+
+/**
+ * Idempotency-Key: mostly none, else a fresh key, one key the fuzz sends again with other writes (a
+ * key reused), or one the server must refuse (empty, blank, too long, not visible ASCII).
+ */
+export const idempotencyKey: fc.Arbitrary<string | null> = fc.oneof(
+  { weight: 12, arbitrary: fc.constant(null) },
+  { weight: 4, arbitrary: fc.uuid() },
+  { weight: 1, arbitrary: fc.constant('the-same-key-every-time') },
+  { weight: 1, arbitrary: fc.constantFrom('', ' ', 'k'.repeat(256), 'a b', 'clé', '\t', 'x'.repeat(255)) },
+);

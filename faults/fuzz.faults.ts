@@ -28,14 +28,21 @@ import {
   writableList,
 } from '@ninefold/demo';
 import { type UserContext } from '@ninefold/engine';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, type Entity, type Model, type Value } from '@ninefold/model';
+import {
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  IDEMPOTENCY_KEY_HEADER,
+  type Entity,
+  type Model,
+  type Value,
+} from '@ninefold/model';
 import { tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, givenUser, testServer, type TestServer } from '@ninefold/testkit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, connectPostgres } from './child-product.js';
 import { answerCode, answerFault, short } from './fuzz-answers.js';
-import { ODD_IDS, fieldValue, notAnObject, notJson, unknownKey } from './fuzz-values.js';
+import { ODD_IDS, fieldValue, idempotencyKey, notAnObject, notJson, unknownKey } from './fuzz-values.js';
 import { invalidStoredRows, storedRows } from './stored-rows.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261125);
@@ -54,6 +61,8 @@ interface Attempt {
   readonly raw: boolean;
   /** The header as sent, none (null), or the record's version as it is when the request leaves. */
   readonly ifMatch: string | null | typeof CURRENT | typeof STALE;
+  /** The Idempotency-Key header, or none. */
+  readonly key: string | null;
   /** The record a change is sent to: its version is read just before the request. */
   readonly target: { readonly entity: Entity; readonly id: string } | null;
 }
@@ -132,6 +141,7 @@ class Fuzz {
         ...(cookie === undefined ? {} : { cookie }),
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
         ...(ifMatch === null ? {} : { 'if-match': ifMatch }),
+        ...(attempt.key === null ? {} : { [IDEMPOTENCY_KEY_HEADER]: attempt.key }),
       },
       ...(payload === undefined ? {} : { payload }),
     });
@@ -315,8 +325,13 @@ class Fuzz {
                       : { ...input, [field.name]: noise[field.name] ?? null },
                   );
           const bodies = fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: fuzzed });
-          const arbitrary = fc.record({ role: this.who(entity, 'create'), body: this.body(bodies) });
-          return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ role, body }) => ({
+          const arbitrary = fc.record({
+            role: this.who(entity, 'create'),
+            key: idempotencyKey,
+            body: this.body(bodies),
+          });
+          return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ role, key, body }) => ({
+            key,
             role,
             method: 'POST',
             url: path,
@@ -335,6 +350,7 @@ class Fuzz {
             const arbitrary = fc.constantFrom(...records).chain((r) =>
               fc.record({
                 record: fc.constant(r),
+                key: idempotencyKey,
                 id: fc.oneof({ weight: 9, arbitrary: fc.constant(r.id) }, fc.constantFrom(...ODD_IDS)),
                 role: this.who(entity, 'update'),
                 ifMatch: this.ifMatch(),
@@ -347,7 +363,8 @@ class Fuzz {
             );
             return fc
               .sample(arbitrary, { numRuns: RUNS, seed })
-              .map(({ record, id, role, ifMatch, body }) => ({
+              .map(({ record, id, role, key, ifMatch, body }) => ({
+                key,
                 role,
                 method: 'PATCH',
                 url: `${path}/${id}`,
@@ -387,6 +404,7 @@ class Fuzz {
             const arbitrary = target.chain((r) =>
               fc.record({
                 record: fc.constant(r),
+                key: idempotencyKey,
                 id: fc.oneof({ weight: 9, arbitrary: fc.constant(r.id) }, fc.constantFrom(...ODD_IDS)),
                 role: this.who(entity, 'update', transition.roles),
                 ifMatch: this.ifMatch(),
@@ -398,7 +416,8 @@ class Fuzz {
             );
             return fc
               .sample(arbitrary, { numRuns: RUNS, seed })
-              .map(({ record, id, role, ifMatch, body }) => ({
+              .map(({ record, id, role, key, ifMatch, body }) => ({
+                key,
                 role,
                 method: 'POST',
                 url: `${path}/${id}/transitions/${transition.name}`,
@@ -417,6 +436,7 @@ class Fuzz {
           const arbitrary = fc.constantFrom(...records).chain((r) =>
             fc.record({
               record: fc.constant(r),
+              key: idempotencyKey,
               id: fc.oneof({ weight: 9, arbitrary: fc.constant(r.id) }, fc.constantFrom(...ODD_IDS)),
               role: this.who(entity, 'delete'),
               ifMatch: fc.oneof(this.ifMatch(), fc.constant(null)),
@@ -426,14 +446,17 @@ class Fuzz {
               ),
             }),
           );
-          return fc.sample(arbitrary, { numRuns: RUNS, seed }).map(({ record, id, role, ifMatch, body }) => ({
-            role,
-            method: 'DELETE',
-            url: `${path}/${id}`,
-            ...body,
-            ifMatch,
-            target: { entity, id: record.id },
-          }));
+          return fc
+            .sample(arbitrary, { numRuns: RUNS, seed })
+            .map(({ record, id, role, key, ifMatch, body }) => ({
+              key,
+              role,
+              method: 'DELETE',
+              url: `${path}/${id}`,
+              ...body,
+              ifMatch,
+              target: { entity, id: record.id },
+            }));
         },
       });
     }

@@ -1,11 +1,11 @@
 /**
  * kill -9 during writes (docs/reliability.md): the real product, started by `ninefold start` as a
- * child process, takes concurrent creates, changes and transitions from signed-in clients that send
+ * child process, takes concurrent creates, changes, transitions and deletes from signed-in clients that send
  * an Idempotency-Key with each; at a random moment it is killed with SIGKILL, started again on the
  * same database, and the clients send again, with the same key, each write whose answer the kill
  * took from them, as a real client does. After the last cycle every acknowledged write must be
  * there: each record with the version and values of its last acknowledged write, one history entry
- * per acknowledged write, and no record twice. On SQLite (a file) and on the real PostgreSQL server
+ * per acknowledged write, every acknowledged delete gone, and no record twice. On SQLite (a file) and on the real PostgreSQL server
  * (a database of its own).
  */
 import {
@@ -68,17 +68,19 @@ type Values = { title: string; count: number; amount: string | null; tags: strin
 
 /** A write the product answered with 2xx: what it was and the record's version and values after it. */
 interface Ack {
-  readonly action: 'create' | 'update' | 'transition';
+  readonly action: 'create' | 'update' | 'transition' | 'delete';
   readonly transition: string | null;
+  /** After a delete: the version and values the record had when it was deleted. */
   readonly version: number;
   readonly values: Values;
 }
 
 /** A write as a client sends it, kept until it is answered so that it can be sent again. */
 interface Write {
-  readonly method: 'POST' | 'PATCH';
+  readonly method: 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
-  readonly body: Record<string, unknown>;
+  /** The JSON body; none for a delete. */
+  readonly body: Record<string, unknown> | null;
   readonly ifMatch: number | null;
   readonly key: string;
   readonly action: Ack['action'];
@@ -92,6 +94,8 @@ interface Tracked {
   readonly id: string;
   readonly acks: Ack[];
 }
+
+const isDeleted = (record: Tracked) => last(record).action === 'delete';
 
 /** A small seeded generator (mulberry32): the same seed, the same sequence of choices. */
 function random(seed: number): () => number {
@@ -152,7 +156,8 @@ class Writer {
     const key = `${this.name}-${String(seq)}-${String(Math.floor(this.next() * 1e9))}`;
     const title = `${this.name} #${String(seq)} ✓ Ünïcödé`;
     const choice = this.next();
-    if (this.records.length === 0 || choice < 0.35) {
+    const live = this.records.filter((r) => !isDeleted(r));
+    if (live.length === 0 || choice < 0.35) {
       const body = {
         title,
         amount: `${String(seq)}.${String(seq % 100).padStart(2, '0')}`,
@@ -169,9 +174,9 @@ class Writer {
         record: null,
       };
     }
-    const record = this.records[Math.floor(this.next() * this.records.length)]!;
+    const record = live[Math.floor(this.next() * live.length)]!;
     const now = last(record);
-    if (choice < 0.75) {
+    if (choice < 0.72) {
       const body = { title, count: now.values.count + 1, tags: seq % 2 === 0 ? ['c'] : [] };
       return {
         method: 'PATCH',
@@ -180,6 +185,19 @@ class Writer {
         ifMatch: now.version,
         key,
         action: 'update',
+        transition: null,
+        record,
+      };
+    }
+    if (choice < 0.78) {
+      const path = `${ENTRIES}/${record.id}`;
+      return {
+        method: 'DELETE',
+        path,
+        body: null,
+        ifMatch: now.version,
+        key,
+        action: 'delete',
         transition: null,
         record,
       };
@@ -206,13 +224,13 @@ class Writer {
       response = await fetch(`${url}${write.path}`, {
         method: write.method,
         headers: {
-          'content-type': 'application/json',
+          ...(write.body === null ? {} : { 'content-type': 'application/json' }),
           cookie: this.cookie,
           [CSRF_HEADER]: CSRF_HEADER_VALUE,
           [IDEMPOTENCY_KEY_HEADER]: write.key,
           ...(write.ifMatch === null ? {} : { 'if-match': `"${String(write.ifMatch)}"` }),
         },
-        body: JSON.stringify(write.body),
+        ...(write.body === null ? {} : { body: JSON.stringify(write.body) }),
         signal: AbortSignal.timeout(30_000),
       });
       text = await response.text();
@@ -225,15 +243,21 @@ class Writer {
       return true;
     }
     if (response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true') this.replayed += 1;
-    const body = JSON.parse(text) as Record<string, unknown>;
-    const ack: Ack = {
+    const answered = (body: Record<string, unknown>): Ack => ({
       action: write.action,
       transition: write.transition,
       version: Number(body['version']),
       values: valuesOf(body),
-    };
-    if (write.record === null) this.records.push({ id: String(body['id']), acks: [ack] });
-    else write.record.acks.push(ack);
+    });
+    if (write.record === null) {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      this.records.push({ id: String(body['id']), acks: [answered(body)] });
+    } else if (write.action === 'delete') {
+      // 204, no body: the record was deleted as it last was
+      write.record.acks.push({ ...last(write.record), action: 'delete', transition: null });
+    } else {
+      write.record.acks.push(answered(JSON.parse(text) as Record<string, unknown>));
+    }
     this.acknowledged += 1;
     this.pending = null;
     return true;
@@ -271,6 +295,10 @@ async function lostWrites(url: string, cookie: string, records: readonly Tracked
   for (const record of records) {
     const acked = last(record);
     const got = await getJson(url, `${ENTRIES}/${record.id}`, cookie);
+    if (isDeleted(record)) {
+      if (got.status !== 404) lost.push(`${record.id}: deleted (acknowledged), now ${String(got.status)}`);
+      continue;
+    }
     if (got.status !== 200) {
       lost.push(`${record.id}: acknowledged at version ${String(acked.version)}, now ${String(got.status)}`);
       continue;
@@ -317,8 +345,9 @@ async function lostWrites(url: string, cookie: string, records: readonly Tracked
     }
   }
   const list = (await getJson(url, `${ENTRIES}?total=true&limit=1`, cookie)).body as { total: number };
-  if (list.total !== records.length) {
-    lost.push(`${String(list.total)} records stored for ${String(records.length)} acknowledged creates`);
+  const live = records.filter((r) => !isDeleted(r)).length;
+  if (list.total !== live) {
+    lost.push(`${String(list.total)} records stored for ${String(live)} acknowledged creates not deleted`);
   }
   return lost;
 }
@@ -390,7 +419,7 @@ for (const [name, makeStore] of Object.entries(STORES)) {
         const surprises = writers.flatMap((w) => w.surprises);
         console.log(
           `kill9 ${name}: ${String(CYCLES)} cycles, ${String(acknowledged)} writes acknowledged ` +
-            `(${String(records.length)} records, ${String(resent)} sent again after a kill, ${String(replayed)} of them had committed), ` +
+            `(${String(records.length)} records, ${String(records.filter(isDeleted).length)} of them deleted; ${String(resent)} sent again after a kill, ${String(replayed)} of them had committed), ` +
             `${String(lost.length)} lost, ${String(surprises.length)} unexpected answers`,
         );
         expect(surprises).toEqual([]);

@@ -85,6 +85,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     // keep serving requests already on an open connection while draining; /ready says 503
     return503OnClosing: false,
+    // an address the router cannot read is a problem too, not Fastify's own JSON
     ajv: {
       // unknown fields are refused by the resources, never silently dropped; "12" is not 12
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false },

@@ -494,8 +494,8 @@ for (const dialect of DIALECTS) {
         // the guard: nobody approves their own claim
         expect(problem(await mia.fire(url, 'approve', Number(submitted['version'])))).toMatchObject({
           status: 409,
-          code: 'E_TRANSITION_GUARD',
-          message: 'Approve is not possible now: it needs submittedBy != user.id.',
+          code: 'E_OWN_CLAIM',
+          message: 'You cannot approve or reject your own claim: another manager decides it.',
         });
         // the role: the auditor reads it but may not fire it
         expect(problem(await aud.fire(url, 'approve', Number(submitted['version'])))).toMatchObject({

@@ -3,7 +3,7 @@
  * records of another organisation, transitions with `set` effects and guards.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, problem } from '@ninefold/testkit';
+import { DIALECTS, login, problem } from '@ninefold/testkit';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 for (const dialect of DIALECTS) {
@@ -96,8 +96,8 @@ for (const dialect of DIALECTS) {
       expect(t).toMatchObject({ state: 'open', assignee: agnes.id, dueAt: '2026-03-01T13:00:00.000Z' });
       expect(problem(await lee.fire(url, 'answer', Number(t['version'])))).toMatchObject({
         status: 409,
-        code: 'E_TRANSITION_GUARD',
-        message: 'Answer is not possible now: it needs assignee == user.id.',
+        code: 'E_NOT_ASSIGNEE',
+        message: 'Only the agent the ticket is assigned to answers it: take it first.',
       });
       const missing = problem(await agnes.fire(url, 'resolve', Number(t['version'])));
       expect(missing.errors?.[0]).toMatchObject({ field: 'resolution', code: 'E_REQUIRED' });
@@ -119,6 +119,39 @@ for (const dialect of DIALECTS) {
       const p = problem(await cara.patch(url, { priority: 'urgent' }, Number(taken['version'])));
       expect(p).toMatchObject({ code: 'E_PRIORITY_LOCKED' });
       expect(body(await cara.get(url))['priority']).toBe('normal');
+    });
+
+    // last: it moves the clock on by a week, past every session
+    it('a customer reopens a resolved ticket within the window, and is told in the spec’s words after it', async () => {
+      const t = await ticket(cara);
+      const url = `/api/tickets/${String(t['id'])}`;
+      const resolve = async (version: number) => {
+        const resolved = await agnes.fire(url, 'resolve', version, {
+          resolution: 'Cleared the stale session cookie on our side.',
+        });
+        expect(resolved.statusCode, resolved.body).toBe(200);
+        return Number(body(resolved)['version']);
+      };
+      const taken = body(await agnes.fire(url, 'take', 1));
+      const reopened = await cara.fire(url, 'reopen', await resolve(Number(taken['version'])));
+      expect(body(reopened)).toMatchObject({ state: 'open' });
+      const version = await resolve(Number(body(reopened)['version']));
+      world.server.clock.advance(169 * 3_600_000); // REOPEN_WINDOW is 168h
+      const { cookie } = await login(world.server.app, 'cara@example.com');
+      const late = await cara.request(
+        'POST',
+        `${url}/transitions/reopen`,
+        {},
+        {
+          cookie: cookie ?? '',
+          'if-match': `"${version}"`,
+        },
+      );
+      expect(problem(late)).toMatchObject({
+        status: 409,
+        code: 'E_REOPEN_TOO_LATE',
+        message: 'This ticket was resolved too long ago to reopen: open a new ticket instead.',
+      });
     });
   });
 }

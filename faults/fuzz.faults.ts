@@ -35,6 +35,7 @@ import {
   type Entity,
   type Model,
   type Value,
+  plainField,
 } from '@ninefold/model';
 import { tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, givenUser, testServer, type TestServer } from '@ninefold/testkit';
@@ -475,27 +476,7 @@ class Fuzz {
 }
 
 /** A field of no type in particular: values of every kind for unknown keys. */
-const ANY_FIELD = {
-  name: 'unknown',
-  type: 'string',
-  label: 'unknown',
-  help: '',
-  required: false,
-  unique: false,
-  readonly: false,
-  default: null,
-  min: null,
-  max: null,
-  minLength: null,
-  maxLength: null,
-  pattern: null,
-  values: null,
-  currency: null,
-  scale: null,
-  precision: null,
-  to: null,
-  many: false,
-} as const;
+const ANY_FIELD = plainField('unknown', 'string');
 
 // the real PostgreSQL server, never PGlite: testkit's databases follow TEST_DATABASE_URL
 process.env['TEST_DATABASE_URL'] = POSTGRES_URL;

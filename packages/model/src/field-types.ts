@@ -6,8 +6,40 @@
  * no other type shares (how it is validated, formatted, invented for demo data) stays in the module
  * concerned, in a switch or a `Record<FieldType, …>` that is exhaustive.
  */
-import { FIELD_TYPES, type FieldType } from './model.js';
+import { FIELD_TYPES, type Field, type FieldType } from './model.js';
+import { humanize } from './names.js';
 import { type FilterOperator } from './protocol.js';
+
+/**
+ * A field of a type and nothing more: no constraint, no default, no help, labelled from its name.
+ * What the compiler fills in before a field's own keys, and the shape of a system field (`state`,
+ * `createdAt`…) where a screen shows one.
+ *
+ * @example const title: Field = { ...plainField('title', 'string'), required: true };
+ */
+export function plainField(name: string, type: FieldType): Field {
+  return {
+    name,
+    type,
+    label: humanize(name),
+    help: '',
+    required: false,
+    unique: false,
+    readonly: false,
+    default: null,
+    min: null,
+    max: null,
+    minLength: null,
+    maxLength: null,
+    pattern: null,
+    values: null,
+    currency: null,
+    scale: null,
+    precision: null,
+    to: null,
+    many: false,
+  };
+}
 
 /** Keys of a field's notation that only some types accept (beyond label, help, required, …). */
 export const FIELD_CONSTRAINTS = [

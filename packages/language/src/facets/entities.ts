@@ -16,6 +16,7 @@ import {
   type Value,
   fieldTypesWhere,
   humanize,
+  plainField,
 } from '@ninefold/model';
 import { describe, type YEntry, type YNode } from '../source/yaml.js';
 import {
@@ -105,7 +106,7 @@ export interface EntitiesResult {
 /** The built-in `User` entity; a spec may add fields to it but not redefine these. */
 export function builtinUser(roleNames: readonly string[]): Entity {
   const field = (name: string, type: FieldType, extra: Partial<Field> = {}): Field => ({
-    ...blankField(name, type),
+    ...plainField(name, type),
     ...extra,
   });
   return {
@@ -156,30 +157,6 @@ export const EXPRESSION_NAMES = [
   ],
   'optional',
 ] as const;
-
-function blankField(name: string, type: FieldType): Field {
-  return {
-    name,
-    type,
-    label: humanize(name),
-    help: '',
-    required: false,
-    unique: false,
-    readonly: false,
-    default: null,
-    min: null,
-    max: null,
-    minLength: null,
-    maxLength: null,
-    pattern: null,
-    values: null,
-    currency: null,
-    scale: null,
-    precision: null,
-    to: null,
-    many: false,
-  };
-}
 
 /** Reads `entities:` into the model's entities; references between them are checked afterwards. */
 export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): EntitiesResult {
@@ -322,7 +299,7 @@ function readField(
     return e ? (reader.boolean(e.value, `\`${key}\` of ${where}`) ?? false) : false;
   };
   const field: { -readonly [K in keyof Field]: Field[K] } = {
-    ...blankField(entry.key, type),
+    ...plainField(entry.key, type),
     many,
     required: flag('required'),
     unique: constraintApplies('unique', { type, many }) && flag('unique'),

@@ -11,6 +11,7 @@ import {
   type Screen,
   SYSTEM_FIELDS,
   humanize,
+  plainField,
 } from '@ninefold/model';
 import { hasField } from './list-params';
 
@@ -47,25 +48,9 @@ export function fieldOf(model: Model, entity: Entity, name: string): Field | nul
   if (!hasField(model, entity, name)) return null;
   const machine = model.states[entity.name];
   const base: Field = {
-    name,
-    type: 'string',
+    ...plainField(name, 'string'),
     label: SYSTEM_LABELS[name] ?? humanize(name),
-    help: '',
-    required: false,
-    unique: false,
     readonly: true,
-    default: null,
-    min: null,
-    max: null,
-    minLength: null,
-    maxLength: null,
-    pattern: null,
-    values: null,
-    currency: null,
-    scale: null,
-    precision: null,
-    to: null,
-    many: false,
   };
   switch (name) {
     case 'createdAt':

@@ -73,6 +73,7 @@ describe('ninefold start', () => {
     const data = join(dir, 'start-proxy');
     for (const { flags, secure } of [
       { flags: ['--trust-proxy', '127.0.0.1, 10.0.0.0/8'], secure: true },
+      { flags: ['--trust-proxy', '1'], secure: true },
       { flags: ['--trust-proxy', '10.0.0.0/8'], secure: false },
       { flags: [], secure: false },
     ]) {
@@ -105,7 +106,7 @@ describe('ninefold start', () => {
   it('explains its usage', async () => {
     expect((await run(['start'])).code).toBe(2);
     expect((await run(['start', 'x.md', '--port', 'abc'])).code).toBe(2);
-    for (const proxies of ['1', 'true', '10.0.0.0/33', 'proxy.example.com', '127.0.0.1,']) {
+    for (const proxies of ['0', '10', 'true', '10.0.0.0/33', 'proxy.example.com', '127.0.0.1,']) {
       const { code, stderr } = await run(['start', 'x.md', '--trust-proxy', proxies]);
       expect(code, proxies).toBe(2);
       expect(stderr).toContain('--trust-proxy takes');

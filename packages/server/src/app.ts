@@ -34,18 +34,21 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /**
    * Which proxies' X-Forwarded-For, -Proto and -Host to believe (Fastify's `trustProxy`): the
-   * proxies' addresses and CIDR ranges (Fastify 5 ignores a hop count: it cannot tell a proxy
-   * from a client that sends the headers itself). Unset, they are ignored: the address is the
-   * connection's, the protocol its own. It decides the address the sign-in and guest limits count
-   * by, and whether the session cookie is `Secure` (decision 0027).
+   * proxies' addresses and CIDR ranges, or the number of proxies in front of the server (hops).
+   * Unset, they are ignored: the address is the connection's, the protocol its own. It decides the
+   * address the sign-in and guest limits count by, and whether the session cookie is `Secure`
+   * (decision 0027).
    */
   readonly trustProxy?: TrustProxy;
   /** The clock; tests move it instead of sleeping. */
   readonly now?: () => Date;
 }
 
-/** Whom to trust for X-Forwarded-*: the proxies' addresses and ranges (`true`: anyone). */
-export type TrustProxy = boolean | readonly string[];
+/**
+ * Whom to trust for X-Forwarded-*: the proxies' addresses and ranges, a number of hops (the nearest
+ * that many are proxies), or `true` (anyone).
+ */
+export type TrustProxy = boolean | number | readonly string[];
 
 /** What the server knows about itself, on `app.ninefold`. */
 export interface AppState {
@@ -137,8 +140,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   return app;
 }
 
-/** Fastify's form of the option: a list as a fresh array, nothing as `false`. */
-function trustProxyOption(trust: TrustProxy | undefined): boolean | string[] {
+/**
+ * Fastify's form of the option: a list as a fresh array, nothing as `false`, and a hop count as
+ * proxy-addr's trust function (`hop < n`, as Express counts hops): Fastify 5 itself refuses a bare
+ * number, as it cannot tell a proxy from a client that sends the headers itself. A hop count is for
+ * a server that only its proxies can reach; the deployment says so by choosing it.
+ */
+function trustProxyOption(
+  trust: TrustProxy | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (trust === undefined) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return typeof trust === 'object' ? [...trust] : trust;
 }

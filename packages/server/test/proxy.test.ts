@@ -82,6 +82,21 @@ for (const dialect of DIALECTS) {
     });
   });
 
+  describe(`${dialect}: behind a number of trusted hops`, () => {
+    it('counts the address the nearest hop forwarded, whatever a client wrote before it', async () => {
+      const server = await testServer(dialect, specModel(SPEC), { trustProxy: 1 });
+      await givenUser(server, 'ann@example.com', ['employee']);
+      // the client writes its own X-Forwarded-For; the proxy appends the address it saw
+      const spoofed = (i: number) => `198.51.100.${i}, 203.0.113.66`;
+      for (let i = 0; i < 3; i += 1)
+        expect((await viaProxy(server, spoofed(i), 'https', WRONG)).statusCode).toBe(401);
+      expect((await viaProxy(server, spoofed(9), 'https', RIGHT)).statusCode).toBe(429);
+      const owner = await viaProxy(server, '203.0.113.7', 'https', RIGHT);
+      expect(owner.statusCode).toBe(200);
+      expect(owner.cookies.find((c) => c.name === 'ninefold_session')?.secure).toBe(true);
+    });
+  });
+
   describe(`${dialect}: without a trusted proxy`, () => {
     for (const trust of [undefined, ['10.9.9.9']]) {
       it(`ignores X-Forwarded-For and -Proto (trustProxy ${JSON.stringify(trust)})`, async () => {

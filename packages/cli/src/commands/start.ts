@@ -26,8 +26,10 @@ Options:
   --trust-proxy <proxies>
                        behind a reverse proxy: believe X-Forwarded-For and -Proto from these
                        addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8; also
-                       loopback, linklocal, uniquelocal). Sign-in and guest limits then count
-                       the client's address, and the session cookie is Secure over HTTPS.
+                       loopback, linklocal, uniquelocal), or from the nearest N hops (1 to 9;
+                       only for a server that nothing but its proxies can reach). Sign-in and
+                       guest limits then count the client's address, and the session cookie is
+                       Secure over HTTPS.
   --quiet              no request log
 
 SIGTERM or Ctrl-C drains the requests in flight, then stops.
@@ -74,7 +76,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
   const trustProxy = values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy']);
   if (trustProxy === null) {
     io.stderr.write(
-      `--trust-proxy takes the proxies' addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8), not "${values['trust-proxy'] ?? ''}".\n`,
+      `--trust-proxy takes the proxies' addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8), or a number of hops from 1 to 9, not "${values['trust-proxy'] ?? ''}".\n`,
     );
     return EXIT.usage;
   }
@@ -125,14 +127,16 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
 const ADDRESS_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /**
- * `--trust-proxy`'s value: the proxies' addresses and CIDR ranges; null when it is not that. Neither
- * "trust everyone" nor a hop count is offered: the first would let any client that reaches the
- * server directly pick the address its sign-in attempts count against, and Fastify 5 ignores the
- * second for the same reason (it cannot tell the proxy from a client sending the headers itself).
+ * `--trust-proxy`'s value: the proxies' addresses and CIDR ranges, or the number of proxies in
+ * front of the server (1 to 9 hops, for a server only they can reach); null when it is neither.
+ * "Trust everyone" is not offered: it would let any client that reaches the server directly pick
+ * the address its sign-in attempts count against.
  *
  * @example parseTrustProxy('127.0.0.1, 10.0.0.0/8') // ['127.0.0.1', '10.0.0.0/8']
+ * @example parseTrustProxy('1') // 1
  */
-export function parseTrustProxy(text: string): string[] | null {
+export function parseTrustProxy(text: string): string[] | number | null {
+  if (/^[1-9]$/.test(text.trim())) return Number(text);
   const entries = text.split(',').map((entry) => entry.trim());
   return entries.every(isProxyAddress) ? entries : null;
 }

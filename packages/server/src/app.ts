@@ -113,7 +113,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   installJsonBodies(app);
   installErrorHandling(app, model);
   refuseUndecodableQueries(app);
-  installReadRetry(app);
+  // an embedded SQLite file has no connection to lose: only a server's reads are tried again
+  if (database.dialect !== 'sqlite') installReadRetry(app);
   // a callback hook: an async one costs a promise per request, for one header
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');

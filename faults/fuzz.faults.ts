@@ -38,7 +38,14 @@ import {
   plainField,
 } from '@ninefold/model';
 import { tableName } from '@ninefold/server';
-import { DIALECTS, exampleModel, givenUser, testServer, type TestServer } from '@ninefold/testkit';
+import {
+  DIALECTS,
+  exampleFiles,
+  exampleModel,
+  givenUser,
+  testServer,
+  type TestServer,
+} from '@ninefold/testkit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, connectPostgres } from './child-product.js';
@@ -48,7 +55,8 @@ import { invalidStoredRows, storedRows } from './stored-rows.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261125);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 200);
-const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml'];
+/** Every example that has something to write (every one today). */
+const EXAMPLES = exampleFiles().filter((file) => Object.keys(exampleModel(file).entities).length > 0);
 /** Requests between two moves of the clock past the rate limit's minute. */
 const REQUESTS_PER_MINUTE = 40;
 

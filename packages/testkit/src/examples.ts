@@ -4,8 +4,22 @@
  */
 import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
+const EXAMPLES_DIR = new URL('../../../examples/', import.meta.url);
+
+/**
+ * The file names of every example spec (`.md`, `.yaml`, `.yml`; the seed, `seed.txt`, is the
+ * product's brief, not a spec of ours), in order.
+ *
+ * @example for (const file of exampleFiles()) exampleModel(file);
+ */
+export function exampleFiles(): string[] {
+  return readdirSync(EXAMPLES_DIR)
+    .filter((name) => /\.(md|ya?ml)$/.test(name))
+    .sort();
+}
 
 /**
  * The compiled model of an example; one that does not compile fails the test.
@@ -13,7 +27,7 @@ import { fileURLToPath } from 'node:url';
  * @example const model = exampleModel('expense-claims.md');
  */
 export function exampleModel(file: string): Model {
-  const path = fileURLToPath(new URL(`../../../examples/${file}`, import.meta.url));
+  const path = fileURLToPath(new URL(`${file}`, EXAMPLES_DIR));
   const result = compile(readFileSync(path, 'utf8'), { file });
   if (!result.ok) throw new Error(`examples/${file} does not compile`);
   return result.model;

@@ -22,6 +22,10 @@ export {
   type MigrateOptions,
   type MigrationOutcome,
 } from './schema/migrate.js';
+export { enqueueJob, type NewJob, type Enqueued, DEFAULT_MAX_ATTEMPTS } from './jobs/enqueue.js';
+export { JobRunner, type JobRunnerOptions } from './jobs/runner.js';
+export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES } from './jobs/job.js';
+export { retryDelayMs, DEFAULT_BACKOFF, type Backoff } from './jobs/backoff.js';
 export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';
 export { diffSchemas, formatPlan, isLossy, type Plan, type Step } from './schema/plan.js';

@@ -161,6 +161,14 @@ function builtinTables(): Table[] {
   const sessions = TABLES.sessions;
   const history = TABLES.history;
   const idempotency = TABLES.idempotency;
+  const jobs = TABLES.jobs;
+  const jobIndex = (columns: readonly string[], unique: boolean, textColumns: readonly string[]): Index => ({
+    name: indexName(jobs, columns, unique),
+    table: jobs,
+    columns,
+    textColumns,
+    unique,
+  });
   return [
     {
       name: sessions,
@@ -227,6 +235,34 @@ function builtinTables(): Table[] {
           textColumns: ['created_at'],
           unique: false,
         },
+      ],
+    },
+    {
+      // the outbox of effects and the runner's queue (jobs/); times it compares are epoch milliseconds
+      name: jobs,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        system('kind', 'text', 'string'),
+        system('payload', 'text', 'json'),
+        system('state', 'text', 'string'),
+        system('attempts', 'integer', 'integer'),
+        system('max_attempts', 'integer', 'integer'),
+        system('run_at', 'integer', 'epoch-ms'),
+        system('locked_until', 'integer', 'epoch-ms', { notNull: false }),
+        system('lease_owner', 'text', 'string', { notNull: false }),
+        system('last_error', 'text', 'string', { notNull: false }),
+        // unique per kind while the job is unfinished; cleared when it is done or dead
+        system('dedupe_key', 'text', 'string', { notNull: false }),
+        system('created_at', 'text', 'datetime'),
+        system('updated_at', 'text', 'datetime'),
+      ],
+      indexes: [
+        // what the runner claims: the due jobs of a state, oldest first
+        jobIndex(['state', 'run_at'], false, ['state']),
+        jobIndex(['kind', 'dedupe_key'], true, []),
+        // the admin's list, newest first
+        jobIndex(['created_at', 'id'], false, ['created_at', 'id']),
       ],
     },
   ];

@@ -12,6 +12,8 @@ export const TABLES = {
   idempotency: 'ninefold_idempotency',
   /** Start-up work one instance does for all (the demo seeding), claimed here: `startup-lease.ts`. */
   leases: 'ninefold_leases',
+  /** The outbox of effects and the job runner's queue: `jobs/`. */
+  jobs: 'ninefold_jobs',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

@@ -1,0 +1,68 @@
+/**
+ * What a job is: a row of `ninefold_jobs`, the effect of a change (a timer, a notification, a
+ * webhook delivery) written in the change's own transaction and run afterwards by the runner.
+ *
+ * Delivery is at least once: a process that dies mid-job leaves its lease to run out, and the job
+ * runs again. Handlers must therefore be idempotent; the job's `id` is stable across its attempts,
+ * the key to give an outside system (an Idempotency-Key, a webhook id) or to check before acting.
+ */
+import { decodeInteger } from '../db/dialect.js';
+
+export type JobState = 'pending' | 'running' | 'done' | 'dead';
+
+export const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
+
+/** A job as read from its row. */
+export interface Job {
+  readonly id: string;
+  readonly kind: string;
+  readonly payload: unknown;
+  readonly state: JobState;
+  /** How many times it has been claimed, this attempt included. */
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly runAt: Date;
+  readonly lockedUntil: Date | null;
+  readonly leaseOwner: string | null;
+  readonly lastError: string | null;
+  readonly key: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * What runs a kind of job. It throws to fail the attempt (the runner retries it later); it should
+ * stop when `signal` aborts (the process stops, or the job's lease ends).
+ */
+export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
+
+/** The handlers of the kinds a runner knows, by kind. */
+export type JobHandlers = Readonly<Record<string, JobHandler>>;
+
+/** The row of a job, as either database returns it. */
+export type JobRow = Record<string, unknown>;
+
+/** A row as a job. */
+export function jobOf(row: JobRow): Job {
+  const lockedUntil = row['locked_until'];
+  return {
+    id: String(row['id']),
+    kind: String(row['kind']),
+    payload: JSON.parse(String(row['payload'])) as unknown,
+    state: String(row['state']) as JobState,
+    attempts: decodeInteger(row['attempts']),
+    maxAttempts: decodeInteger(row['max_attempts']),
+    runAt: new Date(decodeInteger(row['run_at'])),
+    lockedUntil:
+      lockedUntil === null || lockedUntil === undefined ? null : new Date(decodeInteger(lockedUntil)),
+    leaseOwner: nullableText(row['lease_owner']),
+    lastError: nullableText(row['last_error']),
+    key: nullableText(row['dedupe_key']),
+    createdAt: String(row['created_at']),
+    updatedAt: String(row['updated_at']),
+  };
+}
+
+function nullableText(raw: unknown): string | null {
+  return raw === null || raw === undefined ? null : String(raw);
+}

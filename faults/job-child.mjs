@@ -1,0 +1,32 @@
+/**
+ * A job runner as a process of its own, for `jobs.faults.ts` to kill with SIGKILL mid-way: it runs
+ * the `effect` jobs of DATABASE_URL, each writing its effect once, keyed by its job's id (the
+ * idempotent handler runner.ts asks for), and logging every attempt. It runs the built server
+ * (`npx tsc -b`).
+ */
+import { JobRunner, openDatabase } from '@ninefold/server';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const database = await openDatabase(process.env['DATABASE_URL'] ?? '');
+const runner = new JobRunner({
+  database,
+  pollMs: 20,
+  concurrency: 4,
+  leaseMs: Number(process.env['LEASE_MS'] ?? 1000),
+  handlers: {
+    effect: async (job) => {
+      await database.db
+        .insertInto('job_attempts')
+        .values({ job_id: job.id, attempt: job.attempts })
+        .execute();
+      await sleep(10 + Math.random() * 20);
+      await database.db
+        .insertInto('job_effects')
+        .values({ job_id: job.id })
+        .onConflict((oc) => oc.column('job_id').doNothing())
+        .execute();
+    },
+  },
+});
+runner.start();
+process.stdout.write('running\n');

@@ -6,7 +6,7 @@
  * there once (its handler is idempotent by job id).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,8 @@ import { type ProductStore, postgresStore } from './child-product.js';
 const JOBS = 500;
 const KILLED_JOBS = 200;
 const CHILD = fileURLToPath(new URL('job-child.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../packages/cli/bin/ninefold.js', import.meta.url));
+const SPEC = `entities: { Note: { fields: { title: { type: string } } } }`;
 
 const compiled = compile(`entities: { Note: { fields: { title: { type: string } } } }`, {
   file: 'jobs.yaml',
@@ -176,5 +178,43 @@ describe('postgres: jobs under load', () => {
       `${attempts.length} attempts for ${KILLED_JOBS} jobs; ${retried} after the kill's leases ran out`,
     );
     expect(await states(database)).toEqual({ done: KILLED_JOBS });
+  });
+
+  it('`ninefold worker` runs the jobs of a PostgreSQL database until SIGTERM, then exits 0', async () => {
+    const { url, open } = await freshPostgres();
+    const database = await open();
+    const specPath = join(dir, 'worker.yaml');
+    writeFileSync(specPath, SPEC);
+    let output = '';
+    const workerProcess = spawn(process.execPath, [CLI, 'worker', specPath], {
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    workerProcess.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    workerProcess.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      workerProcess.once('exit', (code) => resolve(code)),
+    );
+    try {
+      await until(async () => output.includes('Running the jobs of'), 30_000, 'running');
+      const { id } = await enqueueJob(database.db, { kind: 'from-a-newer-version' });
+      await until(
+        async () =>
+          (await database.db.selectFrom(TABLES.jobs).select('state').where('id', '=', id).executeTakeFirst())
+            ?.state === 'dead',
+        30_000,
+        'dead',
+      );
+      const dead = await database.db
+        .selectFrom(TABLES.jobs)
+        .select('last_error')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      expect(dead?.last_error).toBe('No handler runs jobs of kind "from-a-newer-version".');
+    } finally {
+      workerProcess.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/SIGTERM: letting the running jobs finish/);
   });
 });

@@ -2,6 +2,7 @@ import { check, CHECK_HELP } from './commands/check.js';
 import { migrateCommand, MIGRATE_HELP } from './commands/migrate.js';
 import { start, START_HELP } from './commands/start.js';
 import { users, USERS_HELP } from './commands/users.js';
+import { worker, WORKER_HELP } from './commands/worker.js';
 import { EXIT, type Io } from './io.js';
 
 const HELP = `Ninefold reads a nine-section product spec and runs the product it describes.
@@ -13,6 +14,7 @@ Commands:
   start <spec>           migrate the database and serve the product's API
   migrate <spec>         bring the database to the spec's schema and print the plan
   users <action>         add, list, set-roles, disable, reset-password
+  worker <spec>          run the product's jobs beside the servers (PostgreSQL)
   help [command]         show help
 
 Run \`ninefold help <command>\` for a command's options.
@@ -25,6 +27,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   start: { run: start, help: START_HELP },
   migrate: { run: migrateCommand, help: MIGRATE_HELP },
   users: { run: users, help: USERS_HELP },
+  worker: { run: worker, help: WORKER_HELP },
 };
 
 /** The `ninefold` command line; returns the exit status. */

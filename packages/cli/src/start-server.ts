@@ -1,7 +1,8 @@
 /**
  * `ninefold start`: compile the spec, open and migrate the database, optionally seed the demo
  * accounts and data (`@ninefold/demo`), put the API (`@ninefold/server`) and the web app
- * (`@ninefold/web`) on one port, listen, and drain on SIGTERM or SIGINT.
+ * (`@ninefold/web`) on one port, run the product's jobs (`JobRunner`), listen, and drain on SIGTERM
+ * or SIGINT: requests first, then the running jobs.
  */
 import { compile } from '@ninefold/language';
 import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -11,11 +12,13 @@ import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } 
 import { type Model } from '@ninefold/model';
 import {
   type Database,
+  JobRunner,
   type TrustProxy,
   acquireStartupLease,
   buildApp,
   migrate,
   openDatabase,
+  productJobHandlers,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 
@@ -52,7 +55,9 @@ export interface RunningServer {
   /** The address it listens on, like http://127.0.0.1:3000. */
   readonly url: string;
   readonly demoAccounts: readonly DemoAccount[];
-  /** Drains in-flight requests, then closes the database. */
+  /** The runner of the product's jobs, in this process. */
+  readonly jobs: JobRunner;
+  /** Drains in-flight requests, then running jobs, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -100,6 +105,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
+    const jobs = new JobRunner({
+      database,
+      handlers: productJobHandlers({ model, database }),
+      onError: (error) => app.log.error({ err: error }, 'The job runner could not claim or settle a job.'),
+    });
+    jobs.start();
     if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));
 
     let closing: Promise<void> | undefined;
@@ -107,6 +118,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       (closing ??= (async () => {
         app.ninefold.draining = true;
         await app.close(); // stops accepting, waits for in-flight requests
+        await jobs.stop(); // waits for running jobs, a while; the rest run again elsewhere or later
         await database.close();
       })());
     if (options.handleSignals !== false) {
@@ -123,7 +135,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
     }
-    return { app, database, url: address, demoAccounts, close };
+    return { app, database, url: address, demoAccounts, jobs, close };
   } catch (error) {
     await database.close();
     throw error;

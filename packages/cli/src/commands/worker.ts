@@ -1,0 +1,89 @@
+/**
+ * `ninefold worker`: a process that runs only the product's jobs, beside the servers, on the same
+ * PostgreSQL database (decision 0028). Several workers and servers share the jobs, each claimed by
+ * one. On SQLite there is one process, and `ninefold start` runs the jobs itself: the worker refuses.
+ */
+import { parseArgs } from 'node:util';
+import { DataLossError, JobRunner, migrate, productJobHandlers } from '@ninefold/server';
+import { EXIT, type Io } from '../io.js';
+import { openSpecDatabase } from './migrate.js';
+
+export const WORKER_HELP = `Usage: ninefold worker <spec>
+
+Runs the product's jobs (timers, notifications, webhook deliveries) in a process of its own, against
+the PostgreSQL database of DATABASE_URL, until SIGTERM or SIGINT; then it lets the running jobs
+finish. Any number of workers and \`ninefold start\` servers share the jobs; each job runs once per
+attempt. It migrates the database as \`ninefold start\` does, and refuses a plan that would lose data.
+
+On SQLite (no DATABASE_URL), \`ninefold start\` runs the jobs itself and no worker is needed.
+`;
+
+/** `ninefold worker`. */
+export async function worker(args: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], allowPositionals: true, options: {} });
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${WORKER_HELP}`);
+    return EXIT.usage;
+  }
+  const [spec, ...extra] = parsed.positionals;
+  if (spec === undefined || extra.length > 0) {
+    io.stderr.write(`Give exactly one spec whose jobs to run.\n\n${WORKER_HELP}`);
+    return EXIT.usage;
+  }
+  const url = (io.env ?? {})['DATABASE_URL'] ?? '';
+  if (!/^postgres(ql)?:\/\//i.test(url)) {
+    io.stderr.write(
+      'A worker runs beside servers on one PostgreSQL database: set DATABASE_URL to a postgres:// URL. ' +
+        'On SQLite, `ninefold start` runs the jobs itself.\n',
+    );
+    return EXIT.errors;
+  }
+  let opened;
+  try {
+    opened = await openSpecDatabase(spec, undefined, io);
+  } catch (error) {
+    io.stderr.write(`Could not open the database: ${(error as Error).message}\n`);
+    return EXIT.errors;
+  }
+  if (opened === null) return EXIT.errors;
+  const { model, database } = opened;
+  try {
+    await migrate(database, model, { acceptDataLoss: false });
+  } catch (error) {
+    await database.close();
+    const message =
+      error instanceof DataLossError ? error.message : `Could not migrate: ${(error as Error).message}`;
+    io.stderr.write(`${message}\n`);
+    return EXIT.errors;
+  }
+  const runner = new JobRunner({
+    database,
+    handlers: productJobHandlers({ model, database }),
+    onError: (error) => io.stderr.write(`The job runner could not claim or settle a job: ${String(error)}\n`),
+  });
+  runner.start();
+  io.stdout.write(`Running the jobs of ${model.product.name} on ${database.label}.\n`);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await runner.stop();
+      await database.close();
+    })());
+  if (io.onStarted !== undefined) {
+    // an embedder (a test) owns the worker's lifetime
+    io.onStarted({ url: database.label, close });
+    return EXIT.ok;
+  }
+  // the runner's timers do not hold the process open: this does, until a signal
+  const keepAlive = setInterval(() => undefined, 60 * 60_000);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  clearInterval(keepAlive);
+  io.stdout.write(`${signal}: letting the running jobs finish, then stopping.\n`);
+  await close();
+  return EXIT.ok;
+}

@@ -1,0 +1,78 @@
+/**
+ * The job runner in the command line: `ninefold start` runs the product's jobs in its own process
+ * and stops them when it closes; `ninefold worker` refuses SQLite, where start runs them. (The
+ * worker on PostgreSQL, as its own process, is the fault suite's: `faults/jobs.faults.ts`.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TABLES, enqueueJob } from '@ninefold/server';
+import { main } from '../src/main.js';
+import { startServer } from '../src/start-server.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'ninefold-cli-jobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ninefold start: jobs', () => {
+  it('runs the jobs in the server process: a job of a kind it does not know goes dead, named', async () => {
+    const server = await startServer({
+      specPath: join(repo, 'examples/expense-claims.md'),
+      dataDir: join(dir, 'start'),
+      port: 0,
+      handleSignals: false,
+      logger: false,
+      print: () => undefined,
+      databaseUrl: '',
+    });
+    try {
+      const { id } = await server.database.db
+        .transaction()
+        .execute((trx) => enqueueJob(trx, { kind: 'from-a-newer-version' }));
+      await expect
+        .poll(
+          async () =>
+            (
+              await server.database.db
+                .selectFrom(TABLES.jobs)
+                .select(['state', 'last_error'])
+                .where('id', '=', id)
+                .executeTakeFirst()
+            )?.last_error,
+          { timeout: 5000 },
+        )
+        .toBe('No handler runs jobs of kind "from-a-newer-version".');
+    } finally {
+      await server.close();
+    }
+    expect(server.jobs.busy).toBe(0);
+  });
+});
+
+describe('ninefold worker', () => {
+  it('refuses SQLite with a plain message: there, start runs the jobs', async () => {
+    let stderr = '';
+    const code = await main(['worker', 'examples/expense-claims.md'], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd: repo,
+      env: {},
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/set DATABASE_URL to a postgres:\/\/ URL.*`ninefold start` runs the jobs itself/);
+  });
+
+  it('asks for one spec', async () => {
+    let stderr = '';
+    const code = await main(['worker'], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd: repo,
+      env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' },
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/Give exactly one spec/);
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * The job kinds a product runs: what `ninefold start` and `ninefold worker` give their runners.
+ * Each effect of a spec (a timed transition, a notification, a webhook delivery — issue 17) is a
+ * kind, registered here with its handler; a job of a kind not registered goes dead with a plain
+ * error, so a job written by a newer version is kept for an admin to retry, never lost.
+ */
+import { type Model } from '@ninefold/model';
+import { type Database } from '../db/open.js';
+import { type JobHandlers } from './job.js';
+
+/** What a kind's handler may use. */
+export interface JobContext {
+  readonly model: Model;
+  readonly database: Database;
+}
+
+/**
+ * The handlers of a product's job kinds. No kind is declared yet: the runner starts, finds nothing
+ * of its own to run, and marks any job it finds dead with the kind it does not know.
+ */
+export function productJobHandlers(context: JobContext): JobHandlers {
+  void context;
+  return {};
+}

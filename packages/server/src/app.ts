@@ -24,6 +24,7 @@ import { publicModel, signedOutModel } from './http/public-model.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
+import { registerJobRoutes } from './jobs/admin.js';
 import { registerResources } from './resources/routes.js';
 
 export interface AppOptions {
@@ -136,6 +137,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
     registerSessionRoutes(api, context);
     registerResources(api, context);
+    registerJobRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

@@ -20,6 +20,8 @@ import {
   SESSION_COOKIE,
 } from '@ninefold/model';
 import { apiPath } from '../http/paths.js';
+import { JOB_STATES } from '../jobs/job.js';
+import { JOBS_PATH, MAX_JOBS_LISTED } from '../jobs/admin.js';
 import { resourcePath } from '../resources/routes.js';
 
 type Json = Record<string, unknown>;
@@ -132,6 +134,47 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       summary: 'Sign out; ends the session on the server.',
       parameters: [csrf],
       responses: { '204': { description: 'Signed out.' } },
+    }),
+  };
+
+  // the jobs, for admins (jobs/admin.ts, decision 0028)
+  schemas['Job'] = jobSchema();
+  const jobs = apiPath(model, JOBS_PATH);
+  paths[jobs] = {
+    get: op([...SIGNED_IN, 'E_FORBIDDEN', 'E_INVALID_QUERY'], {
+      operationId: 'listJobs',
+      tags: ['jobs'],
+      summary: 'The jobs (timers, notifications, deliveries), newest first; for admins.',
+      parameters: [
+        { name: 'state', in: 'query', required: false, schema: { enum: [...JOB_STATES] } },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: MAX_JOBS_LISTED, default: 100 },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The newest jobs.',
+          content: json({
+            type: 'object',
+            required: ['data'],
+            additionalProperties: false,
+            properties: { data: { type: 'array', items: ref('Job') } },
+          }),
+        },
+      },
+    }),
+  };
+  paths[`${jobs}/{id}/retry`] = {
+    post: op([...CHANGING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT'], {
+      operationId: 'retryJob',
+      tags: ['jobs'],
+      summary:
+        'A dead job back to pending, with its attempts anew; for admins. E_CONFLICT when it is not dead.',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, csrf],
+      responses: { '200': { description: 'The job, pending.', content: json(ref('Job')) } },
     }),
   };
 
@@ -388,6 +431,42 @@ function problemSchema(): Json {
         minimum: 1,
         description: 'How many field errors were found beyond those `errors` lists.',
       },
+    },
+  };
+}
+
+function jobSchema(): Json {
+  const nullableText = { type: ['string', 'null'] };
+  return {
+    type: 'object',
+    required: [
+      'id',
+      'kind',
+      'payload',
+      'state',
+      'attempts',
+      'maxAttempts',
+      'runAt',
+      'lockedUntil',
+      'lastError',
+      'key',
+      'createdAt',
+      'updatedAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string' },
+      kind: { type: 'string' },
+      payload: {},
+      state: { enum: [...JOB_STATES] },
+      attempts: { type: 'integer', minimum: 0 },
+      maxAttempts: { type: 'integer', minimum: 1 },
+      runAt: { type: 'string', format: 'date-time' },
+      lockedUntil: { type: ['string', 'null'], format: 'date-time' },
+      lastError: nullableText,
+      key: nullableText,
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
     },
   };
 }

@@ -226,6 +226,16 @@ for (const dialect of DIALECTS) {
       expect(next.id).not.toBe(first.id);
     });
 
+    it('refuses a job without a kind, with attempts below one, or with an empty or overlong key', async () => {
+      const database = await migrated(dialect);
+      await expect(enqueueJob(database.db, { kind: '' })).rejects.toThrow('A job needs a kind.');
+      await expect(enqueueJob(database.db, { kind: 'k', maxAttempts: 0 })).rejects.toThrow(/at least 1/);
+      await expect(enqueueJob(database.db, { kind: 'k', maxAttempts: 1.5 })).rejects.toThrow(/whole number/);
+      await expect(enqueueJob(database.db, { kind: 'k', key: '' })).rejects.toThrow(/1 to 200 characters/);
+      await expect(enqueueJob(database.db, { kind: 'k', key: 'x'.repeat(201) })).rejects.toThrow(/1 to 200/);
+      expect(await database.db.selectFrom(TABLES.jobs).select('id').execute()).toEqual([]);
+    });
+
     it('started, it runs a job written in this process without waiting for its poll', async () => {
       const database = await migrated(dialect);
       const ran: string[] = [];

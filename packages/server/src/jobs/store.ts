@@ -28,6 +28,12 @@ export async function claimJobs(
 ): Promise<Job[]> {
   const table = sql.table(TABLES.jobs);
   const at = now.getTime();
+  // a look first, so that an idle poll writes nothing (on SQLite, an UPDATE takes the write lock)
+  const due = await sql<{ one: number }>`
+    select 1 as one from ${table}
+     where (state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at})
+     limit 1`.execute(database.db);
+  if (due.rows.length === 0) return [];
   const lock = database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const { rows } = await sql<JobRow>`
     update ${table}

@@ -259,7 +259,8 @@ function builtinTables(): Table[] {
       ],
       indexes: [
         // what the runner claims: the due jobs of a state, oldest first
-        jobIndex(['state', 'run_at'], false, ['state']),
+        // (the runner compares `state` under the database's collation: no "C" here)
+        jobIndex(['state', 'run_at'], false, []),
         jobIndex(['kind', 'dedupe_key'], true, []),
         // the admin's list, newest first
         jobIndex(['created_at', 'id'], false, ['created_at', 'id']),

@@ -180,7 +180,7 @@ describe('postgres: jobs under load', () => {
     expect(await states(database)).toEqual({ done: KILLED_JOBS });
   });
 
-  it('`ninefold worker` runs the jobs of a PostgreSQL database until SIGTERM, then exits 0', async () => {
+  it('`ninefold worker` polls a PostgreSQL database, leaves a kind it does not know, and exits 0 on SIGTERM', async () => {
     const { url, open } = await freshPostgres();
     const database = await open();
     const specPath = join(dir, 'worker.yaml');
@@ -197,20 +197,17 @@ describe('postgres: jobs under load', () => {
     );
     try {
       await until(async () => output.includes('Running the jobs of'), 30_000, 'running');
+      // no kind is declared yet (jobs/kinds.ts): a job of a kind the worker does not know is left
+      // pending for a runner that knows it, while the worker polls
       const { id } = await enqueueJob(database.db, { kind: 'from-a-newer-version' });
-      await until(
-        async () =>
-          (await database.db.selectFrom(TABLES.jobs).select('state').where('id', '=', id).executeTakeFirst())
-            ?.state === 'dead',
-        30_000,
-        'dead',
-      );
-      const dead = await database.db
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const job = await database.db
         .selectFrom(TABLES.jobs)
-        .select('last_error')
+        .select(['state', 'attempts'])
         .where('id', '=', id)
         .executeTakeFirst();
-      expect(dead?.last_error).toBe('No handler runs jobs of kind "from-a-newer-version".');
+      expect(job?.state).toBe('pending');
+      expect(Number(job?.attempts)).toBe(0);
     } finally {
       workerProcess.kill('SIGTERM');
     }

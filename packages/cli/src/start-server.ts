@@ -12,6 +12,7 @@ import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } 
 import { type Model } from '@ninefold/model';
 import {
   type Database,
+  type JobHandlers,
   JobRunner,
   type TrustProxy,
   acquireStartupLease,
@@ -45,6 +46,8 @@ export interface StartOptions {
   readonly print?: (line: string) => void;
   /** Serve the built web app from this folder on the same port (`@ninefold/web`). */
   readonly clientDir?: string;
+  /** Job kinds of an embedder, run beside the product's own (`jobs/kinds.ts`) by this process's runner. */
+  readonly jobHandlers?: JobHandlers;
   /** The reverse proxies whose X-Forwarded-* headers count (`--trust-proxy`); none by default. */
   readonly trustProxy?: TrustProxy;
 }
@@ -107,7 +110,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     print(`${model.product.name} is running at ${address}`);
     const jobs = new JobRunner({
       database,
-      handlers: productJobHandlers({ model, database }),
+      handlers: { ...productJobHandlers({ model, database }), ...options.jobHandlers },
       onError: (error) => app.log.error({ err: error }, 'The job runner could not claim or settle a job.'),
     });
     jobs.start();

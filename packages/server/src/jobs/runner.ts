@@ -18,7 +18,7 @@ import { onJobEnqueued } from './wake.js';
 
 export interface JobRunnerOptions {
   readonly database: Database;
-  /** The handler of each kind this runner runs; a job of another kind goes dead. */
+  /** The handler of each kind this runner runs; it leaves a job of another kind to a runner that knows it. */
   readonly handlers: JobHandlers;
   /** The clock every time is taken from (tests move it by hand). */
   readonly now?: () => Date;
@@ -44,6 +44,8 @@ export class JobRunner {
   readonly owner = randomUUID();
   private readonly database: Database;
   private readonly handlers: JobHandlers;
+  /** The kinds it claims: those it has a handler of. */
+  private readonly kinds: readonly string[];
   private readonly now: () => Date;
   private readonly pollMs: number;
   private readonly concurrency: number;
@@ -60,6 +62,7 @@ export class JobRunner {
   constructor(options: JobRunnerOptions) {
     this.database = options.database;
     this.handlers = options.handlers;
+    this.kinds = Object.keys(options.handlers);
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? 1000;
     this.concurrency = options.concurrency ?? 4;
@@ -111,6 +114,7 @@ export class JobRunner {
     const jobs = await claimJobs(
       this.database,
       this.owner,
+      this.kinds,
       now,
       new Date(now.getTime() + this.leaseMs),
       free,
@@ -157,6 +161,7 @@ export class JobRunner {
       const jobs = await claimJobs(
         this.database,
         this.owner,
+        this.kinds,
         now,
         new Date(now.getTime() + this.leaseMs),
         free,
@@ -190,17 +195,8 @@ export class JobRunner {
   }
 
   private async attempt(job: Job, signal: AbortSignal): Promise<void> {
-    const handler = Object.hasOwn(this.handlers, job.kind) ? this.handlers[job.kind] : undefined;
-    if (handler === undefined) {
-      await markDead(
-        this.database,
-        job,
-        this.owner,
-        `No handler runs jobs of kind "${job.kind}".`,
-        this.now(),
-      );
-      return;
-    }
+    // claimed by kind (`claimJobs`): its handler is one of this runner's
+    const handler = this.handlers[job.kind]!;
     if (job.attempts > job.maxAttempts) {
       // claimed again after its last attempt's lease ran out: that process died mid-job
       await markDead(

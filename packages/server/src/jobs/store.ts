@@ -16,22 +16,28 @@ import { type Job, type JobRow, jobOf } from './job.js';
 const MAX_ERROR_LENGTH = 2000;
 
 /**
- * Claims up to `limit` due jobs for `owner` until `lockedUntil`: pending ones whose time has come,
- * and running ones whose lease ran out (their process died). Each claim counts as an attempt.
+ * Claims up to `limit` due jobs of `kinds` for `owner` until `lockedUntil`: pending ones whose time
+ * has come, and running ones whose lease ran out (their process died). Each claim counts as an
+ * attempt. A runner claims only the kinds it runs: a job of a kind it does not know (written by a
+ * newer version, during a rolling deploy) waits for a runner that knows it.
  */
 export async function claimJobs(
   database: Database,
   owner: string,
+  kinds: readonly string[],
   now: Date,
   lockedUntil: Date,
   limit: number,
 ): Promise<Job[]> {
+  if (kinds.length === 0) return [];
   const table = sql.table(TABLES.jobs);
   const at = now.getTime();
+  const known = sql`kind in (${sql.join(kinds)})`;
   // a look first, so that an idle poll writes nothing (on SQLite, an UPDATE takes the write lock)
   const due = await sql<{ one: number }>`
     select 1 as one from ${table}
-     where (state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at})
+     where ${known}
+       and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
      limit 1`.execute(database.db);
   if (due.rows.length === 0) return [];
   const lock = database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
@@ -41,7 +47,8 @@ export async function claimJobs(
            lease_owner = ${owner}, updated_at = ${now.toISOString()}
      where id in (
        select id from ${table}
-        where (state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at})
+        where ${known}
+          and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
         order by run_at, id
         limit ${limit}
         ${lock})

@@ -133,6 +133,8 @@ export const API_PATHS = {
   session: 'session',
   /** `GET` the public model. */
   model: 'model',
+  /** `GET` the product's jobs, newest first; `POST <id>/retry` a dead one (admins; decision 0028). */
+  jobs: 'admin/jobs',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */

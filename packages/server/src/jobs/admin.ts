@@ -9,7 +9,7 @@
  * A spec without roles gives its one role no say over users (they are kept by `ninefold users`), so
  * it has no admin over HTTP either.
  */
-import { type Model } from '@ninefold/model';
+import { API_PATHS, type Model } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { requireUser } from '../auth/request-auth.js';
@@ -17,9 +17,6 @@ import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
 import { JOB_STATES, type Job, type JobState, jobOf } from './job.js';
-
-/** The address of the jobs, under the API's base path. */
-export const JOBS_PATH = 'admin/jobs';
 
 /** The most jobs one answer lists. */
 export const MAX_JOBS_LISTED = 500;
@@ -59,7 +56,7 @@ export function registerJobRoutes(
   context: { model: Model; database: Database; now: () => Date },
 ): void {
   const { model, database, now } = context;
-  const path = apiPath(model, JOBS_PATH);
+  const path = apiPath(model, API_PATHS.jobs);
   const admin = (request: FastifyRequest) => {
     const user = requireUser(request);
     if (!isAdmin(model, user.roles)) throw new ApiError('E_FORBIDDEN');

@@ -21,7 +21,7 @@ import {
 } from '@ninefold/model';
 import { apiPath } from '../http/paths.js';
 import { JOB_STATES } from '../jobs/job.js';
-import { JOBS_PATH, MAX_JOBS_LISTED } from '../jobs/admin.js';
+import { MAX_JOBS_LISTED } from '../jobs/admin.js';
 import { resourcePath } from '../resources/routes.js';
 
 type Json = Record<string, unknown>;
@@ -139,7 +139,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
 
   // the jobs, for admins (jobs/admin.ts, decision 0028)
   schemas['Job'] = jobSchema();
-  const jobs = apiPath(model, JOBS_PATH);
+  const jobs = apiPath(model, API_PATHS.jobs);
   paths[jobs] = {
     get: op([...SIGNED_IN, 'E_FORBIDDEN', 'E_INVALID_QUERY'], {
       operationId: 'listJobs',

@@ -33,7 +33,7 @@ export {
   readableFields,
   writableFields,
 } from './permissions.js';
-export { applyTransition, availableTransitions, mayFire } from './transitions.js';
+export { applyTimedTransition, applyTransition, availableTransitions, mayFire } from './transitions.js';
 export { formatMessage } from './messages.js';
 export {
   DIALECTS,

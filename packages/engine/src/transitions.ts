@@ -14,7 +14,8 @@ import { checkWrite } from './write-check.js';
 
 /**
  * Whether the user's roles may fire a transition: one of their roles, or a role it inherits from,
- * is listed; with no list, whoever may update the record.
+ * is listed; with no list, whoever may update the record. No one fires a timed transition (`after`
+ * or `at`): the system does, through `applyTimedTransition`.
  */
 export function mayFire(
   model: Model,
@@ -24,7 +25,7 @@ export function mayFire(
   record: WireRecord,
   clock: Clock,
 ): boolean {
-  if (user === null) return false;
+  if (user === null || transition.timer !== null) return false;
   if (transition.roles === null) return can(model, user, 'update', entity, record, clock);
   const listed = transition.roles;
   return user.roles.some((name) => {
@@ -83,6 +84,40 @@ export function applyTransition(
   input: WireRecord,
   clock: Clock,
 ): Checked<Record<string, Value>> {
+  return fire(model, { user }, entity, record, name, input, clock);
+}
+
+/**
+ * Fires a timed transition (`after` or `at`) as the system: no user, so no role check and no input;
+ * its guard is evaluated at this moment with no `user` (a guard that reads `user` does not hold),
+ * then its `set` and the rules apply as for any transition. A transition without a timer is not
+ * the system's to fire (E_FORBIDDEN).
+ *
+ * @example applyTimedTransition(model, 'Ticket', ticket, 'autoClose', { now })
+ */
+export function applyTimedTransition(
+  model: Model,
+  entity: string,
+  record: WireRecord,
+  name: string,
+  clock: Clock,
+): Checked<Record<string, Value>> {
+  return fire(model, 'system', entity, record, name, {}, clock);
+}
+
+/** Who fires a transition: a person (or no one signed in), or the system firing a timed one. */
+type Firer = { readonly user: UserContext | null } | 'system';
+
+function fire(
+  model: Model,
+  firer: Firer,
+  entity: string,
+  record: WireRecord,
+  name: string,
+  input: WireRecord,
+  clock: Clock,
+): Checked<Record<string, Value>> {
+  const user = firer === 'system' ? null : firer.user;
   const def = entityOf(model, entity);
   const machine = lookup(model.states, entity);
   const transition = machine === undefined ? undefined : lookup(machine.transitions, name);
@@ -94,7 +129,9 @@ export function applyTransition(
   };
   if (machine === undefined || transition === undefined || !transition.from.includes(state))
     return { ok: false, errors: [{ code: 'E_TRANSITION_NOT_ALLOWED', field: null, params }] };
-  if (!mayFire(model, user, entity, transition, record, clock)) {
+  const allowed =
+    firer === 'system' ? transition.timer !== null : mayFire(model, user, entity, transition, record, clock);
+  if (!allowed) {
     return {
       ok: false,
       errors: [{ code: 'E_FORBIDDEN', field: null, params: { transition: transition.label } }],

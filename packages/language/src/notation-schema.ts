@@ -385,6 +385,14 @@ const transition = strictObject(
       type: ['string', 'boolean'],
     },
     label: text('The action’s label. Defaults to the transition name in words.'),
+    after: text(
+      'Fired by the system this long after the record entered a `from` state: a positive whole number and a unit (s, m, h, d, w), like `7d`. Not with `roles` or `at`.',
+      { pattern: '^[1-9][0-9]*[smhdw]$' },
+    ),
+    at: text(
+      'Fired by the system at the time a date or datetime field of the record holds. Not with `roles` or `after`.',
+      { pattern: NAME_RULES.field.pattern.source },
+    ),
   },
   { title: 'Transition', required: ['from', 'to'] },
 );

@@ -224,7 +224,18 @@ export interface Transition {
   readonly set: Readonly<Record<string, Expr>>;
   /** A question to confirm before firing, or null for none. */
   readonly confirm: string | null;
+  /**
+   * When the clock fires it, for a transition the system makes (`after:` or `at:`), or null for one
+   * a person fires. A timed transition has no `roles`.
+   */
+  readonly timer: TransitionTimer | null;
 }
+
+/**
+ * The clock that fires a timed transition: `after` milliseconds since the record entered a `from`
+ * state, or `at` the time held by a date or datetime field of the record.
+ */
+export type TransitionTimer = { readonly after: number } | { readonly at: string };
 
 // ---------------------------------------------------------------------------------------------
 // Rules

@@ -42,6 +42,11 @@ export const DIAGNOSTIC_CODES = {
   NF209: { severity: 'error', title: 'A name is reserved by the system.' },
   NF210: { severity: 'error', title: 'A list holds the same value twice.' },
   NF211: { severity: 'error', title: 'A value is not one of the allowed values.' },
+  NF212: {
+    severity: 'error',
+    title: 'A duration is not a positive whole number with a unit (s, m, h, d, w).',
+  },
+  NF213: { severity: 'error', title: 'A transition has both `after` and `at`.' },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -58,6 +63,7 @@ export const DIAGNOSTIC_CODES = {
   NF313: { severity: 'error', title: 'A field cannot be used here because of its type or flags.' },
   NF314: { severity: 'error', title: 'A transition leaves a state marked terminal.' },
   NF315: { severity: 'error', title: 'Two entities would be served at the same resource path.' },
+  NF316: { severity: 'error', title: 'A transition fired by the clock names roles.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

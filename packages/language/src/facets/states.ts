@@ -6,6 +6,7 @@ import { type Expr, type State, type StateMachine, type Transition } from '@nine
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { checkName } from './reader.js';
+import { readTimer } from './timers.js';
 
 export const MACHINE_KEYS = ['initial', 'states', 'transitions'] as const;
 export const STATE_KEYS = ['label', 'terminal', 'color'] as const;
@@ -19,6 +20,8 @@ export const TRANSITION_KEYS = [
   'set',
   'confirm',
   'label',
+  'after',
+  'at',
 ] as const;
 /** Words that name record operations, so they cannot name a transition. */
 const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition'];
@@ -206,6 +209,7 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
               label ? (reader.scalar(label.value)?.value?.toString() ?? humanize(t.key)) : humanize(t.key),
             )
           : null,
+        timer: readTimer(ctx, entity, where, { after: tm.get('after'), at: tm.get('at'), roles: rolesEntry }),
       };
       transitions[t.key] = transition;
       // expressions are checked once the machine's `state` field exists in scope

@@ -26,6 +26,8 @@ export { enqueueJob, type NewJob, type Enqueued, DEFAULT_MAX_ATTEMPTS } from './
 export { JobRunner, type JobRunnerOptions } from './jobs/runner.js';
 export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES } from './jobs/job.js';
 export { productJobHandlers, type JobContext } from './jobs/kinds.js';
+export { scheduleJob, cancelJob, type ScheduledJob } from './jobs/schedule.js';
+export { TIMER_JOB, timerKey, type TimerPayload } from './timers/schedule.js';
 export { retryDelayMs, DEFAULT_BACKOFF, type Backoff } from './jobs/backoff.js';
 export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';

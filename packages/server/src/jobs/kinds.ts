@@ -6,19 +6,24 @@
  */
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
+import { fireTimer } from '../timers/fire.js';
+import { TIMER_JOB } from '../timers/schedule.js';
 import { type JobHandlers } from './job.js';
 
 /** What a kind's handler may use. */
 export interface JobContext {
   readonly model: Model;
   readonly database: Database;
+  /** The clock a handler reads (default the system's; tests move their own). */
+  readonly now?: () => Date;
 }
 
 /**
- * The handlers of a product's job kinds. No kind is declared yet: the runner starts and finds
- * nothing of its own to run.
+ * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`).
  */
 export function productJobHandlers(context: JobContext): JobHandlers {
-  void context;
-  return {};
+  const now = context.now ?? (() => new Date());
+  return {
+    [TIMER_JOB]: async (job) => void (await fireTimer(context, job, now())),
+  };
 }

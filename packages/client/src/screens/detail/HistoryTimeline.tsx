@@ -81,7 +81,10 @@ function EntryMeta({ entry }: { entry: HistoryEntry }) {
   const locale = useModel().product.locale;
   return (
     <Text size="sm" c="dimmed">
-      {entry.by !== null && (
+      {/* no user: the system did it (a timed transition, the command line) */}
+      {entry.by === null ? (
+        'by the system · '
+      ) : (
         <>
           by <RefLink entity="User" id={entry.by} />
           {' · '}

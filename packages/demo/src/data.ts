@@ -272,7 +272,7 @@ export async function fireAs(
   return answer.status === 200 ? answer.body : null;
 }
 
-/** The transitions of a shortest path from one state to another (breadth-first), or null. */
+/** The transitions people fire along a shortest path from one state to another (breadth-first), or null. */
 export function pathTo(model: Model, entity: string, from: string, to: string): Transition[] | null {
   const machine = model.states[entity]!;
   const queue: { state: string; path: Transition[] }[] = [{ state: from, path: [] }];
@@ -281,7 +281,8 @@ export function pathTo(model: Model, entity: string, from: string, to: string): 
     const { state, path } = queue.shift()!;
     if (state === to) return path;
     for (const t of Object.values(machine.transitions)) {
-      if (!t.from.includes(state) || seen.has(t.to)) continue;
+      // a timed transition is the system's: no one steps along it
+      if (t.timer !== null || !t.from.includes(state) || seen.has(t.to)) continue;
       seen.add(t.to);
       queue.push({ state: t.to, path: [...path, t] });
     }

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, login, problem } from '@ninefold/testkit';
+import { JobRunner, TABLES, productJobHandlers, tableName } from '../src/index.js';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 for (const dialect of DIALECTS) {
@@ -152,6 +153,58 @@ for (const dialect of DIALECTS) {
         code: 'E_REOPEN_TOO_LATE',
         message: 'This ticket was resolved too long ago to reopen: open a new ticket instead.',
       });
+    });
+
+    // after the reopen test, whose clock it moves on again
+    it('a ticket still resolved a week after it was resolved closes by itself', async () => {
+      const { cookie } = await login(world.server.app, 'agnes@example.com');
+      const as = { cookie: cookie ?? '' };
+      const created = await cara.request(
+        'POST',
+        '/api/tickets',
+        { subject: 'VPN drops', description: 'Daily.' },
+        {
+          cookie: (await login(world.server.app, 'cara@example.com')).cookie ?? '',
+        },
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const id = String(body(created)['id']);
+      const url = `/api/tickets/${id}`;
+      const taken = await agnes.request('POST', `${url}/transitions/take`, {}, { ...as, 'if-match': '"1"' });
+      const resolved = await agnes.request(
+        'POST',
+        `${url}/transitions/resolve`,
+        { resolution: 'Replaced the router.' },
+        { ...as, 'if-match': `"${String(body(taken)['version'])}"` },
+      );
+      expect(resolved.statusCode, resolved.body).toBe(200);
+      const { database, clock, model } = world.server;
+      const runner = new JobRunner({
+        database,
+        now: clock.now,
+        handlers: productJobHandlers({ model, database, now: clock.now }),
+      });
+      const stateOf = async () =>
+        (
+          await database.db
+            .selectFrom(tableName('tickets'))
+            .select('state')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        )['state'];
+      clock.advance(7 * 24 * 3_600_000 - 1);
+      await runner.runDue();
+      expect(await stateOf()).toBe('resolved');
+      clock.advance(1);
+      await runner.runDue();
+      expect(await stateOf()).toBe('closed');
+      const entry = await database.db
+        .selectFrom(TABLES.history)
+        .selectAll()
+        .where('record_id', '=', id)
+        .where('transition', '=', 'autoClose')
+        .executeTakeFirstOrThrow();
+      expect(entry['by']).toBeNull();
     });
   });
 }

@@ -12,6 +12,7 @@ import {
   checkedInject,
   givenUser,
   login,
+  problem,
   specModel,
   testServer,
   type TestDialect,
@@ -81,6 +82,7 @@ async function world(dialect: TestDialect) {
   return {
     server,
     runner,
+    cookie: () => cookie!,
     /** Moves the clock, and signs in again: a session idle that long has expired. */
     async advance(ms: number) {
       server.clock.advance(ms);
@@ -141,6 +143,21 @@ for (const dialect of DIALECTS) {
       expect(last['by']).toBeNull();
       expect(last['at']).toBe(w.server.clock.now().toISOString());
       expect(await timerJobs(w.server, 'pending')).toHaveLength(0);
+    });
+
+    it('no person is offered a timed transition or may fire it', async () => {
+      const w = await world(dialect);
+      const ticket = await w.fire('tickets', await w.create('tickets', { title: 'Printer' }), 'resolve');
+      expect(ticket['_actions']).toEqual(['reopen']);
+      const response = await checkedInject(w.server.app, model, {
+        method: 'POST',
+        url: `/api/tickets/${String(ticket['id'])}/transitions/autoClose`,
+        headers: { ...CSRF, cookie: w.cookie(), 'if-match': `"${String(ticket['version'])}"` },
+        payload: {},
+      });
+      expect(response.statusCode).toBe(403);
+      expect(problem(response).code).toBe('E_FORBIDDEN');
+      expect((await w.get('tickets', ticket['id']))['state']).toBe('resolved');
     });
 
     it('leaving the state or deleting the record cancels the timer; entering again starts it anew', async () => {

@@ -192,7 +192,8 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
 function SystemInfo({ entity, record }: { entity: Entity; record: ApiRecord }) {
   const locale = useModel().product.locale;
   const { data: history } = useHistory(entity, record.id);
-  const lastBy = history?.at(-1)?.by ?? null;
+  // undefined until the history is loaded; null when the system made the last change
+  const lastBy = history?.at(-1)?.by;
   const changed = record.updatedAt !== record.createdAt;
   return (
     <Text size="sm" c="dimmed" data-testid="system-info">
@@ -207,7 +208,8 @@ function SystemInfo({ entity, record }: { entity: Entity; record: ApiRecord }) {
         <>
           {' · '}Last changed{' '}
           <time dateTime={record.updatedAt}>{formatDateTime(record.updatedAt, locale)}</time>
-          {lastBy !== null && (
+          {lastBy === null && ' by the system'}
+          {typeof lastBy === 'string' && (
             <>
               {' '}
               by <RefLink entity="User" id={lastBy} />

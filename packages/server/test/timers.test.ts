@@ -116,6 +116,17 @@ async function timerJobs(server: TestServer, state?: string) {
 
 const at = (server: TestServer, ms: number) => new Date(server.clock.now().getTime() + ms).toISOString();
 
+describe('timer keys', () => {
+  it('name the entity, record and transition, and stay within a job key’s length for long names', () => {
+    expect(timerKey('Loan', 'l1', 'markOverdue')).toBe('Loan/l1/markOverdue');
+    const id = '0193a7b0-0000-7000-8000-000000000001';
+    const long = timerKey(`L${'o'.repeat(300)}an`, id, 'markOverdue');
+    expect(long.length).toBeLessThanOrEqual(200);
+    expect(long.startsWith(`${id}/`)).toBe(true);
+    expect(timerKey(`L${'o'.repeat(300)}an`, id, 'giveBack')).not.toBe(long);
+  });
+});
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: timed transitions`, () => {
     it('`after` fires at its time and not before, as the system', async () => {

@@ -10,6 +10,7 @@
  * - `at`: due at the field's time; a `date` field's day starts at midnight UTC (the model has no
  *   time zone). Rescheduled when the field changes; an empty field schedules nothing.
  */
+import { createHash } from 'node:crypto';
 import { type Model, type Transition, type Value } from '@ninefold/model';
 import { type Db } from '../resources/records.js';
 import { cancelJob, scheduleJob } from '../jobs/schedule.js';
@@ -72,9 +73,17 @@ export async function syncTimers(tx: Db, model: Model, write: RecordWrite): Prom
   }
 }
 
-/** The key of a record's timer for a transition: one pending job each. */
+/** The longest job key (`enqueueJob`'s limit). */
+const MAX_KEY_LENGTH = 200;
+
+/**
+ * The key of a record's timer for a transition: one pending job each. Names are not bounded in
+ * length, keys are: a key that would be too long names the entity and transition by their hash.
+ */
 export function timerKey(entity: string, id: string, transition: string): string {
-  return `${entity}/${id}/${transition}`;
+  const key = `${entity}/${id}/${transition}`;
+  if (key.length <= MAX_KEY_LENGTH) return key;
+  return `${id}/${createHash('sha256').update(`${entity}/${transition}`).digest('hex')}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  * (`npx tsc -b`).
  */
 import { JobRunner, openDatabase } from '@ninefold/server';
+import { setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const database = await openDatabase(process.env['DATABASE_URL'] ?? '');
@@ -29,4 +30,7 @@ const runner = new JobRunner({
   },
 });
 runner.start();
+// the runner's timers do not hold a process open (a server holds it): this one is only a runner, so
+// it holds itself open as `ninefold worker` does, until the test kills it
+setInterval(() => undefined, 60 * 60_000);
 process.stdout.write('running\n');

@@ -338,6 +338,8 @@ function compileText(text: string, file: string): CompileResult {
     screens,
     nav,
     calls,
+    notifications: {},
+    webhooks: {},
     errors: ctx.errors,
     constants: ctx.constants,
     limits,

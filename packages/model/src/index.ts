@@ -11,3 +11,4 @@ export * from './cel-types.js';
 export * from './names.js';
 export * from './error-catalogue.js';
 export * from './protocol.js';
+export * from './env-text.js';

@@ -36,6 +36,13 @@ export interface Model {
   readonly screens: readonly Screen[];
   readonly nav: readonly NavItem[];
   readonly calls: Calls;
+  /** Who is told what, and when (section 7, `notifications:`), by name in declaration order. */
+  readonly notifications: Readonly<Record<string, Notification>>;
+  /**
+   * Where changes are posted (section 7, `webhooks:`), by name. Never sent to a client: their URLs
+   * and secrets are `${NAME}` references the server resolves from its environment at start.
+   */
+  readonly webhooks: Readonly<Record<string, Webhook>>;
   /** The error catalogue: the built-in codes, overridden and extended by the spec. */
   readonly errors: Readonly<Record<string, ErrorDef>>;
   readonly constants: Readonly<Record<string, Constant>>;
@@ -333,6 +340,63 @@ export interface Calls {
   readonly retries: number;
   /** Whether the client queues writes made offline and replays them. */
   readonly offlineQueue: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events, notifications and webhooks (section 7)
+
+/**
+ * A change of a record that a notification or a webhook listens to, as the spec writes it:
+ * `Ticket.created`, `Ticket.updated` (an edit, not a transition), `Ticket.deleted` or
+ * `Ticket.<transition>` (made by a person or by the clock).
+ */
+export interface RecordEvent {
+  readonly entity: string;
+  /** `created`, `updated`, `deleted`, or the transition's name when `kind` is `transition`. */
+  readonly kind: 'created' | 'updated' | 'deleted' | 'transition';
+  /** The transition's name, for a `transition` event; null otherwise. */
+  readonly transition: string | null;
+  /** The event as the spec writes it: `Claim.pay`. */
+  readonly name: string;
+}
+
+/**
+ * Who a notification tells: the users a ref-to-User field names (one or many), every user holding
+ * a role, or the address an `email` field holds (who need not be a user; e-mail only).
+ */
+export type Recipient =
+  | { readonly kind: 'user'; readonly field: string }
+  | { readonly kind: 'role'; readonly role: string }
+  | { readonly kind: 'email'; readonly field: string };
+
+export type NotificationChannel = 'app' | 'email';
+
+/**
+ * A notification (`notifications.<name>`): on an event, each recipient who may read the record is
+ * told, in the app and/or by e-mail. Subject and message are ICU messages over the record's fields
+ * and `user.*` (the person who made the change), rendered with what each recipient may read.
+ */
+export interface Notification {
+  readonly name: string;
+  readonly on: readonly RecordEvent[];
+  readonly to: readonly Recipient[];
+  readonly channels: readonly NotificationChannel[];
+  readonly subject: string;
+  readonly message: string;
+  /** True when users may not turn it off in their profile. */
+  readonly mandatory: boolean;
+}
+
+/**
+ * A webhook (`webhooks.<name>`): on an event, the record is posted to a URL, signed as the Standard
+ * Webhooks specification says. `url` and `secret` are text as written in the spec, where `${NAME}`
+ * stands for the environment variable NAME (`envReferences`, `resolveEnvText`).
+ */
+export interface Webhook {
+  readonly name: string;
+  readonly on: readonly RecordEvent[];
+  readonly url: string;
+  readonly secret: string;
 }
 
 export type Constant = number | string | boolean;

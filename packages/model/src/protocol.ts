@@ -135,6 +135,17 @@ export const API_PATHS = {
   model: 'model',
   /** `GET` the product's jobs, newest first; `POST <id>/retry` a dead one (admins; decision 0028). */
   jobs: 'admin/jobs',
+  /**
+   * `GET` the signed-in user's own notifications, newest first (`NotificationPage`);
+   * `POST <id>/read` marks one read, `POST read` marks all read.
+   */
+  notifications: 'notifications',
+  /** `GET` the user's notification settings (`NotificationSetting[]`); `PUT` changes them. */
+  notificationSettings: 'notifications/settings',
+  /** `GET` the webhook deliveries, newest first; `POST <id>/resend` sends one again (admins). */
+  webhookDeliveries: 'admin/webhook-deliveries',
+  /** `GET` the development mail outbox, newest first: mail kept when no SMTP_URL is set (admins). */
+  mailOutbox: 'admin/mail',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */
@@ -249,4 +260,69 @@ export interface SessionUser {
 /** The body of a session answer. */
 export interface SessionAnswer {
   readonly user: SessionUser;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (section 7)
+
+/** One of a user's notifications, rendered for them when it was made. */
+export interface WireNotification {
+  readonly id: string;
+  /** The spec's name of the notification: `ticket-answered`. */
+  readonly notification: string;
+  readonly entity: string;
+  readonly recordId: string;
+  readonly subject: string;
+  readonly message: string;
+  readonly createdAt: string;
+  /** When the user read it, or null while unread. */
+  readonly readAt: string | null;
+}
+
+/** A page of a user's notifications, newest first, and how many of all theirs are unread. */
+export interface NotificationPage {
+  readonly items: readonly WireNotification[];
+  readonly unread: number;
+  /** The `before` cursor of the next page, or null on the last. */
+  readonly next: string | null;
+}
+
+/** Whether a user gets a notification; a mandatory one cannot be turned off. */
+export interface NotificationSetting {
+  readonly notification: string;
+  readonly enabled: boolean;
+  readonly mandatory: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook deliveries and the mail outbox (admins)
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** One delivery of an event to a webhook, as admins see it in its log. */
+export interface WireDelivery {
+  readonly id: string;
+  readonly webhook: string;
+  /** The event as the spec writes it: `Claim.pay`. */
+  readonly event: string;
+  readonly entity: string;
+  readonly recordId: string;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  /** The receiver's last HTTP status, or null when none answered. */
+  readonly lastStatus: number | null;
+  /** The start of the receiver's last answer, or why there was none. */
+  readonly lastAnswer: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A mail kept in the development outbox. */
+export interface WireMail {
+  readonly id: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  readonly createdAt: string;
 }

@@ -7,13 +7,13 @@
 import { type Model } from '@ninefold/model';
 
 /**
- * The compiled model as a signed-in user's client gets it. Today every part of the model is for
- * the client too; this is the one place that changes when that stops being true.
+ * The compiled model as a signed-in user's client gets it: all of it but the webhooks, whose
+ * receivers are the server's business (their URLs and secrets name environment variables).
  *
  * @example reply.send(publicModel(model));
  */
 export function publicModel(model: Model): Model {
-  return model;
+  return { ...model, webhooks: {} };
 }
 
 /**
@@ -44,6 +44,8 @@ export function signedOutModel(model: Model): Model {
     screens: [],
     nav: [],
     calls: model.calls,
+    notifications: {},
+    webhooks: {},
     errors,
     constants,
     limits: { ...model.limits, requestsPerMinute: guest === undefined ? {} : { guest } },

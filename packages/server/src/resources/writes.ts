@@ -1,8 +1,8 @@
 /**
  * The writes of a resource: create (`POST /api/<resource>`), update (`PATCH …/<id>`), delete
  * (`DELETE …/<id>`) and each transition (`POST …/<id>/transitions/<name>`). Every rule is decided
- * by the engine; every write, its history entry and its record's timers (`timers/`) share one
- * transaction; each runs once per `Idempotency-Key` (`replay.ts`).
+ * by the engine; every write, its history entry and its effects (`effects/`: timers, notifications,
+ * webhooks) share one transaction; each runs once per `Idempotency-Key` (`replay.ts`).
  */
 import {
   type WireRecord,
@@ -21,7 +21,7 @@ import { sessionCacheOf } from '../auth/session-cache.js';
 import { normalizeEmail } from '../auth/users.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { syncTimers } from '../timers/schedule.js';
+import { recordEffects } from '../effects/record-effects.js';
 import { type Callers } from './caller.js';
 import { CompiledSql } from './compiled-sql.js';
 import { writeProblem } from './issues.js';
@@ -100,7 +100,15 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           ...(info.hasState ? { toState: String(record['state']) } : {}),
           changes: changeSet(fields, null, record),
         });
-        await syncTimers(tx, model, { entity, before: null, after: record, now });
+        await recordEffects(tx, model, {
+          entity,
+          kind: 'created',
+          transition: null,
+          before: null,
+          after: record,
+          actor: user.id,
+          now,
+        });
       });
       reply
         .code(201)
@@ -151,7 +159,15 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           action: 'update',
           changes: changeSet(changed, old, saved),
         });
-        await syncTimers(tx, model, { entity, before: old, after: saved, now });
+        await recordEffects(tx, model, {
+          entity,
+          kind: 'updated',
+          transition: null,
+          before: old,
+          after: saved,
+          actor: user.id,
+          now,
+        });
       });
       written(old['id']);
       reply.header('etag', etag(saved));
@@ -183,7 +199,15 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           action: 'delete',
           changes: changeSet(fields, old, null),
         });
-        await syncTimers(tx, model, { entity, before: old, after: null, now });
+        await recordEffects(tx, model, {
+          entity,
+          kind: 'deleted',
+          transition: null,
+          before: old,
+          after: null,
+          actor: user.id,
+          now,
+        });
       });
       written(old['id']);
       return reply.code(204).send();
@@ -220,7 +244,15 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             toState: String(saved['state']),
             changes: changeSet(changed, old, saved),
           });
-          await syncTimers(tx, model, { entity, before: old, after: saved, now });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'transition',
+            transition: name,
+            before: old,
+            after: saved,
+            actor: user.id,
+            now,
+          });
         });
         written(old['id']);
         reply.header('etag', etag(saved));

@@ -6,7 +6,8 @@
  * evaluates the transition at this moment with no user (`applyTimedTransition`): a guard that does
  * not hold, or a result the rules refuse, fires nothing. A fired transition writes the record under
  * its version (a record written meanwhile makes the attempt fail, to be retried and decided again),
- * its history with no user (the system), and the timers of the new state.
+ * its history with no user (the system), and its effects (`recordEffects`: the timers of
+ * the new state, its notifications and webhooks).
  *
  * Delivery is at least once: a second delivery finds the record out of the `from` state and does
  * nothing.
@@ -25,7 +26,8 @@ import {
   entityTable,
   isSystemField,
 } from '../resources/records.js';
-import { type TimerPayload, syncTimers, timeOf } from './schedule.js';
+import { recordEffects } from '../effects/record-effects.js';
+import { type TimerPayload, timeOf } from './schedule.js';
 
 /** What fired, or why nothing did: for tests and logs. */
 export type TimerOutcome = 'fired' | 'gone' | 'left' | 'moved' | 'refused';
@@ -90,7 +92,15 @@ export async function fireTimer(
       toState: String(saved['state']),
       changes: changeSet(changed, record, saved),
     });
-    await syncTimers(tx, model, { entity, before: record, after: saved, now });
+    await recordEffects(tx, model, {
+      entity,
+      kind: 'transition',
+      transition: name,
+      before: record,
+      after: saved,
+      actor: null,
+      now,
+    });
     return 'fired';
   });
 }

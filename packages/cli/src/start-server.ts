@@ -20,6 +20,7 @@ import {
   migrate,
   openDatabase,
   productJobHandlers,
+  resolveWebhooks,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 
@@ -50,6 +51,8 @@ export interface StartOptions {
   readonly jobHandlers?: JobHandlers;
   /** The reverse proxies whose X-Forwarded-* headers count (`--trust-proxy`); none by default. */
   readonly trustProxy?: TrustProxy;
+  /** Where the spec's `${NAME}` texts are read from (the webhooks' URLs and secrets); default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface RunningServer {
@@ -83,6 +86,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     );
   }
   const model = compiled.model;
+  const env = options.env ?? process.env;
+  // a webhook the environment does not set right stops the start before anything is opened
+  resolveWebhooks(model, env);
 
   const url = options.databaseUrl ?? process.env['DATABASE_URL'];
   let database: Database;
@@ -110,7 +116,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     print(`${model.product.name} is running at ${address}`);
     const jobs = new JobRunner({
       database,
-      handlers: { ...productJobHandlers({ model, database }), ...options.jobHandlers },
+      handlers: { ...productJobHandlers({ model, database, env }), ...options.jobHandlers },
       onError: (error) => app.log.error({ err: error }, 'The job runner could not claim or settle a job.'),
     });
     jobs.start();

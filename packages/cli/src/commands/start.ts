@@ -109,6 +109,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       print: (line) => io.stdout.write(`${line}\n`),
       ...(clientDir === undefined ? {} : { clientDir }),
       ...(trustProxy === undefined ? {} : { trustProxy }),
+      ...(io.env === undefined ? {} : { env: io.env }),
     });
   } catch (error) {
     if (error instanceof DataLossError) {

@@ -25,6 +25,8 @@ import { installRateLimit } from './http/rate-limit.js';
 import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerJobRoutes } from './jobs/admin.js';
+import { registerMailOutboxRoutes } from './mail/outbox-routes.js';
+import { registerNotificationRoutes } from './notifications/routes.js';
 import { registerResources } from './resources/routes.js';
 
 export interface AppOptions {
@@ -138,6 +140,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerSessionRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
+    registerNotificationRoutes(api, context);
+    registerMailOutboxRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

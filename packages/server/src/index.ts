@@ -28,6 +28,12 @@ export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES 
 export { productJobHandlers, type JobContext } from './jobs/kinds.js';
 export { scheduleJob, cancelJob, type ScheduledJob } from './jobs/schedule.js';
 export { TIMER_JOB, timerKey, type TimerPayload } from './timers/schedule.js';
+export { NOTIFY_JOB, type NotifyPayload } from './notifications/enqueue.js';
+export { deliverNotification, fieldsForEveryone, type DeliveryOutcome } from './notifications/deliver.js';
+export { renderTemplate, type RenderValues } from './notifications/render.js';
+export { MAIL_JOB, type MailPayload } from './mail/send.js';
+export { mailSettings, type MailSettings, DEFAULT_MAIL_FROM } from './mail/settings.js';
+export { composeMail, recordLink, escapeHtml, type MailContent } from './mail/compose.js';
 export { retryDelayMs, DEFAULT_BACKOFF, type Backoff } from './jobs/backoff.js';
 export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';

@@ -7,6 +7,7 @@
  */
 import { type Model, type RecordEvent, type Value } from '@ninefold/model';
 import { type Db } from '../resources/records.js';
+import { enqueueNotifications } from '../notifications/enqueue.js';
 import { syncTimers } from '../timers/schedule.js';
 
 /** A record as its effects see it: every stored field, the system fields included. */
@@ -33,6 +34,7 @@ export interface RecordChange {
  */
 export async function recordEffects(tx: Db, model: Model, change: RecordChange): Promise<void> {
   await syncTimers(tx, model, change);
+  await enqueueNotifications(tx, model, change, (event) => listensTo(event, change));
 }
 
 /**

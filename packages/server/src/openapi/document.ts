@@ -23,6 +23,7 @@ import { apiPath } from '../http/paths.js';
 import { JOB_STATES } from '../jobs/job.js';
 import { MAX_JOBS_LISTED } from '../jobs/admin.js';
 import { resourcePath } from '../resources/routes.js';
+import { notificationPaths } from './notification-paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -177,6 +178,11 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '200': { description: 'The job, pending.', content: json(ref('Job')) } },
     }),
   };
+
+  // a user's notifications and settings, and the admins' mail outbox (decision 0031)
+  const notifications = notificationPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
+  Object.assign(paths, notifications.paths);
+  Object.assign(schemas, notifications.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

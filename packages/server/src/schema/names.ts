@@ -14,6 +14,12 @@ export const TABLES = {
   leases: 'ninefold_leases',
   /** The outbox of effects and the job runner's queue: `jobs/`. */
   jobs: 'ninefold_jobs',
+  /** Each user's in-app notifications: `notifications/`. */
+  notifications: 'ninefold_notifications',
+  /** Which notifications each user turned off (or on again): `notifications/`. */
+  notificationSettings: 'ninefold_notification_settings',
+  /** Mail kept instead of sent while no SMTP_URL is set, for admins to read: `mail/`. */
+  mailOutbox: 'ninefold_mail_outbox',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

@@ -181,7 +181,16 @@ for (const dialect of DIALECTS) {
       ]);
       expect(unknown.statusCode).toBe(422);
       expect(problem(unknown).code).toBe('E_UNKNOWN_NOTIFICATION');
-      for (const body of [{ notification: 'ticket-answered' }, [{ notification: 'ticket-answered' }], [1]]) {
+      const nul = await bob.call('PUT', '/api/notifications/settings', [
+        { notification: 'ticket\u0000answered', enabled: false },
+      ]);
+      expect(problem(nul).code).toBe('E_UNKNOWN_NOTIFICATION');
+      for (const body of [
+        { notification: 'ticket-answered' },
+        [{ notification: 'ticket-answered' }],
+        [{ notification: 'ticket-answered', enabled: false, extra: 1 }],
+        [1],
+      ]) {
         const malformed = await bob.call('PUT', '/api/notifications/settings', body);
         expect(malformed.statusCode, JSON.stringify(body)).toBe(400);
         expect(problem(malformed).code).toBe('E_BAD_REQUEST');
@@ -234,8 +243,11 @@ for (const dialect of DIALECTS) {
       expect(theirs.statusCode).toBe(404);
       expect(problem(theirs).code).toBe('E_NOT_FOUND');
       expect((await inbox(cid)).unread).toBe(3);
-      const none = await bob.call('POST', '/api/notifications/01a2083f-4eae-7b1c-9f18-aa1aee947676/read');
-      expect(none.statusCode).toBe(404);
+      for (const id of ['01a2083f-4eae-7b1c-9f18-aa1aee947676', '%00', 'x'.repeat(36)]) {
+        const none = await bob.call('POST', `/api/notifications/${id}/read`);
+        expect(none.statusCode, id).toBe(404);
+        expect(problem(none).code).toBe('E_NOT_FOUND');
+      }
       // a cursor that is not one of theirs, a limit out of range
       for (const query of [
         `?before=${String(cids.items[0]?.['id'])}`,

@@ -11,7 +11,7 @@ import { DIALECTS, problem } from '@ninefold/testkit';
 import { NOTIFY_JOB, MAIL_JOB, TABLES } from '../src/index.js';
 import { recordEffects } from '../src/effects/record-effects.js';
 import { claimJobs } from '../src/jobs/store.js';
-import { helpDesk, helpDeskWorld, inbox, jobsOf, notification } from './notifications-world.js';
+import { helpDesk, helpDeskWorld, inbox, jobsOf, notification, onTransition } from './notifications-world.js';
 
 const MINUTE = 60_000;
 
@@ -72,6 +72,25 @@ for (const dialect of DIALECTS) {
       await w.runAll();
       expect((await inbox(ann)).items.map((n) => n['message'])).toEqual(['|Fax']);
       expect((await inbox(bob)).items.map((n) => n['message'])).toEqual(['|Fax']);
+    });
+
+    it('is sent when the clock fires a transition, as the system', async () => {
+      const closed = notification('ticket-closed', {
+        on: [onTransition('Ticket', 'autoClose')],
+        to: [{ kind: 'user', field: 'requester' }],
+        subject: 'Closed: {subject}',
+        message: '{subject} was closed{user.name}.',
+      });
+      const w = await helpDeskWorld(dialect, helpDesk(closed));
+      const { cid } = w.people;
+      await w.answeredTicket({ subject: 'Webcam', requester: cid.id });
+      expect(await w.runAll()).toBe(0);
+      w.server.clock.advance(7 * 24 * 60 * MINUTE);
+      expect(await w.runAll()).toBe(2); // the timer, then its notification
+      await cid.signInAgain();
+      expect((await inbox(cid)).items.map((n) => [n['subject'], n['message']])).toEqual([
+        ['Closed: Webcam', 'Webcam was closed.'],
+      ]);
     });
 
     it('writes no job for a change that rolls back, nor for a refused one', async () => {

@@ -127,7 +127,11 @@ async function whoIsTold(
   const off = notification.mandatory
     ? new Set<string>()
     : await turnedOff(database, notification, recipients.users);
-  const actor = payload.actor === null ? null : await userById(database, model, payload.actor);
+  // without a User entity there are no rules to read a user by: `user.*` stays empty
+  const actor =
+    payload.actor === null || model.entities['User'] === undefined
+      ? null
+      : await userById(database, model, payload.actor);
   const render = (values: RenderValues) => ({
     subject: renderTemplate(model, notification.subject, values),
     message: renderTemplate(model, notification.message, values),

@@ -134,6 +134,16 @@ for (const dialect of DIALECTS) {
       expect(smtp.received.map((mail) => mail.subject)).toEqual(['Answered: Router']);
     });
 
+    it('treats an address that is a user’s as that user: one who may not read the ticket gets no mail', async () => {
+      const w = await helpDeskWorld(dialect, helpDesk(emailed));
+      const { ada, cid, dee } = w.people;
+      // Dee's address in the contact field: Dee is a customer who may not read Cid's ticket
+      await w.answeredTicket({ subject: 'Badge', requester: cid.id, contact: dee.email.toUpperCase() });
+      await w.runAll();
+      const outbox = (await ada.send('GET', '/api/admin/mail')) as unknown as Record<string, string>[];
+      expect(outbox.map((mail) => mail['to'])).toEqual([cid.email]);
+    });
+
     it('keeps mail in the development outbox without SMTP_URL, for admins only', async () => {
       const w = await helpDeskWorld(dialect, helpDesk(emailed));
       const { ada, bob, cid } = w.people;

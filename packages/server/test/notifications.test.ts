@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, problem } from '@ninefold/testkit';
-import { NOTIFY_JOB, MAIL_JOB, TABLES } from '../src/index.js';
+import { NOTIFY_JOB, MAIL_JOB, TABLES, disableUser } from '../src/index.js';
 import { recordEffects } from '../src/effects/record-effects.js';
 import { claimJobs } from '../src/jobs/store.js';
 import { helpDesk, helpDeskWorld, inbox, jobsOf, notification, onTransition } from './notifications-world.js';
@@ -50,6 +50,16 @@ for (const dialect of DIALECTS) {
       for (const person of [ann, dee, eve]) expect((await inbox(person)).items, person.email).toEqual([]);
       const rows = await w.server.database.db.selectFrom(TABLES.notifications).selectAll().execute();
       expect(rows.map((row) => row['user_id']).sort()).toEqual([bob.id, cid.id].sort());
+    });
+
+    it('tells no disabled user', async () => {
+      const w = await helpDeskWorld(dialect, helpDesk(notification('ticket-answered')));
+      const { bob, cid } = w.people;
+      await disableUser(w.server.database, w.server.model, bob.email);
+      await w.answeredTicket({ subject: 'Desk lamp', requester: cid.id });
+      await w.runAll();
+      const rows = await w.server.database.db.selectFrom(TABLES.notifications).selectAll().execute();
+      expect(rows.map((row) => row['user_id'])).toEqual([cid.id]);
     });
 
     it('is sent by the system too, and then tells everyone it names', async () => {

@@ -2,6 +2,8 @@
  * A notification's text as the server sends it: the names the compiler accepts (`{user.name}`, the
  * record's fields, system fields, constants) are the names the renderer fills in, dotted ones too.
  */
+import { readFileSync } from 'node:fs';
+import { compile } from '@ninefold/language';
 import { icuTemplate } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { renderNotificationText } from '../src/index.js';
@@ -75,6 +77,28 @@ describe('renderNotificationText', () => {
 
   it('returns a template that does not parse as written, without throwing', () => {
     expect(renderNotificationText(m, '{oops', ticket, ann, 'en')).toBe('{oops');
+  });
+});
+
+describe("the expense example's texts", () => {
+  const text = readFileSync(new URL('../../../examples/expense-claims.md', import.meta.url), 'utf8');
+  const compiled = compile(text, { file: 'expense-claims.md' });
+  if (!compiled.ok) throw new Error('examples/expense-claims.md does not compile');
+  const claims = compiled.model;
+  const decided = claims.notifications['claim-decided']!;
+  const claim = { title: 'Train', state: 'rejected', rejectionReason: 'No receipt.', paidOn: null };
+
+  it('says what was decided, by state', () => {
+    expect(renderNotificationText(claims, decided.subject, claim, ann, 'en')).toBe(
+      'Your claim “Train” was rejected',
+    );
+    expect(renderNotificationText(claims, decided.message, claim, ann, 'en')).toBe(
+      'Ann rejected it: No receipt.',
+    );
+    const paid = { ...claim, state: 'paid', paidOn: '2026-11-24', paymentReference: 'PAY-20261124' };
+    expect(renderNotificationText(claims, decided.message, paid, null, 'en')).toBe(
+      'It was paid on 2026-11-24, reference PAY-20261124.',
+    );
   });
 });
 

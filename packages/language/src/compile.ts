@@ -96,7 +96,8 @@ const DEFAULT_BEHAVIOUR: Record<FacetKey, string> = {
   states: 'Records have no life cycle: they are created, edited and deleted freely.',
   rules: 'Only each field’s own constraints (type, required, bounds) are checked.',
   roles: 'There is one role, `user`, and every signed-in user may do everything with every record.',
-  calls: 'The client talks to the generated REST API at /api, with a 10 s timeout and 2 retries.',
+  calls:
+    'The client talks to the generated REST API at /api, with a 10 s timeout and 2 retries; no one is notified and no webhook is called.',
   errors: 'Failures are reported with the built-in catalogue of messages.',
   constants: 'Default limits apply: 50 rows a page, 1 MiB a request, 600 requests a minute.',
 };

@@ -45,7 +45,9 @@ export function renderNotificationText(
     const key = name.slice('user.'.length) as keyof NotificationActor;
     values[icuArgumentName(name)] = actor === null ? '' : actor[key];
   }
-  for (const name of argumentNames(format.getAst())) values[name] ??= '';
+  for (const name of argumentNames(format.getAst())) {
+    if (!Object.hasOwn(values, name)) values[name] = '';
+  }
   try {
     const out = format.format(values);
     return typeof out === 'string' ? out : Array.isArray(out) ? out.join('') : String(out);

@@ -65,6 +65,16 @@ describe('renderNotificationText', () => {
     );
   });
 
+  it('renders a field named like an object property, when absent, as nothing', () => {
+    const own = model(`
+entities:
+  Thing: { fields: { constructor: string, toString: string } }
+notifications:
+  n: { on: Thing.created, to: [user], subject: "[{constructor}] [{toString}]" }
+`);
+    expect(renderNotificationText(own, '[{constructor}] [{toString}]', {}, ann, 'en')).toBe('[] []');
+  });
+
   it('formats numbers in the locale', () => {
     expect(renderNotificationText(m, '{replies, number}', { replies: 1234.5 }, ann, 'de-DE')).toBe('1.234,5');
   });

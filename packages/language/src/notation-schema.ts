@@ -17,6 +17,7 @@ import { LIMIT_KEYS } from './facets/constants.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
 import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
+import { LIFECYCLE_EVENTS } from './facets/events.js';
 import { NOTIFICATION_KEYS, CHANNELS } from './facets/notifications.js';
 import { NAME_RULES } from './facets/reader.js';
 import { WEBHOOK_KEYS } from './facets/webhooks.js';
@@ -47,8 +48,8 @@ const COLOR_SCHEMES: Readonly<Record<Theme['colorScheme'], string>> = {
   light: 'always light',
   dark: 'always dark',
 };
-/** Transition names the compiler refuses (NF209): they name record operations. */
-const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition'];
+/** Transition names the compiler refuses (NF209): they name record operations or events. */
+const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition', ...LIFECYCLE_EVENTS];
 /** A string the compiler reads as a constant's name where a bound is expected. */
 const CONSTANT_REF = '^[A-Z][A-Z0-9_]*$';
 

@@ -338,7 +338,16 @@ limits: { requestsPerMinute: 100 }
   });
 
   it('refuses the transition names the compiler reserves, and only those', () => {
-    for (const name of ['create', 'update', 'delete', 'read', 'transition', 'approve']) {
+    for (const name of [
+      'create',
+      'update',
+      'delete',
+      'read',
+      'transition',
+      'created',
+      'deleted',
+      'approve',
+    ]) {
       const doc = {
         entities: { Ticket: { fields: { title: 'string' } } },
         states: { Ticket: { initial: 'open', transitions: { [name]: { from: 'open', to: 'done' } } } },

@@ -281,6 +281,29 @@ describe('notifications compile', () => {
   });
 });
 
+describe('events are one change each', () => {
+  it('NF209: a transition named like a lifecycle event', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Ticket: { fields: { subject: string } }
+        states:
+          Ticket:
+            initial: open
+            transitions:
+              created: { from: open, to: done }
+      `,
+      {
+        code: 'NF209',
+        line: 7,
+        column: 7,
+        message: /`created` names a change every record has \(the event `Ticket.created`\)/,
+        hint: /call it something else/,
+      },
+    );
+  });
+});
+
 describe('webhooks compile', () => {
   it('to the model, the `${NAME}` texts kept as written', () => {
     const result = compile(

@@ -4,7 +4,7 @@
  * made the change (`{user.name}`). The template goes through `icuTemplate`, as the compiler's check
  * does, so every name the check accepted is filled in here. A name with no value (a field the
  * recipient may not read, an empty field, the system as the actor) renders as nothing, never as the
- * raw template.
+ * raw template. Angle brackets are text (`ignoreTag`), as they are to the compiler's check.
  */
 import { type MessageFormatElement, TYPE } from '@formatjs/icu-messageformat-parser';
 import { ACTOR_ARGUMENTS, icuArgumentName, icuTemplate, type Model } from '@ninefold/model';
@@ -18,6 +18,16 @@ export interface NotificationActor {
   readonly name: string;
   readonly email: string;
 }
+
+type Styles = Record<string, Intl.DateTimeFormatOptions>;
+const inUtc = (styles: Styles): Styles =>
+  Object.fromEntries(Object.entries(styles).map(([name, style]) => [name, { ...style, timeZone: 'UTC' }]));
+
+/** `{dueAt, date, medium}` and the other named styles, in UTC: the model has no time zone yet (decision 0029). */
+const UTC_FORMATS = {
+  date: inUtc(IntlMessageFormat.formats['date'] as Styles),
+  time: inUtc(IntlMessageFormat.formats['time'] as Styles),
+};
 
 /**
  * The text of a notification's subject or message for a record, in a locale. A template that does
@@ -45,11 +55,13 @@ export function renderNotificationText(
     const key = name.slice('user.'.length) as keyof NotificationActor;
     values[icuArgumentName(name)] = actor === null ? '' : actor[key];
   }
-  for (const name of argumentNames(format.getAst())) {
+  const ast = format.getAst();
+  for (const name of argumentNames(ast)) {
     if (!Object.hasOwn(values, name)) values[name] = '';
   }
   try {
-    const out = format.format(values);
+    const dated = withDates(ast, values);
+    const out = (dated === ast ? format : messageFormat(dated, locale)).format(values);
     return typeof out === 'string' ? out : Array.isArray(out) ? out.join('') : String(out);
   } catch {
     return template;
@@ -63,14 +75,49 @@ function compiled(template: string, locale: string): IntlMessageFormat {
   const key = `${locale}\u0000${template}`;
   let format = cache.get(key);
   if (format === undefined) {
-    try {
-      format = new IntlMessageFormat(template, locale);
-    } catch {
-      format = new IntlMessageFormat(template, 'en');
-    }
+    format = messageFormat(template, locale);
     cache.set(key, format);
   }
   return format;
+}
+
+function messageFormat(message: string | MessageFormatElement[], locale: string): IntlMessageFormat {
+  try {
+    return new IntlMessageFormat(message, locale, UTC_FORMATS, { ignoreTag: true });
+  } catch {
+    return new IntlMessageFormat(message, 'en', UTC_FORMATS, { ignoreTag: true });
+  }
+}
+
+/**
+ * Readies the values of `{x, date}` and `{x, time}`: a date or datetime's text becomes a Date; an
+ * element whose value is no date (empty, unreadable) becomes empty text, as ICU would otherwise
+ * fail. Returns the same AST when nothing had to go.
+ */
+function withDates(ast: MessageFormatElement[], values: MessageValues): MessageFormatElement[] {
+  let changed = false;
+  const visit = (elements: MessageFormatElement[]): MessageFormatElement[] =>
+    elements.map((el): MessageFormatElement => {
+      if (el.type === TYPE.date || el.type === TYPE.time) {
+        const value = values[el.value];
+        const date = typeof value === 'string' && value !== '' ? new Date(value) : value;
+        if (date instanceof Date && !Number.isNaN(date.getTime())) {
+          values[el.value] = date;
+          return el;
+        }
+        changed = true;
+        return { type: TYPE.literal, value: '' };
+      }
+      if (el.type === TYPE.plural || el.type === TYPE.select) {
+        const options = Object.fromEntries(
+          Object.entries(el.options).map(([key, option]) => [key, { ...option, value: visit(option.value) }]),
+        );
+        return { ...el, options } as MessageFormatElement;
+      }
+      return el;
+    });
+  const out = visit(ast);
+  return changed ? out : ast;
 }
 
 /** Every argument name a parsed template reads, nested ones included. */

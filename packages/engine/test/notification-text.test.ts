@@ -75,6 +75,30 @@ notifications:
     expect(renderNotificationText(own, '[{constructor}] [{toString}]', {}, ann, 'en')).toBe('[] []');
   });
 
+  it('formats a date or datetime field with a date or time style, in UTC; an absent one as nothing', () => {
+    const dated = model(`
+entities:
+  Loan: { fields: { title: string, dueAt: datetime, dueOn: date } }
+`);
+    const text = 'Due {dueOn, date, long} at {dueAt, time, short} ({dueAt, date, short})';
+    const loan = { dueOn: '2026-11-24', dueAt: '2026-11-24T23:30:00.000Z' };
+    expect(renderNotificationText(dated, text, loan, ann, 'en-GB')).toBe(
+      'Due 24 November 2026 at 23:30 (24/11/26)',
+    );
+    expect(renderNotificationText(dated, text, { dueOn: '2026-11-24' }, ann, 'en-GB')).toBe(
+      'Due 24 November 2026 at  ()',
+    );
+    expect(
+      renderNotificationText(dated, '{n, plural, other {{dueOn, date, long}}}', { n: 2 }, ann, 'en'),
+    ).toBe('');
+  });
+
+  it('keeps angle brackets as text and fills the arguments between them', () => {
+    expect(renderNotificationText(m, '<b>{subject}</b> & a < b', ticket, ann, 'en')).toBe(
+      '<b>Printer on fire</b> & a < b',
+    );
+  });
+
   it('formats numbers in the locale', () => {
     expect(renderNotificationText(m, '{replies, number}', { replies: 1234.5 }, ann, 'de-DE')).toBe('1.234,5');
   });

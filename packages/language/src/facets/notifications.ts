@@ -213,7 +213,7 @@ function readText(
   const template = icuTemplate(text);
   let ast: MessageFormatElement[];
   try {
-    ast = parse(template, { requiresOtherClause: true, shouldParseSkeletons: true });
+    ast = parse(template, { requiresOtherClause: true, shouldParseSkeletons: true, ignoreTag: true });
   } catch (error) {
     const e = error as { message: string; location?: { start: { offset: number } } };
     // offsets into a rewritten text point elsewhere in the original: then point at its start

@@ -254,6 +254,17 @@ describe('notifications compile', () => {
     });
   });
 
+  it('reads angle brackets as text, as the renderer does, and still checks the names between them', () => {
+    const ok = compile(notification(...ANSWERED, 'subject: "<b>{subject}</b> a < b"'), { file: 'spec.yaml' });
+    if (!ok.ok) expect.fail(listed(ok.diagnostics));
+    expectDiagnostic(notification(...ANSWERED, 'subject: "<b>{subjct}</b>"'), {
+      code: 'NF320',
+      line: 23,
+      column: 19,
+      message: /uses `\{subjct\}`/,
+    });
+  });
+
   it('NF320: a state named on an entity without a state machine', () => {
     expectDiagnostic(
       helpdesk('notifications:', '  n:', '    on: Team.created', '    to: [agent]', '    subject: "{state}"'),

@@ -24,7 +24,7 @@ import {
 import { type Database, tableName } from '@ninefold/server';
 import { type FastifyInstance } from 'fastify';
 import { DEMO_DOMAIN, type DemoAccount } from './accounts.js';
-import { type Wording, generateRecord } from './values.js';
+import { type Wording, generateRecord, timedFields } from './values.js';
 
 /** A record as the API answers it (the wire protocol's). */
 export type { ApiRecord };
@@ -225,6 +225,7 @@ export async function createAs(
   const { input } = generateRecord(api.model, entity, user, {
     writable,
     refIds,
+    spread: timedFields(api.model, entity),
     ...(wording === undefined ? {} : { wording }),
   });
   const answer = await api.call<ApiRecord>(role, 'POST', api.model.entities[entity]!.resource, input);

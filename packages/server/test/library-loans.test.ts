@@ -3,7 +3,8 @@
  * borrows a book; the loan turns overdue by the system exactly at its due time and not before;
  * renewing before then moves that time (and the timer with it), at most MAX_RENEWALS times and never
  * once due, each refusal with its own catalogue code; returning the book cancels the timer; and a
- * member never reads another member's loans. The clock is the test's; the runner is driven by
+ * member never reads another member's loans. The spec's `loan-overdue` notification is checked as
+ * compiled (its delivery is the notification runner's, tested with it). The clock is the test's; the runner is driven by
  * `runDue()`, and every client signs in again after the clock moves (its session would have expired).
  */
 import { describe, expect, it } from 'vitest';
@@ -110,6 +111,17 @@ async function library(dialect: TestDialect) {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('library loans: the borrower is told', () => {
+  it('the spec tells the borrower of an overdue loan, in the app and by e-mail', () => {
+    expect(model.notifications['loan-overdue']).toMatchObject({
+      on: [{ entity: 'Loan', kind: 'transition', transition: 'markOverdue', name: 'Loan.markOverdue' }],
+      to: [{ kind: 'user', field: 'borrower' }],
+      channels: ['app', 'email'],
+      mandatory: false,
+    });
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: library loans`, () => {

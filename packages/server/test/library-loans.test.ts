@@ -92,7 +92,7 @@ async function library(dialect: TestDialect) {
       await signIn();
     },
     borrow: async (who: Name, payload: Json = {}) =>
-      ok(await request(who, 'POST', '/api/loans', { book: book['id'], ...payload })),
+      ok(await request(who, 'POST', '/api/loans', { book: book['id'], barcode: 'C00123', ...payload })),
     get: (who: Name, loan: Json) => request(who, 'GET', `/api/loans/${String(loan['id'])}`),
     fire: (who: Name, loan: Json, transition: string) =>
       request(who, 'POST', `/api/loans/${String(loan['id'])}/transitions/${transition}`, {}, loan['version']),
@@ -132,6 +132,7 @@ for (const dialect of DIALECTS) {
       expect(loan).toMatchObject({
         state: 'borrowed',
         book: l.book['id'],
+        barcode: 'C00123',
         borrower: l.ids.mia,
         borrowedOn: iso(start).slice(0, 10),
         dueAt: iso(start + LOAN),
@@ -144,10 +145,18 @@ for (const dialect of DIALECTS) {
       ]);
       // a member borrows only for themselves
       const forMax = problem(
-        await l.request('mia', 'POST', '/api/loans', { book: l.book['id'], borrower: l.ids.max }),
+        await l.request('mia', 'POST', '/api/loans', {
+          book: l.book['id'],
+          barcode: 'C00124',
+          borrower: l.ids.max,
+        }),
       );
       expect(forMax.status).toBe(422);
       expect(forMax.errors?.[0]).toMatchObject({ field: 'borrower', code: 'E_READONLY_FIELD' });
+      const badCopy = problem(
+        await l.request('mia', 'POST', '/api/loans', { book: l.book['id'], barcode: '123' }),
+      );
+      expect(badCopy.errors?.[0]).toMatchObject({ field: 'barcode', code: 'E_PATTERN' });
       // nor changes the due time, nor returns the book
       const patched = problem(
         await l.request('mia', 'PATCH', `/api/loans/${String(loan['id'])}`, { dueAt: iso(start) }, 1),

@@ -268,8 +268,10 @@ export function generateRecord(
     /** Fields that must get a value even when optional (a transition's `require`). */
     readonly need?: readonly string[];
     /**
-     * Fields given a value near now even when a default fills them (see {@link aroundNow}): the
-     * fields a timed transition fires at, so that a demo's timers are spread around its start.
+     * Fields a demo record (ordinal 1 or more) gives a value even when a default fills them: the
+     * fields a timed transition fires at, near now (see {@link aroundNow}), so that a demo's timers
+     * are spread around its start; any other field, its first candidate (an owner named by its
+     * creator: another user).
      */
     readonly spread?: readonly string[];
     readonly wording?: Wording;

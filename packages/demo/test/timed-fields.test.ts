@@ -1,7 +1,8 @@
 /**
  * Demo records of an entity with a timed transition (`at:`): the field it fires at is spread around
  * the demo's start, mostly in the past, so that a demo opens on timers that fired (a loan already
- * overdue) beside timers still waiting. Checked on the values alone, and on the library-loans
+ * overdue) beside timers still waiting; a record its creator may make for someone else (a loan the
+ * desk records) is another demo user's. Checked on the values alone, and on the library-loans
  * example seeded through the API on every database and then run by the product's job runner.
  */
 import { describe, expect, it } from 'vitest';
@@ -98,6 +99,15 @@ for (const dialect of DIALECTS) {
         .execute();
       expect(marked.map((h) => h['record_id']).sort()).toEqual(overdue.map((r) => r['id']).sort());
       expect(marked.every((h) => h['by'] === null)).toBe(true);
+      // the desk records loans for the member: the member has overdue loans of their own to see
+      const member = accounts.find((a) => a.role === 'member')!;
+      const borrowers = await database.db
+        .selectFrom(tableName('loans'))
+        .innerJoin(tableName('users'), `${tableName('users')}.id`, `${tableName('loans')}.borrower`)
+        .select(['email'])
+        .where(`${tableName('loans')}.state`, '=', 'overdue')
+        .execute();
+      expect(borrowers.map((b) => b['email'])).toEqual(overdue.map(() => member.email));
       await app.close();
     }, 90_000);
   });

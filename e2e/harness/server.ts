@@ -53,6 +53,7 @@ export interface Example {
 export const EXAMPLES = [
   'examples/expense-claims.md',
   'examples/helpdesk.md',
+  'examples/library-loans.md',
   'examples/bookings.yaml',
   'examples/seed.txt',
 ];

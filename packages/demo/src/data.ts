@@ -24,7 +24,7 @@ import {
 import { type Database, tableName } from '@ninefold/server';
 import { type FastifyInstance } from 'fastify';
 import { DEMO_DOMAIN, type DemoAccount } from './accounts.js';
-import { type Wording, generateRecord } from './values.js';
+import { type Wording, generateRecord, timedFields } from './values.js';
 
 /** A record as the API answers it (the wire protocol's). */
 export type { ApiRecord };
@@ -222,9 +222,14 @@ export async function createAs(
   const user = await api.userContext(role);
   const writable = writableList(api.model, user, entity, 'create', null);
   const refIds = await refIdsFor(api, role, entity);
+  const owner = api.model.entities[entity]!.owner;
+  const forSomeoneElse = wording !== undefined && owner !== null && writable.includes(owner);
+  // a demo record whose owner its creator may name is made for another demo user (a desk's loan)
+  if (forSomeoneElse) refIds['User'] = (refIds['User'] ?? []).filter((id) => id !== user.id);
   const { input } = generateRecord(api.model, entity, user, {
     writable,
     refIds,
+    spread: [...timedFields(api.model, entity), ...(forSomeoneElse ? [owner] : [])],
     ...(wording === undefined ? {} : { wording }),
   });
   const answer = await api.call<ApiRecord>(role, 'POST', api.model.entities[entity]!.resource, input);

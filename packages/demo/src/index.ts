@@ -25,4 +25,12 @@ export {
   stepAsAnyone,
   writableList,
 } from './data.js';
-export { type Generated, type Wording, candidates, generateRecord, token } from './values.js';
+export {
+  type Generated,
+  type Wording,
+  aroundNow,
+  candidates,
+  generateRecord,
+  timedFields,
+  token,
+} from './values.js';

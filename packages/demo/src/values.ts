@@ -209,6 +209,39 @@ export function candidates(
   }
 }
 
+/**
+ * Days from now of the timed fields of a series of demo records, by ordinal (1, 2, …, cycling):
+ * mostly in the past, so that a demo opens on timers that fired right after it started (a loan
+ * already overdue), and some in the future, so that it shows timers still waiting.
+ */
+const AROUND_NOW_DAYS = [5, -2, -4, -1, 9, -6];
+
+/**
+ * A date or datetime value near now for the `ordinal`-th record of a demo series (none for other
+ * types, or for test values, whose ordinal is 0): what a timed transition's `at` field gets.
+ *
+ * @example aroundNow(dueAtField, new Date('2026-03-10T09:00:00Z'), 2) // ['2026-03-08T09:00:00.000Z']
+ */
+export function aroundNow(field: Field, now: Date, ordinal: number): Value[] {
+  if (ordinal < 1) return [];
+  const days = AROUND_NOW_DAYS[(ordinal - 1) % AROUND_NOW_DAYS.length]!;
+  const at = new Date(now.getTime() + days * DAY).toISOString();
+  if (field.type === 'datetime') return [at];
+  if (field.type === 'date') return [at.slice(0, 10)];
+  return [];
+}
+
+/**
+ * The fields of an entity that a timed transition fires at (`at:`), in the order of its transitions.
+ *
+ * @example timedFields(model, 'Loan') // ['dueAt']
+ */
+export function timedFields(model: Model, entity: string): string[] {
+  const transitions = Object.values(model.states[entity]?.transitions ?? {});
+  const fields = transitions.flatMap((t) => (t.timer !== null && 'at' in t.timer ? [t.timer.at] : []));
+  return [...new Set(fields)];
+}
+
 export interface Generated {
   /** The values chosen here: what a person types into the form (defaults are left as they are). */
   readonly input: Record<string, Value>;
@@ -234,6 +267,13 @@ export function generateRecord(
     readonly old?: WireRecord | null;
     /** Fields that must get a value even when optional (a transition's `require`). */
     readonly need?: readonly string[];
+    /**
+     * Fields a demo record (ordinal 1 or more) gives a value even when a default fills them: the
+     * fields a timed transition fires at, near now (see {@link aroundNow}), so that a demo's timers
+     * are spread around its start; any other field, its first candidate (an owner named by its
+     * creator: another user).
+     */
+    readonly spread?: readonly string[];
     readonly wording?: Wording;
   },
 ): Generated {
@@ -248,7 +288,10 @@ export function generateRecord(
   const choose = (name: string) => {
     const field = def.fields[name];
     if (field === undefined || !options.writable.includes(name)) return false;
-    pool[name] ??= candidates(field, now, options.refIds, options.wording);
+    pool[name] ??= [
+      ...(options.spread?.includes(name) ? aroundNow(field, now, options.wording?.ordinal ?? 0) : []),
+      ...candidates(field, now, options.refIds, options.wording),
+    ];
     const i = index[name] ?? -1;
     if (i + 1 >= pool[name]!.length) return false;
     index[name] = i + 1;
@@ -261,6 +304,12 @@ export function generateRecord(
     const empty =
       present === undefined || present === null || (Array.isArray(present) && present.length === 0);
     if ((field.required || options.need?.includes(field.name)) && empty) choose(field.name);
+    else if (
+      operation === 'create' &&
+      options.spread?.includes(field.name) &&
+      (options.wording?.ordinal ?? 0) > 0
+    )
+      choose(field.name);
   }
   for (let attempt = 0; attempt < 40; attempt++) {
     const whole = operation === 'create' ? applyDefaults(model, entity, input, { user, ...clock }) : input;

@@ -4,7 +4,7 @@ import { buildApp, migrate, tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, freshDatabase } from '@ninefold/testkit';
 import { demoApi, seedDemoAccounts, seedDemoData } from '../src/index.js';
 
-const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml', 'seed.txt'];
+const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'library-loans.md', 'bookings.yaml', 'seed.txt'];
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: demo data`, () => {

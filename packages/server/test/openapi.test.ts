@@ -8,7 +8,7 @@ import { openApiDocument } from '../src/index.js';
 import { testServer } from '@ninefold/testkit';
 import { exampleModel } from './world.js';
 
-const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'bookings.yaml', 'seed.txt'];
+const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'library-loans.md', 'bookings.yaml', 'seed.txt'];
 
 describe('OpenAPI', () => {
   it.each(EXAMPLES)('describes %s as a valid OpenAPI 3.1 document', async (file) => {

@@ -45,10 +45,12 @@ async function library(dialect: TestDialect) {
     ids[name] = (await givenUser(server, `${name}@example.com`, roles)).id;
   }
   await signIn();
+  // the timers' runner only: the spec's notification jobs wait unclaimed, so each runDue() counts timers
+  const handlers = productJobHandlers({ model, database: server.database, now: server.clock.now });
   const runner = new JobRunner({
     database: server.database,
     now: server.clock.now,
-    handlers: productJobHandlers({ model, database: server.database, now: server.clock.now }),
+    handlers: { [TIMER_JOB]: handlers[TIMER_JOB]! },
   });
   const request = (
     who: Name,

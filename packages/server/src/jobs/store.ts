@@ -7,7 +7,8 @@
  * at once, each taking rows no other has locked: every job is claimed by exactly one. On SQLite one
  * statement is already atomic (the database has one writer), and one process runs the jobs.
  */
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { TABLES } from '../schema/names.js';
 import { type Job, type JobRow, jobOf } from './job.js';
@@ -38,6 +39,7 @@ export async function claimJobs(
     select 1 as one from ${table}
      where ${known}
        and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
+       and ${noOtherOfItsKeyRunning()}
      limit 1`.execute(database.db);
   if (due.rows.length === 0) return [];
   const lock = database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
@@ -49,6 +51,7 @@ export async function claimJobs(
        select id from ${table}
         where ${known}
           and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
+          and ${noOtherOfItsKeyRunning()}
         order by run_at, id
         limit ${limit}
         ${lock})
@@ -66,7 +69,11 @@ export async function markDone(database: Database, job: Job, owner: string, now:
   });
 }
 
-/** The attempt failed and another is due at `runAt`. */
+/**
+ * The attempt failed and another is due at `runAt` — unless a newer job of its key is pending (a
+ * follow-up, written while this one ran): that one does the work, and this one is done, its error
+ * kept.
+ */
 export async function markRetry(
   database: Database,
   job: Job,
@@ -75,10 +82,23 @@ export async function markRetry(
   runAt: Date,
   now: Date,
 ): Promise<boolean> {
-  return settle(database, job, owner, {
+  const retry = {
     state: 'pending',
     run_at: runAt.getTime(),
     last_error: error.slice(0, MAX_ERROR_LENGTH),
+    updated_at: now.toISOString(),
+  };
+  if (job.key === null) return settle(database, job, owner, retry);
+  try {
+    if (await settle(database, job, owner, retry, noFollowUp(job.kind, job.key))) return true;
+  } catch (failure) {
+    // a follow-up written at the same moment, on PostgreSQL: it took the key first
+    if (!isUniqueViolation(failure)) throw failure;
+  }
+  return settle(database, job, owner, {
+    state: 'done',
+    dedupe_key: null,
+    last_error: `${error} (a newer job of its key follows it)`.slice(0, MAX_ERROR_LENGTH),
     updated_at: now.toISOString(),
   });
 }
@@ -104,14 +124,36 @@ async function settle(
   job: Job,
   owner: string,
   values: Record<string, string | number | null>,
+  condition?: Expression<SqlBool>,
 ): Promise<boolean> {
-  const result = await database.db
+  let update = database.db
     .updateTable(TABLES.jobs)
     .set({ ...values, locked_until: null, lease_owner: null })
     .where('id', '=', job.id)
     .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
-    .where('attempts', '=', job.attempts)
-    .executeTakeFirst();
+    .where('attempts', '=', job.attempts);
+  if (condition !== undefined) update = update.where(condition);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A due job whose key has another job running waits for it (decision 0029): a key's jobs never run
+ * at once, and one job of a key may be running at a time (the unique index on kind, key and state).
+ */
+function noOtherOfItsKeyRunning(): Expression<SqlBool> {
+  const table = sql.table(TABLES.jobs);
+  return sql<SqlBool>`not exists (
+    select 1 from ${table} as running_job
+     where ${table}.dedupe_key is not null
+       and running_job.kind = ${table}.kind and running_job.dedupe_key = ${table}.dedupe_key
+       and running_job.state = 'running' and running_job.id <> ${table}.id)`;
+}
+
+/** No job of the kind and key is pending. */
+function noFollowUp(kind: string, key: string): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (
+    select 1 from ${sql.table(TABLES.jobs)} as follow_up
+     where follow_up.kind = ${kind} and follow_up.dedupe_key = ${key} and follow_up.state = 'pending')`;
 }

@@ -3,14 +3,22 @@
  * database pool is claimed by a runner on another pool — as another process would have — at once,
  * by `NOTIFY ninefold_jobs` at the commit, though that runner polls only every minute; a rolled-back
  * write wakes nobody; and the runner's LISTEN connection, killed by the server, comes back by itself
- * without taking the process down. Where no other process can notify (SQLite, PGlite), the runner
- * says it hears none and a job written through its own database wakes it at once.
+ * without taking the process down, as does a server that cannot be reached. Where no other process
+ * can notify (SQLite, PGlite), the runner says it hears none and a job written through its own
+ * database wakes it at once.
  */
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, freshDatabase, reopen, specModel, type TestDialect } from '@ninefold/testkit';
-import { type Database, JobRunner, LISTEN_APPLICATION_NAME, enqueueJob, migrate } from '../src/index.js';
+import {
+  type Database,
+  JobRunner,
+  LISTEN_APPLICATION_NAME,
+  enqueueJob,
+  migrate,
+  openDatabase,
+} from '../src/index.js';
 
 const model = specModel(`entities: { Note: { fields: { title: { type: string } } } }`);
 const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? '';
@@ -140,6 +148,27 @@ function inProcessTests(dialect: TestDialect) {
     }
   });
 }
+
+describe('a PostgreSQL server that cannot be reached', () => {
+  it('the runner reports it, keeps trying to listen, and stops cleanly', async () => {
+    // nothing listens on port 1
+    const database = await openDatabase('postgres://postgres@127.0.0.1:1/nothing');
+    const errors: unknown[] = [];
+    const runner = sleepyRunner(database, () => undefined, errors);
+    runner.start();
+    try {
+      expect(await runner.hearsOtherProcesses()).toBe(false);
+      // the first LISTEN and the first claim failed; then the listener tries again after 0.25 s
+      await expect.poll(() => errors.length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+    } finally {
+      await runner.stop();
+      await database.close();
+    }
+    const reported = errors.length;
+    await sleep(600);
+    expect(errors.length).toBe(reported);
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: waking the runners`, () => {

@@ -34,11 +34,14 @@ export async function claimJobs(
   const table = sql.table(TABLES.jobs);
   const at = now.getTime();
   const known = sql`kind in (${sql.join(kinds)})`;
+  // `run_at <= now` holds for a running job too (it was due when claimed, before its lease ended);
+  // said for both states, it lets the (state, run_at) index find the due jobs without reading the
+  // done ones (SQLite would otherwise read every job of the kinds)
   // a look first, so that an idle poll writes nothing (on SQLite, an UPDATE takes the write lock)
   const due = await sql<{ one: number }>`
     select 1 as one from ${table}
      where ${known}
-       and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
+       and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and run_at <= ${at} and locked_until <= ${at}))
        and ${noOtherOfItsKeyRunning()}
      limit 1`.execute(database.db);
   if (due.rows.length === 0) return [];
@@ -50,7 +53,7 @@ export async function claimJobs(
      where id in (
        select id from ${table}
         where ${known}
-          and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
+          and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and run_at <= ${at} and locked_until <= ${at}))
           and ${noOtherOfItsKeyRunning()}
         order by run_at, id
         limit ${limit}

@@ -2,7 +2,7 @@
 // written by a plain loop on the same database.
 //
 //   npm run bench:jobs                         (tsc -b && node bench/jobs/run.js)
-//   node bench/jobs/run.js --jobs 2000 --runs 3 --only sqlite,postgres-1
+//   node bench/jobs/run.js --jobs 2000 --runs 3 --only sqlite,postgres-1 --kept 20000
 //
 // Setups: SQLite with one runner (one process runs the jobs there); PostgreSQL with one runner, and
 // with two runners on pools of their own (as two processes have), at BENCH_DATABASE_URL or
@@ -13,7 +13,9 @@
 // stopped once every job has run and settled. The anchor, in the same database and the same
 // minute: N rows of the same shape inserted in one transaction, then each updated to done on its own
 // (a claim and a settle are the runner's two writes a job; the anchor does one). Runs alternate
-// which side goes first; medians are printed, with jobs/s and jobs ÷ anchor.
+// which side goes first; medians are printed, with jobs/s and jobs ÷ anchor. `--kept K` first fills
+// the table with K done jobs of the same kind, as a week of them before pruning would: a claim must
+// not slow down with them.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ import { argument, median } from '../lib/stats.js';
 
 const JOBS = Number(argument('--jobs', '2000'));
 const RUNS = Number(argument('--runs', '3'));
+const KEPT = Number(argument('--kept', '0'));
 const POSTGRES_URL = process.env['BENCH_DATABASE_URL'] || process.env['TEST_DATABASE_URL'] || '';
 const SETUPS = {
   sqlite: { dialect: 'sqlite', runners: 1 },
@@ -66,6 +69,7 @@ async function freshTarget(dialect) {
 /** Enqueues N jobs, then times the runner(s) running them all; returns both times in ms. */
 async function jobsRun(databases) {
   const [first] = databases;
+  const since = new Date().toISOString();
   const t0 = performance.now();
   await first.db.transaction().execute(async (trx) => {
     for (let n = 0; n < JOBS; n += 1) await enqueueJob(trx, { kind: 'bench', payload: { n } });
@@ -81,20 +85,28 @@ async function jobsRun(databases) {
     },
   };
   const runners = databases.map((database) => new JobRunner({ database, handlers }));
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (const runner of runners) runner.start();
   await finished;
   // stop() waits for the running handlers, so every job is settled (done) when it returns
   await Promise.all(runners.map((runner) => runner.stop()));
   const elapsed = performance.now() - started;
+  const cpuUs = cpuMicros(process.cpuUsage(cpu));
   const done = await first.db
     .selectFrom(TABLES.jobs)
     .select((eb) => eb.fn.countAll().as('n'))
     .where('state', '=', 'done')
+    .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
   if (Number(done.n) !== JOBS || ran !== JOBS) throw new Error(`${ran} ran and ${done.n} done of ${JOBS}.`);
-  await first.db.deleteFrom(TABLES.jobs).execute();
-  return { enqueueMs: enqueued - t0, runMs: elapsed };
+  // this run's jobs go; the kept ones stay
+  await first.db.deleteFrom(TABLES.jobs).where('created_at', '>=', since).execute();
+  return { enqueueMs: enqueued - t0, runMs: elapsed, cpuUs };
+}
+
+function cpuMicros({ user, system }) {
+  return user + system;
 }
 
 /** The anchor: the same N rows inserted in one transaction, then each updated on its own. */
@@ -113,6 +125,7 @@ async function anchorRun(database) {
     }
   });
   const inserted = performance.now();
+  const cpu = process.cpuUsage();
   for (const id of ids) {
     await database.db
       .updateTable('bench_rows')
@@ -121,8 +134,9 @@ async function anchorRun(database) {
       .execute();
   }
   const elapsed = performance.now() - inserted;
+  const cpuUs = cpuMicros(process.cpuUsage(cpu));
   await database.db.deleteFrom('bench_rows').execute();
-  return { enqueueMs: inserted - t0, runMs: elapsed };
+  return { enqueueMs: inserted - t0, runMs: elapsed, cpuUs };
 }
 
 /** In a child process: every run of one setup; prints its times and peak RSS as JSON. */
@@ -141,6 +155,12 @@ async function child(name) {
       .addColumn('run_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
+    if (KEPT > 0) {
+      await databases[0].db.transaction().execute(async (trx) => {
+        for (let n = 0; n < KEPT; n += 1) await enqueueJob(trx, { kind: 'bench', payload: { n } });
+        await trx.updateTable(TABLES.jobs).set({ state: 'done' }).execute();
+      });
+    }
     const runs = { jobs: [], anchor: [] };
     for (let i = 0; i < RUNS; i += 1) {
       const order = i % 2 === 0 ? ['jobs', 'anchor'] : ['anchor', 'jobs'];
@@ -158,7 +178,7 @@ function measure(name) {
   const self = fileURLToPath(import.meta.url);
   const result = spawnSync(
     process.execPath,
-    [self, '--child', name, '--jobs', String(JOBS), '--runs', String(RUNS)],
+    [self, '--child', name, '--jobs', String(JOBS), '--runs', String(RUNS), '--kept', String(KEPT)],
     {
       encoding: 'utf8',
       maxBuffer: 16 * MiB,
@@ -184,7 +204,8 @@ console.log(
     `${availableParallelism()} cores (${cpuModel.trim()})`,
 );
 console.log(
-  `${JOBS} jobs a run, ${RUNS} runs a setup; anchor: the same rows inserted, then updated one by one`,
+  `${JOBS} jobs a run, ${RUNS} runs a setup, ${KEPT} done jobs kept in the table; ` +
+    'anchor: the same rows inserted, then updated one by one',
 );
 if (POSTGRES_URL === '') console.log('no BENCH_DATABASE_URL or TEST_DATABASE_URL: PostgreSQL left out');
 console.log('');
@@ -197,12 +218,16 @@ for (const name of only) {
   const jobsEnqueueMs = median(runs.jobs.map((r) => r.enqueueMs));
   const anchorRunMs = median(runs.anchor.map((r) => r.runMs));
   const anchorInsertMs = median(runs.anchor.map((r) => r.enqueueMs));
+  const jobsCpu = median(runs.jobs.map((r) => r.cpuUs)) / JOBS;
+  const anchorCpu = median(runs.anchor.map((r) => r.cpuUs)) / JOBS;
   const spread = (values) => `${ms(Math.min(...values))}…${ms(Math.max(...values))}`;
   console.log(
     `${name.padEnd(11)} run ${ms(jobsRunMs).padStart(8)} (${spread(runs.jobs.map((r) => r.runMs))})  ` +
       `${(JOBS / (jobsRunMs / 1000)).toFixed(0).padStart(6)} jobs/s   enqueue ${ms(jobsEnqueueMs).padStart(7)}   ` +
       `anchor: updates ${ms(anchorRunMs).padStart(7)} (${(JOBS / (anchorRunMs / 1000)).toFixed(0)} rows/s), ` +
       `insert ${ms(anchorInsertMs).padStart(6)}   run ÷ updates ${(jobsRunMs / anchorRunMs).toFixed(2)}×   ` +
-      `enqueue ÷ insert ${(jobsEnqueueMs / anchorInsertMs).toFixed(2)}×   peak RSS ${(peakRss / MiB).toFixed(1)} MiB`,
+      `enqueue ÷ insert ${(jobsEnqueueMs / anchorInsertMs).toFixed(2)}×   ` +
+      `CPU ${jobsCpu.toFixed(0)} µs/job vs ${anchorCpu.toFixed(0)} µs/row (${(jobsCpu / anchorCpu).toFixed(2)}×)   ` +
+      `peak RSS ${(peakRss / MiB).toFixed(1)} MiB`,
   );
 }

@@ -51,6 +51,8 @@ export function listenTo(
     const client = new pg.Client({
       connectionString: url,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // an idle connection whose server vanished without a word (a partition) is found out, too
+      keepAlive: true,
       application_name: LISTEN_APPLICATION_NAME,
     });
     let dropped = false;

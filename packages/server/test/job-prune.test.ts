@@ -83,6 +83,21 @@ for (const dialect of DIALECTS) {
       expect(await countByState(database)).toEqual({});
     });
 
+    it('a prune asked to stop ends after the batch in hand', async () => {
+      const { database } = await freshDatabase(dialect);
+      await migrate(database, model);
+      const clock = testClock();
+      await database.db.transaction().execute(async (trx) => {
+        for (let n = 0; n < 20; n += 1) await enqueueJob(trx, { kind: 'ok' }, clock.now());
+      });
+      await database.db.updateTable(TABLES.jobs).set({ state: 'done' }).execute();
+      clock.advance(8 * DAY);
+      const retention = { keepDoneMs: 7 * DAY, keepDeadMs: 30 * DAY };
+      expect(await pruneJobs(database, retention, clock.now(), 5, () => false)).toBe(5);
+      expect(await countByState(database)).toEqual({ done: 15 });
+      expect(await pruneJobs(database, retention, clock.now(), 5)).toBe(15);
+    });
+
     it('the runner prunes by itself every pruneEveryMs of its clock, not on every poll', async () => {
       const { database } = await freshDatabase(dialect);
       await migrate(database, model);

@@ -29,7 +29,8 @@ export const DEFAULT_RETENTION: Retention = {
 };
 
 /**
- * Deletes the done and dead jobs past their retention at `now`, a batch at a time; returns how many.
+ * Deletes the done and dead jobs past their retention at `now`, a batch at a time, while
+ * `keepGoing()` says so (a runner that stops); returns how many.
  *
  * @example await pruneJobs(database, DEFAULT_RETENTION, new Date()) // 1200
  */
@@ -38,6 +39,7 @@ export async function pruneJobs(
   retention: Retention,
   now: Date,
   batch = PRUNE_BATCH,
+  keepGoing: () => boolean = () => true,
 ): Promise<number> {
   const cutoffs = [
     ['done', new Date(now.getTime() - retention.keepDoneMs)],
@@ -48,7 +50,7 @@ export async function pruneJobs(
     for (;;) {
       const deleted = await deleteBatch(database, state, before, batch);
       pruned += deleted;
-      if (deleted < batch) break;
+      if (deleted < batch || !keepGoing()) break;
     }
   }
   return pruned;

@@ -18,7 +18,7 @@ import { type Database } from '../db/open.js';
 import { type Backoff, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
 import { type Listening } from '../db/postgres-listen.js';
 import { type Job, type JobHandlers } from './job.js';
-import { DEFAULT_RETENTION, type Retention, pruneJobs } from './prune.js';
+import { DEFAULT_RETENTION, PRUNE_BATCH, type Retention, pruneJobs } from './prune.js';
 import { claimJobs, markDead, markDone, markRetry } from './store.js';
 import { JOBS_CHANNEL, onJobEnqueued } from './wake.js';
 
@@ -72,6 +72,9 @@ export class JobRunner {
   private listening: Listening | null = null;
   /** When it last pruned, by its clock. */
   private prunedAt = -Infinity;
+  private pruning: Promise<void> | null = null;
+  /** Set by stop(): a prune in progress ends after its batch in hand. */
+  private stopping = false;
   private started = false;
   private polling: Promise<void> | null = null;
   private pollAgain = false;
@@ -97,6 +100,7 @@ export class JobRunner {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.stopping = false;
     this.unsubscribe = onJobEnqueued(this.database.db, () => this.wake());
     this.listening = this.database.listen?.(JOBS_CHANNEL, () => this.wake(), this.onError) ?? null;
     this.schedule(0);
@@ -116,13 +120,15 @@ export class JobRunner {
    */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.started = false;
+    this.stopping = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.listening?.close();
-    this.listening = null;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    await this.listening?.close();
+    this.listening = null;
     await this.polling;
+    await this.pruning;
     const all = Promise.all([...this.running.values()].map((run) => run.done));
     let timeout: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
@@ -163,7 +169,7 @@ export class JobRunner {
   async prune(): Promise<number> {
     const now = this.now();
     this.prunedAt = now.getTime();
-    return pruneJobs(this.database, this.retention, now);
+    return pruneJobs(this.database, this.retention, now, PRUNE_BATCH, () => !this.stopping);
   }
 
   /** The number of handlers running now. */
@@ -197,8 +203,12 @@ export class JobRunner {
 
   /** Prunes when it is time; claims what the free slots allow, starts the jobs without waiting. */
   private async poll(): Promise<void> {
-    if (this.now().getTime() - this.prunedAt >= this.pruneEveryMs) {
-      await this.prune().catch((error: unknown) => this.onError(error));
+    // beside the claims, not before them: a first prune of a large table takes many batches
+    if (this.pruning === null && this.now().getTime() - this.prunedAt >= this.pruneEveryMs) {
+      this.pruning = this.prune()
+        .then(() => undefined)
+        .catch((error: unknown) => this.onError(error))
+        .finally(() => (this.pruning = null));
     }
     const free = this.concurrency - this.running.size;
     if (free <= 0) return;

@@ -141,7 +141,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const jobs = new JobRunner({
       database,
       handlers,
-      onError: (error) => app.log.error({ err: error }, 'The job runner could not claim or settle a job.'),
+      onError: (error) =>
+        app.log.error(
+          { err: error },
+          'The job runner could not claim, settle or prune jobs, or listen for them.',
+        ),
     });
     jobs.start();
     if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));

@@ -1,9 +1,10 @@
 /**
  * Timed transitions (`after:` and `at:`) on every database: the write that puts a record in a
  * `from` state schedules its timer, the runner fires it as the system at its time and not before,
- * leaving the state or deleting the record cancels it, a changed `at` field moves it, an empty one
- * schedules nothing, a guard that does not hold when it fires fires nothing, and a second delivery
- * of the same job does nothing. The clock is the test's; the runner is driven by `runDue()`.
+ * leaving the state or deleting the record cancels it, a changed `at` field moves it (even while
+ * its timer is being fired), an empty one schedules nothing, a guard that does not hold when it
+ * fires fires nothing, and a second delivery of the same job does nothing. The clock is the test's;
+ * the runner is driven by `runDue()`.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -247,6 +248,45 @@ for (const dialect of DIALECTS) {
       expect((await w.get('loans', loan['id']))['state']).toBe('overdue');
       const last = (await w.history('loans', loan['id'])).at(-1)!;
       expect(last).toMatchObject({ transition: 'markOverdue', by: null });
+    });
+
+    it('`at` moved while its timer is being fired still fires at the new time (a follow-up job)', async () => {
+      const w = await world(dialect);
+      let entered!: () => void;
+      let release!: () => void;
+      const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // the timer's handler held at its start: the field changes while its job is running
+      const runner = new JobRunner({
+        database: w.server.database,
+        now: w.server.clock.now,
+        handlers: {
+          [TIMER_JOB]: async (job, signal) => {
+            entered();
+            await released;
+            await w.handlers[TIMER_JOB]!(job, signal);
+          },
+        },
+      });
+      let loan = await w.create('loans', { title: 'Dune', dueAt: at(w.server, 0) });
+      const firing = runner.runDue();
+      await handlerEntered;
+      loan = await w.patch('loans', loan, { dueAt: at(w.server, 2 * HOUR) });
+      release();
+      expect(await firing).toBe(1);
+      // the job that ran found the field moved and did nothing; its follow-up waits for the new time
+      expect((await w.get('loans', loan['id']))['state']).toBe('borrowed');
+      const [followUp] = await timerJobs(w.server, 'pending');
+      expect(Number(followUp?.['run_at'])).toBe(Date.parse(at(w.server, 2 * HOUR)));
+      expect(await timerJobs(w.server, 'done')).toHaveLength(1);
+      await w.advance(2 * HOUR - 1);
+      expect(await runner.runDue()).toBe(0);
+      await w.advance(1);
+      expect(await runner.runDue()).toBe(1);
+      expect((await w.get('loans', loan['id']))['state']).toBe('overdue');
+      expect(
+        (await w.history('loans', loan['id'])).filter((e) => e['transition'] === 'markOverdue'),
+      ).toHaveLength(1);
     });
 
     it('`at` a date fires at the start of that day in UTC; a time already past fires at once', async () => {

@@ -79,7 +79,10 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
   const runner = new JobRunner({
     database,
     handlers,
-    onError: (error) => io.stderr.write(`The job runner could not claim or settle a job: ${String(error)}\n`),
+    onError: (error) =>
+      io.stderr.write(
+        `The job runner could not claim, settle or prune jobs, or listen for them: ${String(error)}\n`,
+      ),
   });
   runner.start();
   io.stdout.write(`Running the jobs of ${model.product.name} on ${database.label}.\n`);

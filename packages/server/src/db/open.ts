@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
+import { type Listening, listenTo } from './postgres-listen.js';
 import { postgresPool } from './postgres-pool.js';
 import { sqliteRawReads } from './sqlite-raw-reads.js';
 import { cachingStatements } from './statement-cache.js';
@@ -27,6 +28,11 @@ export interface Database {
    * name. Column names start with a letter, so no key is integer-like and reordered.
    */
   selectValues(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
+  /**
+   * Listens to a channel of a PostgreSQL server (NOTIFY) on a connection of its own, which it keeps
+   * across drops (`postgres-listen.ts`); absent where no other process can notify (SQLite, PGlite).
+   */
+  readonly listen?: (channel: string, onNotify: () => void, onError: (error: unknown) => void) => Listening;
   close(): Promise<void>;
 }
 
@@ -83,6 +89,7 @@ function openPostgres(url: string): Database {
     label: `PostgreSQL database "${postgresDatabaseName(url)}"`,
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
+    listen: (channel, onNotify, onError) => listenTo(url, channel, onNotify, onError),
     close,
   };
 }

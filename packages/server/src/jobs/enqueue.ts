@@ -1,13 +1,14 @@
 /**
  * Writing a job: in the caller's transaction, the very one of the change that causes it, so that a
  * change that rolls back leaves no job and a change that commits cannot lose its job in a crash (a
- * transactional outbox). A runner in this process is woken to look soon after.
+ * transactional outbox). The runners are woken to look soon after (`wake.ts`): this process's at
+ * once, on PostgreSQL every process's when the transaction commits.
  */
 import { type Kysely, type Transaction } from 'kysely';
 import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
 import { type Backoff } from './backoff.js';
-import { wakeRunners } from './wake.js';
+import { announceJob } from './wake.js';
 
 /** A job to write. */
 export interface NewJob {
@@ -19,8 +20,10 @@ export interface NewJob {
   /** How many attempts before it is dead (default 5). */
   readonly maxAttempts?: number;
   /**
-   * At most one unfinished (pending or running) job of a kind has a key: a second with the same key
-   * is not written, and the first's id is returned (one timer per record and transition, say).
+   * At most one pending job of a kind has a key: a second with the same key is not written, and the
+   * first's id is returned (one timer per record and transition, say). A job written while its key's
+   * job runs is written: it follows that one, which may have read what it acts on too early, and
+   * waits until it has finished (a key's jobs never run at once).
    */
   readonly key?: string;
   /**
@@ -65,11 +68,11 @@ export async function enqueueJob(
     throw new TypeError(`A job's sequence must be 1 to ${MAX_KEY_LENGTH} characters long.`);
   if (job.backoff !== undefined && !(job.backoff.baseMs >= 1 && job.backoff.capMs >= job.backoff.baseMs))
     throw new TypeError(`A job's backoff needs a base of at least 1 ms and a cap of at least its base.`);
-  // the unfinished job of the key may finish between the insert and the look: then insert again
+  // the pending job of the key may start between the insert and the look: then insert again
   for (let round = 0; ; round += 1) {
     const id = newId();
     if (await insertJob(trx, id, job, maxAttempts, now)) {
-      wakeRunners();
+      await announceJob(trx);
       return { id, created: true };
     }
     const existing = await trx
@@ -77,13 +80,14 @@ export async function enqueueJob(
       .select('id')
       .where('kind', '=', job.kind)
       .where('dedupe_key', '=', job.key ?? '')
+      .where('state', '=', 'pending')
       .executeTakeFirst();
     if (existing !== undefined) return { id: String(existing.id), created: false };
     if (round === 2) throw new Error(`The job key "${job.key ?? ''}" was taken and freed three times over.`);
   }
 }
 
-/** Inserts a job; false when its key is taken by an unfinished job of its kind. */
+/** Inserts a job; false when its key is taken by a pending job of its kind. */
 async function insertJob(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server's own table, outside the spec's schema
   trx: Transaction<any> | Kysely<any>,
@@ -114,7 +118,7 @@ async function insertJob(
       updated_at: at,
     })
     // a conflict must not abort the caller's transaction (PostgreSQL would): nothing is written
-    .onConflict((oc) => oc.columns(['kind', 'dedupe_key']).doNothing())
+    .onConflict((oc) => oc.columns(['kind', 'dedupe_key', 'state']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }

@@ -8,13 +8,19 @@
  * so delivery is at least once, and handlers must be idempotent (a job's id is stable across its
  * attempts). A handler still running when its lease ends is aborted, as another runner may take
  * the job over.
+ *
+ * It looks for due jobs when woken — by a job written in this process, or on PostgreSQL by any
+ * process's (`NOTIFY`, heard on a connection of its own: `wake.ts`) — and otherwise every poll.
+ * Now and then it prunes the finished jobs past their retention (`prune.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { type Database } from '../db/open.js';
 import { type Backoff, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
+import { type Listening } from '../db/postgres-listen.js';
 import { type Job, type JobHandlers } from './job.js';
+import { DEFAULT_RETENTION, PRUNE_BATCH, type Retention, pruneJobs } from './prune.js';
 import { claimJobs, markDead, markDone, markRetry } from './store.js';
-import { onJobEnqueued } from './wake.js';
+import { JOBS_CHANNEL, onJobEnqueued } from './wake.js';
 
 export interface JobRunnerOptions {
   readonly database: Database;
@@ -29,6 +35,10 @@ export interface JobRunnerOptions {
   /** How long a claim holds a job before another runner may take it over (default 5 minutes). */
   readonly leaseMs?: number;
   readonly backoff?: Backoff;
+  /** How long done and dead jobs are kept (default 7 and 30 days). */
+  readonly retention?: Partial<Retention>;
+  /** How often it prunes the jobs past their retention (default every 10 minutes). */
+  readonly pruneEveryMs?: number;
   /** Told of what goes wrong around the jobs (a claim that fails, say); default: nothing. */
   readonly onError?: (error: unknown) => void;
 }
@@ -38,6 +48,8 @@ const WAKE_AGAIN_MS = 50;
 
 /** How long stop() waits, after aborting the handlers past its timeout, for them to settle. */
 const ABORT_GRACE_MS = 1000;
+
+const DEFAULT_PRUNE_EVERY_MS = 10 * 60_000;
 
 export class JobRunner {
   /** This runner's name in the leases it takes. */
@@ -51,10 +63,18 @@ export class JobRunner {
   private readonly concurrency: number;
   private readonly leaseMs: number;
   private readonly backoff: Backoff;
+  private readonly retention: Retention;
+  private readonly pruneEveryMs: number;
   private readonly onError: (error: unknown) => void;
   private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  private listening: Listening | null = null;
+  /** When it last pruned, by its clock. */
+  private prunedAt = -Infinity;
+  private pruning: Promise<void> | null = null;
+  /** Set by stop(): a prune in progress ends after its batch in hand. */
+  private stopping = false;
   private started = false;
   private polling: Promise<void> | null = null;
   private pollAgain = false;
@@ -68,15 +88,30 @@ export class JobRunner {
     this.concurrency = options.concurrency ?? 4;
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+    this.pruneEveryMs = options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS;
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** Starts polling, and listens for jobs written in this process. */
+  /**
+   * Starts polling, and listens for jobs written: in this process, and on PostgreSQL in any (on a
+   * connection of its own).
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.unsubscribe = onJobEnqueued(() => this.wake());
+    this.stopping = false;
+    this.unsubscribe = onJobEnqueued(this.database.db, () => this.wake());
+    this.listening = this.database.listen?.(JOBS_CHANNEL, () => this.wake(), this.onError) ?? null;
     this.schedule(0);
+  }
+
+  /**
+   * Whether it hears the jobs other processes write, once it has tried: true on PostgreSQL once its
+   * LISTEN connection is up; false where it has only its poll (SQLite, PGlite, not started).
+   */
+  async hearsOtherProcesses(): Promise<boolean> {
+    return (await this.listening?.ready) ?? false;
   }
 
   /**
@@ -85,11 +120,15 @@ export class JobRunner {
    */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.started = false;
+    this.stopping = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    await this.listening?.close();
+    this.listening = null;
     await this.polling;
+    await this.pruning;
     const all = Promise.all([...this.running.values()].map((run) => run.done));
     let timeout: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
@@ -123,6 +162,16 @@ export class JobRunner {
     return jobs.length;
   }
 
+  /**
+   * Deletes the done and dead jobs past their retention, by the runner's clock; returns how many.
+   * The runner does it by itself every `pruneEveryMs`.
+   */
+  async prune(): Promise<number> {
+    const now = this.now();
+    this.prunedAt = now.getTime();
+    return pruneJobs(this.database, this.retention, now, PRUNE_BATCH, () => !this.stopping);
+  }
+
   /** The number of handlers running now. */
   get busy(): number {
     return this.running.size;
@@ -152,8 +201,15 @@ export class JobRunner {
     this.timer.unref();
   }
 
-  /** Claims what the free slots allow, starts the jobs without waiting, and returns. */
+  /** Prunes when it is time; claims what the free slots allow, starts the jobs without waiting. */
   private async poll(): Promise<void> {
+    // beside the claims, not before them: a first prune of a large table takes many batches
+    if (this.pruning === null && this.now().getTime() - this.prunedAt >= this.pruneEveryMs) {
+      this.pruning = this.prune()
+        .then(() => undefined)
+        .catch((error: unknown) => this.onError(error))
+        .finally(() => (this.pruning = null));
+    }
     const free = this.concurrency - this.running.size;
     if (free <= 0) return;
     try {

@@ -1,13 +1,15 @@
 /**
  * Keyed jobs whose time changes: a timer is rescheduled when the field it fires at changes, and
  * cancelled when its record leaves the state. Both run in the caller's transaction, like
- * `enqueueJob`. Only a pending job is moved or cancelled: one already running is left to its
+ * `enqueueJob`. Only a pending job is moved or cancelled. While the key's job runs, scheduling writes
+ * a follow-up job (`enqueueJob`): the running one may have read the record before the change, and
+ * would otherwise be the key's last word (decision 0029); cancelling leaves the running one to its
  * handler, which checks the record again before it acts.
  */
 import { type Kysely, type Transaction } from 'kysely';
 import { TABLES } from '../schema/names.js';
 import { type Enqueued, enqueueJob } from './enqueue.js';
-import { wakeRunners } from './wake.js';
+import { announceJob } from './wake.js';
 
 /** A keyed job to have pending at a time. */
 export interface ScheduledJob {
@@ -22,11 +24,27 @@ type Trx = Transaction<any> | Kysely<any>;
 
 /**
  * Makes the pending job of `kind` and `key` due at `runAt` (with `payload`), writing it when there
- * is none.
+ * is none (a follow-up, when the key's job is running).
  *
  * @example await scheduleJob(trx, { kind: 'ninefold.timer', key: 'Loan/l1/markOverdue', runAt }, now);
  */
 export async function scheduleJob(trx: Trx, job: ScheduledJob, now: Date): Promise<Enqueued> {
+  // a job of the key may turn pending between the move and the write (a retry, on PostgreSQL):
+  // then the write finds it, and the move is tried again
+  for (let round = 0; round < 3; round += 1) {
+    const moved = await movePending(trx, job, now);
+    if (moved !== null) return moved;
+    const written = await enqueueJob(
+      trx,
+      { kind: job.kind, key: job.key, runAt: job.runAt, payload: job.payload },
+      now,
+    );
+    if (written.created) return written;
+  }
+  throw new Error(`The pending job of the key "${job.key}" kept changing while it was scheduled.`);
+}
+
+async function movePending(trx: Trx, job: ScheduledJob, now: Date): Promise<Enqueued | null> {
   const moved = await trx
     .updateTable(TABLES.jobs)
     .set({
@@ -41,11 +59,9 @@ export async function scheduleJob(trx: Trx, job: ScheduledJob, now: Date): Promi
     .where('state', '=', 'pending')
     .returning('id')
     .executeTakeFirst();
-  if (moved !== undefined) {
-    wakeRunners();
-    return { id: String(moved.id), created: false };
-  }
-  return enqueueJob(trx, { kind: job.kind, key: job.key, runAt: job.runAt, payload: job.payload }, now);
+  if (moved === undefined) return null;
+  await announceJob(trx);
+  return { id: String(moved.id), created: false };
 }
 
 /** Deletes the pending job of `kind` and `key`, if there is one; true when it did. */

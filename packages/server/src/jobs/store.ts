@@ -14,7 +14,8 @@
  * way the later job waits. A job only ever leaves the unfinished states, so a snapshot can show an
  * earlier job unfinished when it has just finished (the later one waits a poll), never the reverse.
  */
-import { type Transaction, sql } from 'kysely';
+import { type Expression, type SqlBool, type Transaction, sql } from 'kysely';
+import { isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { TABLES } from '../schema/names.js';
 import { type Job, type JobRow, jobOf } from './job.js';
@@ -67,7 +68,12 @@ function claimableJobs(database: Database, kinds: readonly string[], now: Date) 
   // times and ids compare as the bytes they are written in, whatever PostgreSQL's collation
   const bytes = database.dialect === 'postgres' ? sql` collate "C"` : sql``;
   return sql`job.kind in (${sql.join(kinds)})
-    and ((job.state = 'pending' and job.run_at <= ${at}) or (job.state = 'running' and job.locked_until <= ${at}))
+    and ((job.state = 'pending' and job.run_at <= ${at})
+         or (job.state = 'running' and job.run_at <= ${at} and job.locked_until <= ${at}))
+    and (job.dedupe_key is null or not exists (
+      select 1 from ${sql.table(TABLES.jobs)} as running_job
+       where running_job.kind = job.kind and running_job.dedupe_key = job.dedupe_key
+         and running_job.state = 'running' and running_job.id <> job.id))
     and (job.sequence is null or not exists (
       select 1 from ${sql.table(TABLES.jobs)} as earlier
        where earlier.sequence = job.sequence
@@ -86,7 +92,11 @@ export async function markDone(database: Database, job: Job, owner: string, now:
   });
 }
 
-/** The attempt failed and another is due at `runAt`. */
+/**
+ * The attempt failed and another is due at `runAt` — unless a newer job of its key is pending (a
+ * follow-up, written while this one ran): that one does the work, and this one is done, its error
+ * kept.
+ */
 export async function markRetry(
   database: Database,
   job: Job,
@@ -95,10 +105,23 @@ export async function markRetry(
   runAt: Date,
   now: Date,
 ): Promise<boolean> {
-  return settle(database, job, owner, {
+  const retry = {
     state: 'pending',
     run_at: runAt.getTime(),
     last_error: error.slice(0, MAX_ERROR_LENGTH),
+    updated_at: now.toISOString(),
+  };
+  if (job.key === null) return settle(database, job, owner, retry);
+  try {
+    if (await settle(database, job, owner, retry, noFollowUp(job.kind, job.key))) return true;
+  } catch (failure) {
+    // a follow-up written at the same moment, on PostgreSQL: it took the key first
+    if (!isUniqueViolation(failure)) throw failure;
+  }
+  return settle(database, job, owner, {
+    state: 'done',
+    dedupe_key: null,
+    last_error: `${error} (a newer job of its key follows it)`.slice(0, MAX_ERROR_LENGTH),
     updated_at: now.toISOString(),
   });
 }
@@ -124,15 +147,17 @@ async function settle(
   job: Job,
   owner: string,
   values: Record<string, string | number | null>,
+  condition?: Expression<SqlBool>,
 ): Promise<boolean> {
-  const result = await database.db
+  let update = database.db
     .updateTable(TABLES.jobs)
     .set({ ...values, locked_until: null, lease_owner: null })
     .where('id', '=', job.id)
     .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
-    .where('attempts', '=', job.attempts)
-    .executeTakeFirst();
+    .where('attempts', '=', job.attempts);
+  if (condition !== undefined) update = update.where(condition);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -166,4 +191,11 @@ export async function markDoneWithin(
     .where('attempts', '=', job.attempts)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** No job of the kind and key is pending. */
+function noFollowUp(kind: string, key: string): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (
+    select 1 from ${sql.table(TABLES.jobs)} as follow_up
+     where follow_up.kind = ${kind} and follow_up.dedupe_key = ${key} and follow_up.state = 'pending')`;
 }

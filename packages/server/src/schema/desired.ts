@@ -318,7 +318,7 @@ function builtinTables(): Table[] {
         system('locked_until', 'integer', 'epoch-ms', { notNull: false }),
         system('lease_owner', 'text', 'string', { notNull: false }),
         system('last_error', 'text', 'string', { notNull: false }),
-        // unique per kind while the job is unfinished; cleared when it is done or dead
+        // one pending and one running job of a kind per key; cleared when the job is done or dead
         system('dedupe_key', 'text', 'string', { notNull: false }),
         system('created_at', 'text', 'datetime'),
         system('updated_at', 'text', 'datetime'),
@@ -332,7 +332,8 @@ function builtinTables(): Table[] {
         // what the runner claims: the due jobs of a state, oldest first
         // (the runner compares `state` under the database's collation: no "C" here)
         jobIndex(['state', 'run_at'], false, []),
-        jobIndex(['kind', 'dedupe_key'], true, []),
+        // a key names one piece of work: one job of it waits, one runs (a follow-up; decision 0029)
+        jobIndex(['kind', 'dedupe_key', 'state'], true, []),
         // the admin's list, newest first
         jobIndex(['created_at', 'id'], false, ['created_at', 'id']),
         // the claim's look for an earlier unfinished job of a sequence

@@ -1,8 +1,9 @@
 /**
  * The routes of a model: one per screen at the path the spec gives it, the sign-in page, help,
- * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
+ * the page about unspecified facets, the admin area and the notification settings (paths no screen
+ * may take), and not-found. Screens load on demand, one chunk per kind.
  */
-import { APP_PATHS, type Model, type Screen } from '@ninefold/model';
+import { APP_PATHS, type Model, SIGNED_IN_PATHS, type Screen } from '@ninefold/model';
 import { Suspense, useMemo } from 'react';
 import { Outlet, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RequireSession } from '../auth/RequireSession';
@@ -37,6 +38,16 @@ function SignInRoute() {
 }
 const AboutPage = lazyComponent(() => import('../pages/AboutPage').then((module) => module.default));
 
+// the app's own signed-in pages: each its own chunk, never on the way to a screen's first paint
+const JobsPage = lazyComponent(() => import('../admin/JobsPage').then((module) => module.default));
+const DeliveriesPage = lazyComponent(() =>
+  import('../admin/DeliveriesPage').then((module) => module.default),
+);
+const MailPage = lazyComponent(() => import('../admin/MailPage').then((module) => module.default));
+const NotificationSettingsPage = lazyComponent(() =>
+  import('../notifications/NotificationSettingsPage').then((module) => module.default),
+);
+
 export function createRoutes(model: Model): RouteObject[] {
   const taken = new Set(model.screens.map((s) => s.path));
   const own = (path: string, element: React.ReactNode): RouteObject[] =>
@@ -59,6 +70,10 @@ export function createRoutes(model: Model): RouteObject[] {
               ),
               children: [
                 { index: true, element: <HomeRedirect /> },
+                { path: SIGNED_IN_PATHS.adminJobs, element: <JobsPage /> },
+                { path: SIGNED_IN_PATHS.adminWebhooks, element: <DeliveriesPage /> },
+                { path: SIGNED_IN_PATHS.adminMail, element: <MailPage /> },
+                { path: SIGNED_IN_PATHS.notificationSettings, element: <NotificationSettingsPage /> },
                 ...model.screens.map((screen: Screen) => ({
                   path: screen.path,
                   element: <ScreenGate screen={screen} />,

@@ -25,6 +25,7 @@ import { installRateLimit } from './http/rate-limit.js';
 import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerJobRoutes } from './jobs/admin.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerResources } from './resources/routes.js';
 
 export interface AppOptions {
@@ -138,6 +139,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerSessionRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
+    registerWebhookRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

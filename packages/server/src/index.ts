@@ -28,6 +28,21 @@ export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES 
 export { productJobHandlers, type JobContext } from './jobs/kinds.js';
 export { scheduleJob, cancelJob, type ScheduledJob } from './jobs/schedule.js';
 export { TIMER_JOB, timerKey, type TimerPayload } from './timers/schedule.js';
+export {
+  resolveWebhooks,
+  WebhookConfigError,
+  ALLOW_PRIVATE_VARIABLE,
+  type ResolvedWebhooks,
+  type ResolvedWebhook,
+} from './webhooks/resolve.js';
+export {
+  WEBHOOK_JOB,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_BACKOFF,
+  type WebhookPayload,
+  type WebhookBody,
+} from './webhooks/enqueue.js';
+export { addressRange } from './webhooks/address.js';
 export { retryDelayMs, DEFAULT_BACKOFF, type Backoff } from './jobs/backoff.js';
 export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';

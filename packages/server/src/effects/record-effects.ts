@@ -8,6 +8,7 @@
 import { type Model, type RecordEvent, type Value } from '@ninefold/model';
 import { type Db } from '../resources/records.js';
 import { syncTimers } from '../timers/schedule.js';
+import { enqueueWebhooks } from '../webhooks/enqueue.js';
 
 /** A record as its effects see it: every stored field, the system fields included. */
 export type RecordValues = Readonly<Record<string, Value | undefined>>;
@@ -33,6 +34,11 @@ export interface RecordChange {
  */
 export async function recordEffects(tx: Db, model: Model, change: RecordChange): Promise<void> {
   await syncTimers(tx, model, change);
+  const webhooks = Object.values(model.webhooks).flatMap((webhook) => {
+    const event = webhook.on.find((candidate) => listensTo(candidate, change));
+    return event === undefined ? [] : [{ webhook, event: event.name }];
+  });
+  await enqueueWebhooks(tx, model, webhooks, change);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { type Kysely, type Transaction } from 'kysely';
 import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
+import { type Backoff } from './backoff.js';
 import { wakeRunners } from './wake.js';
 
 /** A job to write. */
@@ -22,6 +23,14 @@ export interface NewJob {
    * is not written, and the first's id is returned (one timer per record and transition, say).
    */
   readonly key?: string;
+  /**
+   * Jobs of one sequence run one at a time, in the order written: a job waits while an earlier
+   * one of its sequence (written before it; ties by id) is pending or running (one webhook's
+   * deliveries of one record, say).
+   */
+  readonly sequence?: string;
+  /** How long it waits between attempts (default: the runner's). */
+  readonly backoff?: Backoff;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -52,6 +61,10 @@ export async function enqueueJob(
     throw new TypeError(`A job's maxAttempts must be a whole number of at least 1, not ${maxAttempts}.`);
   if (job.key !== undefined && (job.key === '' || job.key.length > MAX_KEY_LENGTH))
     throw new TypeError(`A job's key must be 1 to ${MAX_KEY_LENGTH} characters long.`);
+  if (job.sequence !== undefined && (job.sequence === '' || job.sequence.length > MAX_KEY_LENGTH))
+    throw new TypeError(`A job's sequence must be 1 to ${MAX_KEY_LENGTH} characters long.`);
+  if (job.backoff !== undefined && !(job.backoff.baseMs >= 1 && job.backoff.capMs >= job.backoff.baseMs))
+    throw new TypeError(`A job's backoff needs a base of at least 1 ms and a cap of at least its base.`);
   // the unfinished job of the key may finish between the insert and the look: then insert again
   for (let round = 0; ; round += 1) {
     const id = newId();
@@ -94,6 +107,9 @@ async function insertJob(
       lease_owner: null,
       last_error: null,
       dedupe_key: job.key ?? null,
+      sequence: job.sequence ?? null,
+      backoff_base_ms: job.backoff?.baseMs ?? null,
+      backoff_cap_ms: job.backoff?.capMs ?? null,
       created_at: at,
       updated_at: at,
     })

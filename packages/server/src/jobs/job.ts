@@ -8,6 +8,7 @@
  */
 import { JOB_STATES, type JobState } from '@ninefold/model';
 import { decodeInteger } from '../db/dialect.js';
+import { type Backoff } from './backoff.js';
 
 // the states are the protocol's: the admin's client filters by them too
 export { JOB_STATES, type JobState };
@@ -26,6 +27,10 @@ export interface Job {
   readonly leaseOwner: string | null;
   readonly lastError: string | null;
   readonly key: string | null;
+  /** The jobs it runs in order with (`NewJob.sequence`), or null. */
+  readonly sequence: string | null;
+  /** Its own backoff between attempts, or null for the runner's. */
+  readonly backoff: Backoff | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -45,6 +50,8 @@ export type JobRow = Record<string, unknown>;
 /** A row as a job. */
 export function jobOf(row: JobRow): Job {
   const lockedUntil = row['locked_until'];
+  const baseMs = row['backoff_base_ms'];
+  const capMs = row['backoff_cap_ms'];
   return {
     id: String(row['id']),
     kind: String(row['kind']),
@@ -58,6 +65,11 @@ export function jobOf(row: JobRow): Job {
     leaseOwner: nullableText(row['lease_owner']),
     lastError: nullableText(row['last_error']),
     key: nullableText(row['dedupe_key']),
+    sequence: nullableText(row['sequence']),
+    backoff:
+      baseMs === null || baseMs === undefined || capMs === null || capMs === undefined
+        ? null
+        : { baseMs: decodeInteger(baseMs), capMs: decodeInteger(capMs) },
     createdAt: String(row['created_at']),
     updatedAt: String(row['updated_at']),
   };

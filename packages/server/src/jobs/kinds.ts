@@ -8,6 +8,9 @@ import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { fireTimer } from '../timers/fire.js';
 import { TIMER_JOB } from '../timers/schedule.js';
+import { webhookHandler } from '../webhooks/deliver.js';
+import { WEBHOOK_JOB } from '../webhooks/enqueue.js';
+import { type Env, resolveWebhooks } from '../webhooks/resolve.js';
 import { type JobHandlers } from './job.js';
 
 /** What a kind's handler may use. */
@@ -16,14 +19,30 @@ export interface JobContext {
   readonly database: Database;
   /** The clock a handler reads (default the system's; tests move their own). */
   readonly now?: () => Date;
+  /** Where the webhooks' `${NAME}` URLs and secrets are read from, once (default `process.env`). */
+  readonly env?: Env;
+  /** How long a webhook's receiver has to answer (default 10 s). */
+  readonly webhookTimeoutMs?: number;
 }
 
 /**
- * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`).
+ * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`), and
+ * `ninefold.webhook`, a webhook delivery (`webhooks/`). The webhooks' URLs and secrets are read from
+ * the environment here, once: a webhook that cannot be sent throws a `WebhookConfigError` naming it,
+ * so the server or worker that builds its runner does not start.
+ *
+ * @example new JobRunner({ database, handlers: productJobHandlers({ model, database }) })
  */
 export function productJobHandlers(context: JobContext): JobHandlers {
   const now = context.now ?? (() => new Date());
+  const webhooks = resolveWebhooks(context.model, context.env ?? process.env);
   return {
     [TIMER_JOB]: async (job) => void (await fireTimer(context, job, now())),
+    [WEBHOOK_JOB]: webhookHandler({
+      database: context.database,
+      webhooks,
+      now,
+      ...(context.webhookTimeoutMs === undefined ? {} : { timeoutMs: context.webhookTimeoutMs }),
+    }),
   };
 }

@@ -216,7 +216,7 @@ export class JobRunner {
       if (job.attempts >= job.maxAttempts) {
         await markDead(this.database, job, this.owner, message, now);
       } else {
-        const delay = retryDelayMs(job.attempts, this.backoff);
+        const delay = retryDelayMs(job.attempts, job.backoff ?? this.backoff);
         await markRetry(this.database, job, this.owner, message, new Date(now.getTime() + delay), now);
       }
       return;

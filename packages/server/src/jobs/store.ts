@@ -6,6 +6,13 @@
  * Claiming is one statement. On PostgreSQL, `FOR UPDATE SKIP LOCKED` lets several processes claim
  * at once, each taking rows no other has locked: every job is claimed by exactly one. On SQLite one
  * statement is already atomic (the database has one writer), and one process runs the jobs.
+ *
+ * A job of a sequence (`NewJob.sequence`) is not claimed while an earlier job of its sequence is
+ * pending or running: the jobs of a sequence run one at a time, in the order written. On PostgreSQL
+ * the look for an earlier job reads the statement's snapshot, where a job another runner is claiming
+ * this instant is still pending (its claim has not committed) and one it claimed is running: either
+ * way the later job waits. A job only ever leaves the unfinished states, so a snapshot can show an
+ * earlier job unfinished when it has just finished (the later one waits a poll), never the reverse.
  */
 import { sql } from 'kysely';
 import { type Database } from '../db/open.js';
@@ -31,14 +38,10 @@ export async function claimJobs(
 ): Promise<Job[]> {
   if (kinds.length === 0) return [];
   const table = sql.table(TABLES.jobs);
-  const at = now.getTime();
-  const known = sql`kind in (${sql.join(kinds)})`;
+  const claimable = claimableJobs(database, kinds, now);
   // a look first, so that an idle poll writes nothing (on SQLite, an UPDATE takes the write lock)
   const due = await sql<{ one: number }>`
-    select 1 as one from ${table}
-     where ${known}
-       and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
-     limit 1`.execute(database.db);
+    select 1 as one from ${table} as job where ${claimable} limit 1`.execute(database.db);
   if (due.rows.length === 0) return [];
   const lock = database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const { rows } = await sql<JobRow>`
@@ -46,14 +49,31 @@ export async function claimJobs(
        set state = 'running', attempts = attempts + 1, locked_until = ${lockedUntil.getTime()},
            lease_owner = ${owner}, updated_at = ${now.toISOString()}
      where id in (
-       select id from ${table}
-        where ${known}
-          and ((state = 'pending' and run_at <= ${at}) or (state = 'running' and locked_until <= ${at}))
+       select id from ${table} as job
+        where ${claimable}
         order by run_at, id
         limit ${limit}
         ${lock})
     returning *`.execute(database.db);
   return rows.map(jobOf).sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
+}
+
+/**
+ * The condition on a job (named `job`) that it may be claimed now: of a kind the runner knows; pending
+ * and due, or running with its lease run out; and first of its sequence's unfinished jobs.
+ */
+function claimableJobs(database: Database, kinds: readonly string[], now: Date) {
+  const at = now.getTime();
+  // times and ids compare as the bytes they are written in, whatever PostgreSQL's collation
+  const bytes = database.dialect === 'postgres' ? sql` collate "C"` : sql``;
+  return sql`job.kind in (${sql.join(kinds)})
+    and ((job.state = 'pending' and job.run_at <= ${at}) or (job.state = 'running' and job.locked_until <= ${at}))
+    and (job.sequence is null or not exists (
+      select 1 from ${sql.table(TABLES.jobs)} as earlier
+       where earlier.sequence = job.sequence
+         and earlier.state in ('pending', 'running')
+         and (earlier.created_at${bytes} < job.created_at${bytes}
+              or (earlier.created_at = job.created_at and earlier.id${bytes} < job.id${bytes}))))`;
 }
 
 /** The job ran: done, and its key free again. */

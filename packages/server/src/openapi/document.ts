@@ -23,6 +23,7 @@ import { apiPath } from '../http/paths.js';
 import { JOB_STATES } from '../jobs/job.js';
 import { MAX_JOBS_LISTED } from '../jobs/admin.js';
 import { resourcePath } from '../resources/routes.js';
+import { describeWebhookDeliveries } from './webhooks.js';
 
 type Json = Record<string, unknown>;
 
@@ -177,6 +178,16 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '200': { description: 'The job, pending.', content: json(ref('Job')) } },
     }),
   };
+
+  // the webhook deliveries, for admins (webhooks/routes.ts, decision 0032)
+  describeWebhookDeliveries(model, schemas, paths, {
+    op,
+    json,
+    ref,
+    csrf,
+    signedIn: SIGNED_IN,
+    changing: CHANGING,
+  });
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

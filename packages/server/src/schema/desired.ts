@@ -162,6 +162,7 @@ function builtinTables(): Table[] {
   const history = TABLES.history;
   const idempotency = TABLES.idempotency;
   const jobs = TABLES.jobs;
+  const deliveries = TABLES.webhookDeliveries;
   const jobIndex = (columns: readonly string[], unique: boolean, textColumns: readonly string[]): Index => ({
     name: indexName(jobs, columns, unique),
     table: jobs,
@@ -256,6 +257,11 @@ function builtinTables(): Table[] {
         system('dedupe_key', 'text', 'string', { notNull: false }),
         system('created_at', 'text', 'datetime'),
         system('updated_at', 'text', 'datetime'),
+        // jobs of one sequence run in the order written (NewJob.sequence); null for most
+        system('sequence', 'text', 'string', { notNull: false }),
+        // the job's own backoff (NewJob.backoff); null for the runner's
+        system('backoff_base_ms', 'integer', 'integer', { notNull: false }),
+        system('backoff_cap_ms', 'integer', 'integer', { notNull: false }),
       ],
       indexes: [
         // what the runner claims: the due jobs of a state, oldest first
@@ -264,6 +270,38 @@ function builtinTables(): Table[] {
         jobIndex(['kind', 'dedupe_key'], true, []),
         // the admin's list, newest first
         jobIndex(['created_at', 'id'], false, ['created_at', 'id']),
+        // the claim's look for an earlier unfinished job of a sequence
+        jobIndex(['sequence', 'state'], false, []),
+      ],
+    },
+    {
+      // the log of webhook deliveries (webhooks/): one row per delivery job, its id the job's
+      name: deliveries,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        system('webhook', 'text', 'string'),
+        system('event', 'text', 'string'),
+        system('entity', 'text', 'string'),
+        system('record_id', 'text', 'id'),
+        system('state', 'text', 'string'),
+        system('attempts', 'integer', 'integer'),
+        system('last_status', 'integer', 'integer', { notNull: false }),
+        system('last_answer', 'text', 'string', { notNull: false }),
+        // the message (the job's payload), kept for a re-send however long jobs are kept
+        system('message', 'text', 'json'),
+        system('created_at', 'text', 'datetime'),
+        system('updated_at', 'text', 'datetime'),
+      ],
+      indexes: [
+        // the admin's list, newest first
+        {
+          name: indexName(deliveries, ['created_at', 'id'], false),
+          table: deliveries,
+          columns: ['created_at', 'id'],
+          textColumns: ['created_at', 'id'],
+          unique: false,
+        },
       ],
     },
   ];

@@ -14,6 +14,8 @@ export const TABLES = {
   leases: 'ninefold_leases',
   /** The outbox of effects and the job runner's queue: `jobs/`. */
   jobs: 'ninefold_jobs',
+  /** The log of webhook deliveries admins see and re-send: `webhooks/`. */
+  webhookDeliveries: 'ninefold_webhook_deliveries',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

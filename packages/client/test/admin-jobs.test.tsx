@@ -5,18 +5,8 @@
  */
 import { givenDeadJob, givenWaitingJob } from '@ninefold/testkit';
 import { screen, waitFor, within } from '@testing-library/react';
-import { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderApp, world } from './harness';
-
-/** Opens the user menu once its code is here (until then its button is marked unavailable). */
-export async function openUserMenu(user: UserEvent, name: string) {
-  // the fallback button is replaced by the menu's own: ask for it afresh each time
-  await waitFor(() =>
-    expect(screen.getByRole('button', { name: `Account: ${name}` })).not.toHaveAttribute('aria-disabled'),
-  );
-  await user.click(screen.getByRole('button', { name: `Account: ${name}` }));
-}
+import { openUserMenu, renderApp, world } from './harness';
 
 async function withDeadJob(w: Awaited<ReturnType<typeof world>>) {
   const dead = await givenDeadJob(w.server, 'deliver', 'receiver down');

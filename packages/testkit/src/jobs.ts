@@ -1,8 +1,9 @@
 /**
  * Jobs in a given state, made through the server's own outbox and runner, for tests of what admins
- * see of them (the client's admin pages): a dead one whose only attempt failed, and one that waits.
+ * see of them (the client's admin pages): a dead one whose only attempt failed, one that waits, and
+ * the product's own jobs (timers, notifications, webhook deliveries) run as its server runs them.
  */
-import { JobRunner, enqueueJob } from '@ninefold/server';
+import { JobRunner, enqueueJob, productJobHandlers } from '@ninefold/server';
 import { type TestServer } from './server.js';
 
 /**
@@ -37,4 +38,16 @@ export async function givenWaitingJob(
   const runAt = new Date(clock.now().getTime() + inMs);
   const job = await enqueueJob(database.db, { kind, payload: {}, runAt }, clock.now());
   return { id: job.id };
+}
+
+/**
+ * Runs the product's due jobs once, with the handlers its server runs them with, on the test's
+ * clock; `env` stands for the environment (webhook URLs and secrets, SMTP_URL).
+ *
+ * @example await runProductJobs(server, { HOOK_URL: receiver.url, NINEFOLD_WEBHOOKS_ALLOW_PRIVATE: '1' });
+ */
+export async function runProductJobs(server: TestServer, env: Record<string, string> = {}): Promise<number> {
+  const { model, database, clock } = server;
+  const handlers = productJobHandlers({ model, database, now: clock.now, env });
+  return new JobRunner({ database, now: clock.now, handlers }).runDue();
 }

@@ -311,6 +311,22 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_UNKNOWN_NOTIFICATION',
+    status: 422,
+    message: 'There is no notification {value}.',
+    description: 'A notification setting names a notification the spec does not declare.',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_MANDATORY_NOTIFICATION',
+    status: 422,
+    message: 'The notification {value} cannot be turned off.',
+    description: 'A notification setting turns off a notification the spec marks `mandatory: true`.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_INTERNAL',
     status: 500,
     message: 'Something went wrong on our side. Reference: {correlationId}.',

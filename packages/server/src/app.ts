@@ -26,6 +26,8 @@ import { installReadRetry } from './http/read-retry.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerJobRoutes } from './jobs/admin.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
+import { registerMailOutboxRoutes } from './mail/outbox-routes.js';
+import { registerNotificationRoutes } from './notifications/routes.js';
 import { registerResources } from './resources/routes.js';
 
 export interface AppOptions {
@@ -140,6 +142,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerResources(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);
+    registerNotificationRoutes(api, context);
+    registerMailOutboxRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

@@ -43,6 +43,12 @@ export {
   type WebhookBody,
 } from './webhooks/enqueue.js';
 export { addressRange } from './webhooks/address.js';
+export { NOTIFY_JOB, type NotifyPayload } from './notifications/enqueue.js';
+export { deliverNotification, fieldsForEveryone, type DeliveryOutcome } from './notifications/deliver.js';
+export { renderTemplate, type RenderValues } from './notifications/render.js';
+export { MAIL_JOB, type MailPayload } from './mail/send.js';
+export { mailSettings, type MailSettings, DEFAULT_MAIL_FROM } from './mail/settings.js';
+export { composeMail, recordLink, escapeHtml, type MailContent } from './mail/compose.js';
 export { retryDelayMs, DEFAULT_BACKOFF, type Backoff } from './jobs/backoff.js';
 export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';

@@ -7,6 +7,7 @@
  */
 import { type Model, type RecordEvent, type Value } from '@ninefold/model';
 import { type Db } from '../resources/records.js';
+import { enqueueNotifications } from '../notifications/enqueue.js';
 import { syncTimers } from '../timers/schedule.js';
 import { enqueueWebhooks } from '../webhooks/enqueue.js';
 
@@ -39,6 +40,7 @@ export async function recordEffects(tx: Db, model: Model, change: RecordChange):
     return event === undefined ? [] : [{ webhook, event: event.name }];
   });
   await enqueueWebhooks(tx, model, webhooks, change);
+  await enqueueNotifications(tx, model, change, (event) => listensTo(event, change));
 }
 
 /**

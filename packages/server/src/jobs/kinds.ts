@@ -6,6 +6,10 @@
  */
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
+import { MAIL_JOB, mailHandler } from '../mail/send.js';
+import { mailSettings } from '../mail/settings.js';
+import { deliverNotification } from '../notifications/deliver.js';
+import { NOTIFY_JOB } from '../notifications/enqueue.js';
 import { fireTimer } from '../timers/fire.js';
 import { TIMER_JOB } from '../timers/schedule.js';
 import { webhookHandler } from '../webhooks/deliver.js';
@@ -19,30 +23,40 @@ export interface JobContext {
   readonly database: Database;
   /** The clock a handler reads (default the system's; tests move their own). */
   readonly now?: () => Date;
-  /** Where the webhooks' `${NAME}` URLs and secrets are read from, once (default `process.env`). */
+  /**
+   * Where the webhooks' `${NAME}` URLs and secrets and the mail settings (`SMTP_URL`, `MAIL_FROM`,
+   * `NINEFOLD_PUBLIC_URL`) are read from, once (default the process's environment): a webhook that
+   * cannot be sent or a malformed mail setting throws here, at start.
+   */
   readonly env?: Env;
   /** How long a webhook's receiver has to answer (default 10 s). */
   readonly webhookTimeoutMs?: number;
 }
 
 /**
- * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`), and
- * `ninefold.webhook`, a webhook delivery (`webhooks/`). The webhooks' URLs and secrets are read from
- * the environment here, once: a webhook that cannot be sent throws a `WebhookConfigError` naming it,
- * so the server or worker that builds its runner does not start.
+ * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`);
+ * `ninefold.webhook`, a webhook delivery (`webhooks/`); `ninefold.notify`, a notification's delivery
+ * (`notifications/`); `ninefold.mail`, one mail (`mail/`). The environment is read here, once: a
+ * webhook that cannot be sent throws a `WebhookConfigError` naming it, so the server or worker that
+ * builds its runner does not start.
  *
  * @example new JobRunner({ database, handlers: productJobHandlers({ model, database }) })
  */
 export function productJobHandlers(context: JobContext): JobHandlers {
   const now = context.now ?? (() => new Date());
-  const webhooks = resolveWebhooks(context.model, context.env ?? process.env);
+  const env = context.env ?? process.env;
+  const webhooks = resolveWebhooks(context.model, env);
+  const settings = mailSettings(env);
+  const { model, database } = context;
   return {
     [TIMER_JOB]: async (job) => void (await fireTimer(context, job, now())),
     [WEBHOOK_JOB]: webhookHandler({
-      database: context.database,
+      database,
       webhooks,
       now,
       ...(context.webhookTimeoutMs === undefined ? {} : { timeoutMs: context.webhookTimeoutMs }),
     }),
+    [NOTIFY_JOB]: async (job) => void (await deliverNotification({ model, database, settings }, job, now())),
+    [MAIL_JOB]: mailHandler({ model, database, settings, now }),
   };
 }

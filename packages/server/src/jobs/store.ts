@@ -14,7 +14,7 @@
  * way the later job waits. A job only ever leaves the unfinished states, so a snapshot can show an
  * earlier job unfinished when it has just finished (the later one waits a poll), never the reverse.
  */
-import { sql } from 'kysely';
+import { type Transaction, sql } from 'kysely';
 import { type Database } from '../db/open.js';
 import { TABLES } from '../schema/names.js';
 import { type Job, type JobRow, jobOf } from './job.js';
@@ -131,6 +131,38 @@ async function settle(
     .where('id', '=', job.id)
     .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
+    .where('attempts', '=', job.attempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Settles a job done inside a transaction of its handler, beside the writes it made: the writes
+ * and the job's end then commit together, so a job whose writes committed is never run again (a
+ * handler that must not act twice, as a notification's delivery). False when the job is no longer
+ * this attempt's to settle (done already, or its lease taken over): the caller then rolls back.
+ *
+ * @example await database.db.transaction().execute(async (trx) => { …; if (!(await markDoneWithin(trx, job, now))) throw … });
+ */
+export async function markDoneWithin(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server's own table, outside the spec's schema
+  trx: Transaction<any>,
+  job: Job,
+  now: Date,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable(TABLES.jobs)
+    .set({
+      state: 'done',
+      dedupe_key: null,
+      last_error: null,
+      locked_until: null,
+      lease_owner: null,
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', job.id)
+    .where('state', '=', 'running')
+    .where('lease_owner', '=', job.leaseOwner)
     .where('attempts', '=', job.attempts)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

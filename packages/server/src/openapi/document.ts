@@ -24,6 +24,7 @@ import { JOB_STATES } from '../jobs/job.js';
 import { MAX_JOBS_LISTED } from '../jobs/admin.js';
 import { resourcePath } from '../resources/routes.js';
 import { describeWebhookDeliveries } from './webhooks.js';
+import { notificationPaths } from './notification-paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -188,6 +189,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
     signedIn: SIGNED_IN,
     changing: CHANGING,
   });
+  // a user's notifications and settings, and the admins' mail outbox (decision 0031)
+  const notifications = notificationPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
+  Object.assign(paths, notifications.paths);
+  Object.assign(schemas, notifications.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

@@ -24,7 +24,7 @@ export function desiredSchema(model: Model): Schema {
     }
     tables[table.name] = table;
   };
-  for (const table of builtinTables()) add(table, `Table ${table.name}`);
+  for (const table of [...builtinTables(), ...notificationTables()]) add(table, `Table ${table.name}`);
   for (const entity of Object.values(model.entities))
     add(entityTable(model, entity), `Entity ${entity.name}`);
   return { schemaVersion: SCHEMA_VERSION, tables };
@@ -155,6 +155,71 @@ function system(
     required: options.notNull ?? true,
     backfill: null,
   };
+}
+
+/** The server's tables of notifications (`notifications/`) and of the mail outbox (`mail/`). */
+function notificationTables(): Table[] {
+  const index = (table: string, columns: readonly string[], unique: boolean): Index => ({
+    name: indexName(table, columns, unique),
+    table,
+    columns,
+    textColumns: columns,
+    unique,
+  });
+  const notifications = TABLES.notifications;
+  const settings = TABLES.notificationSettings;
+  const outbox = TABLES.mailOutbox;
+  return [
+    {
+      name: notifications,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        system('user_id', 'text', 'ref:User'),
+        system('notification', 'text', 'string'),
+        system('entity', 'text', 'string'),
+        system('record_id', 'text', 'id'),
+        system('subject', 'text', 'string'),
+        system('message', 'text', 'string'),
+        system('created_at', 'text', 'datetime'),
+        system('read_at', 'text', 'datetime', { notNull: false }),
+        // the job that delivered it: a second run of the job writes nothing twice
+        system('job_id', 'text', 'id'),
+      ],
+      indexes: [
+        index(notifications, ['job_id', 'user_id'], true),
+        // a user's own, newest first, and their unread ones
+        index(notifications, ['user_id', 'created_at', 'id'], false),
+      ],
+    },
+    {
+      name: settings,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        system('user_id', 'text', 'ref:User'),
+        system('notification', 'text', 'string'),
+        system('enabled', 'boolean', 'boolean'),
+        system('updated_at', 'text', 'datetime'),
+      ],
+      indexes: [index(settings, ['user_id', 'notification'], true)],
+    },
+    {
+      name: outbox,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        // the mail job that kept it: a second run keeps it once
+        system('job_id', 'text', 'id'),
+        system('to_address', 'text', 'email'),
+        system('subject', 'text', 'string'),
+        system('text', 'text', 'string'),
+        system('html', 'text', 'string'),
+        system('created_at', 'text', 'datetime'),
+      ],
+      indexes: [index(outbox, ['job_id'], true), index(outbox, ['created_at', 'id'], false)],
+    },
+  ];
 }
 
 function builtinTables(): Table[] {

@@ -16,6 +16,12 @@ export const TABLES = {
   jobs: 'ninefold_jobs',
   /** The log of webhook deliveries admins see and re-send: `webhooks/`. */
   webhookDeliveries: 'ninefold_webhook_deliveries',
+  /** Each user's in-app notifications: `notifications/`. */
+  notifications: 'ninefold_notifications',
+  /** Which notifications each user turned off (or on again): `notifications/`. */
+  notificationSettings: 'ninefold_notification_settings',
+  /** Mail kept instead of sent while no SMTP_URL is set, for admins to read: `mail/`. */
+  mailOutbox: 'ninefold_mail_outbox',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

@@ -9,7 +9,7 @@ import './notifications.css';
 import { Box, Group, Popover, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { type WireNotification } from '@ninefold/model';
 import { IconBell } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { IconButton, TextButton } from '../components/buttons';
@@ -34,6 +34,7 @@ export function bellLabel(unread: number): string {
 
 export default function NotificationBell({ userId }: { userId: string }) {
   const [opened, setOpened] = useState(false);
+  const headingId = useId();
   const newest = useNewestNotifications(userId);
   useRefreshAfterWrites();
   const unread = newest.data?.unread ?? 0;
@@ -64,19 +65,27 @@ export default function NotificationBell({ userId }: { userId: string }) {
           )}
         </IconButton>
       </Popover.Target>
-      <Popover.Dropdown p={0} role="dialog" aria-label="Notifications">
-        <NotificationList userId={userId} unread={unread} query={newest} close={() => setOpened(false)} />
+      <Popover.Dropdown p={0} aria-labelledby={headingId}>
+        <NotificationList
+          headingId={headingId}
+          userId={userId}
+          unread={unread}
+          query={newest}
+          close={() => setOpened(false)}
+        />
       </Popover.Dropdown>
     </Popover>
   );
 }
 
 function NotificationList({
+  headingId,
   userId,
   unread,
   query,
   close,
 }: {
+  headingId: string;
   userId: string;
   unread: number;
   query: ReturnType<typeof useNewestNotifications>;
@@ -86,7 +95,7 @@ function NotificationList({
   return (
     <Stack gap={0}>
       <Group justify="space-between" px="md" py="xs">
-        <Text fw={600} size="sm">
+        <Text fw={600} size="sm" id={headingId}>
           Notifications
         </Text>
         {unread > 0 && (

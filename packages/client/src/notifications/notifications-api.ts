@@ -28,12 +28,20 @@ export const notificationKeys = {
 
 /**
  * The user's newest notifications and how many are unread: polled every 30 s while the tab is
- * visible (TanStack Query pauses the interval in a hidden tab), and again when the window gets focus.
+ * visible (TanStack Query pauses the interval in a hidden tab), and again when the tab shows or the
+ * window gets focus (TanStack Query hears only the tab's visibility; coming back from another window
+ * of the same screen is a focus).
  *
  * @example const { data } = useNewestNotifications(user.id); data?.unread
  */
 export function useNewestNotifications(userId: string) {
   const http = useHttp();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: notificationKeys.newest(userId) });
+    window.addEventListener('focus', refresh);
+    return () => window.removeEventListener('focus', refresh);
+  }, [queryClient, userId]);
   return useQuery({
     queryKey: notificationKeys.newest(userId),
     queryFn: ({ signal }) =>

@@ -1,18 +1,13 @@
 /**
- * The frame of the admin area's pages: their title, the links between them, and the one rule —
- * only admins (`isAdmin`, the engine's definition the server guards the routes with) see them;
- * anyone else gets "Not allowed", as the server would answer them.
+ * The frame of the admin area's pages: their title and the links between them. Only admins reach
+ * them: the routes check `isAdmin` (`app/routes.tsx`, `AdminOnly`) before this code even loads.
  */
 import '../styles/admin';
 import { Group, Stack, Title } from '@mantine/core';
-import { isAdmin } from '@ninefold/engine/grants';
 import { SIGNED_IN_PATHS } from '@ninefold/model';
 import { type ReactNode } from 'react';
 import { useMatch } from 'react-router';
-import { useUser } from '../auth/session';
 import { ButtonLink } from '../components/buttons';
-import { ForbiddenPage } from '../pages/ForbiddenPage';
-import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
 
 /** The admin area's pages, in the order their links show. */
@@ -23,18 +18,11 @@ export const ADMIN_PAGES = [
 ] as const;
 
 /**
- * A page of the admin area, or "Not allowed" for someone who is not an admin.
+ * A page of the admin area: its title, the links to the others, and its content.
  *
  * @example <AdminFrame title="Jobs"><JobsTable /></AdminFrame>
  */
 export function AdminFrame({ title, children }: { title: string; children: ReactNode }) {
-  const model = useModel();
-  const user = useUser();
-  if (!isAdmin(model, user.roles)) return <ForbiddenPage />;
-  return <AdminPage title={title}>{children}</AdminPage>;
-}
-
-function AdminPage({ title, children }: { title: string; children: ReactNode }) {
   useDocumentTitle(title);
   return (
     <Stack gap="md" py="md">

@@ -10,7 +10,7 @@ import { TextButton } from '../components/buttons';
 import { formatDateTime } from '../format/values';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
-import { PageLoader } from '../shell/Shell';
+import { Loading } from './Loading';
 import { AdminFrame } from './AdminFrame';
 import { useDeliveries, useResendDelivery } from './admin-api';
 
@@ -38,7 +38,7 @@ function Deliveries() {
   const model = useModel();
   const deliveries = useDeliveries();
   const resend = useResendDelivery();
-  if (deliveries.isPending) return <PageLoader />;
+  if (deliveries.isPending) return <Loading />;
   if (deliveries.isError)
     return <ErrorPanel error={deliveries.error} onRetry={() => void deliveries.refetch()} />;
   return (

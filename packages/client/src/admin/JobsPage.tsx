@@ -12,7 +12,7 @@ import { TextButton } from '../components/buttons';
 import { formatDateTime } from '../format/values';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
-import { PageLoader } from '../shell/Shell';
+import { Loading } from './Loading';
 import { AdminFrame } from './AdminFrame';
 import { useJobs, useRetryJob } from './admin-api';
 
@@ -73,7 +73,7 @@ function Jobs() {
         </Alert>
       )}
       {jobs.isPending ? (
-        <PageLoader />
+        <Loading />
       ) : jobs.isError ? (
         <ErrorPanel error={jobs.error} onRetry={() => void jobs.refetch()} />
       ) : jobs.data.length === 0 ? (

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formatDateTime } from '../format/values';
 import { useModel } from '../runtime/runtime';
-import { PageLoader } from '../shell/Shell';
+import { Loading } from './Loading';
 import { AdminFrame } from './AdminFrame';
 import { useMailOutbox } from './admin-api';
 
@@ -26,7 +26,7 @@ function Outbox() {
   const model = useModel();
   const mail = useMailOutbox();
   const [open, setOpen] = useState<WireMail | null>(null);
-  if (mail.isPending) return <PageLoader />;
+  if (mail.isPending) return <Loading />;
   if (mail.isError) return <ErrorPanel error={mail.error} onRetry={() => void mail.refetch()} />;
   const locale = model.product.locale;
   return (

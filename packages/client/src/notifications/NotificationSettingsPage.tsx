@@ -10,7 +10,7 @@ import { useUser } from '../auth/session';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
-import { PageLoader } from '../shell/Shell';
+import { Loading } from '../admin/Loading';
 import { useDocumentTitle } from '../shell/title';
 import { useChangeSetting, useNotificationSettings } from './notifications-api';
 
@@ -32,7 +32,7 @@ export default function NotificationSettingsPage() {
         </Alert>
       )}
       {settings.isPending ? (
-        <PageLoader />
+        <Loading />
       ) : settings.isError ? (
         <ErrorPanel error={settings.error} onRetry={() => void settings.refetch()} />
       ) : settings.data.length === 0 ? (

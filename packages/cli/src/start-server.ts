@@ -22,6 +22,7 @@ import {
   productJobHandlers,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
+import { describeUnset, type Environment, unsetVariables, withoutUnsetWebhooks } from './environment.js';
 
 export interface StartOptions {
   readonly specPath: string;
@@ -50,6 +51,11 @@ export interface StartOptions {
   readonly jobHandlers?: JobHandlers;
   /** The reverse proxies whose X-Forwarded-* headers count (`--trust-proxy`); none by default. */
   readonly trustProxy?: TrustProxy;
+  /**
+   * Where the spec's `${NAME}` references are read (default: the process's environment). A
+   * variable unset there stops the start, or with `demo` turns its webhook off (decision 0030).
+   */
+  readonly env?: Environment;
 }
 
 export interface RunningServer {
@@ -62,6 +68,24 @@ export interface RunningServer {
   readonly jobs: JobRunner;
   /** Drains in-flight requests, then running jobs, then closes the database. */
   close(): Promise<void>;
+}
+
+/**
+ * The model to serve in this environment: as compiled when every variable it reads is set; else,
+ * with `demo`, without the webhooks that read an unset one (said in a line); else an error naming
+ * every unset variable and its webhook.
+ */
+function modelForEnvironment(model: Model, options: StartOptions, print: (line: string) => void): Model {
+  const env = options.env ?? process.env;
+  const unset = unsetVariables(model, env);
+  if (unset.length === 0) return model;
+  if (options.demo !== true) throw new Error(describeUnset(unset));
+  const demo = withoutUnsetWebhooks(model, env);
+  const names = unset.map((v) => v.name).join(', ');
+  print(
+    `Demo: ${demo.off.length === 1 ? 'webhook' : 'webhooks'} ${demo.off.map((n) => `\`${n}\``).join(', ')} ${demo.off.length === 1 ? 'is' : 'are'} off, as ${names} ${unset.length === 1 ? 'is' : 'are'} not set.`,
+  );
+  return demo.model;
 }
 
 /**
@@ -82,7 +106,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       `The spec has errors; run \`ninefold check ${options.specPath}\` for details.\n${lines.join('\n')}`,
     );
   }
-  const model = compiled.model;
+  const model = modelForEnvironment(compiled.model, options, print);
 
   const url = options.databaseUrl ?? process.env['DATABASE_URL'];
   let database: Database;

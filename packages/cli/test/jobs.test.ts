@@ -27,6 +27,11 @@ describe('ninefold start: jobs', () => {
       logger: false,
       print: () => undefined,
       databaseUrl: '',
+      // the example's webhook reads these; start refuses without them (decision 0030)
+      env: {
+        ACCOUNTING_WEBHOOK_URL: 'http://127.0.0.1:9/accounting',
+        ACCOUNTING_WEBHOOK_SECRET: 'whsec_dGVzdA==',
+      },
       jobHandlers: { 'embedder.note': async (job) => void ran.push(job.id) },
     });
     const stateOf = async (id: string) =>

@@ -35,6 +35,7 @@ export {
 } from './permissions.js';
 export { applyTimedTransition, applyTransition, availableTransitions, mayFire } from './transitions.js';
 export { formatMessage } from './messages.js';
+export { type NotificationActor, renderNotificationText } from './notification-text.js';
 export {
   DIALECTS,
   type Dialect,

@@ -12,8 +12,18 @@ import { Reader } from './facets/reader.js';
 import { DEFAULT_ROLE, readRoles, roleNames } from './facets/roles.js';
 import { readRules } from './facets/rules.js';
 import { readNav, readScreens } from './facets/screens.js';
+import { readNotifications } from './facets/notifications.js';
+import { readWebhooks } from './facets/webhooks.js';
 import { checkTransitionErrors, readStates } from './facets/states.js';
-import { FACETS, MODEL_VERSION, type Entity, type Facet, type FacetKey, type Model } from '@ninefold/model';
+import {
+  API_PATHS,
+  FACETS,
+  MODEL_VERSION,
+  type Entity,
+  type Facet,
+  type FacetKey,
+  type Model,
+} from '@ninefold/model';
 import { LIMITS } from './source/limits.js';
 import { LineIndex } from './source/line-index.js';
 import { isNotShown, splitMarkdown, type YamlBlock } from './source/markdown.js';
@@ -58,6 +68,8 @@ export const TOP_LEVEL_KEYS = {
   rules: { section: 5, merge: 'list' },
   roles: { section: 6, merge: 'dict' },
   calls: { section: 7, merge: 'dict' },
+  notifications: { section: 7, merge: 'dict' },
+  webhooks: { section: 7, merge: 'dict' },
   errors: { section: 8, merge: 'dict' },
   constants: { section: 9, merge: 'dict' },
   limits: { section: 9, merge: 'dict' },
@@ -84,7 +96,8 @@ const DEFAULT_BEHAVIOUR: Record<FacetKey, string> = {
   states: 'Records have no life cycle: they are created, edited and deleted freely.',
   rules: 'Only each field’s own constraints (type, required, bounds) are checked.',
   roles: 'There is one role, `user`, and every signed-in user may do everything with every record.',
-  calls: 'The client talks to the generated REST API at /api, with a 10 s timeout and 2 retries.',
+  calls:
+    'The client talks to the generated REST API at /api, with a 10 s timeout and 2 retries; no one is notified and no webhook is called.',
   errors: 'Failures are reported with the built-in catalogue of messages.',
   constants: 'Default limits apply: 50 rows a page, 1 MiB a request, 600 requests a minute.',
 };
@@ -302,6 +315,8 @@ function compileText(text: string, file: string): CompileResult {
     section1 && !isNotShown(section1.prose) ? section1.prose : '',
   );
   const calls = readCalls(ctx, dict('calls'));
+  const notifications = readNotifications(ctx, dict('notifications'));
+  const webhooks = readWebhooks(ctx, dict('webhooks'));
 
   const specified = (facet: FacetKey): boolean => {
     const keys = (Object.keys(TOP_LEVEL_KEYS) as TopKey[]).filter(
@@ -338,8 +353,8 @@ function compileText(text: string, file: string): CompileResult {
     screens,
     nav,
     calls,
-    notifications: {},
-    webhooks: {},
+    notifications,
+    webhooks,
     errors: ctx.errors,
     constants: ctx.constants,
     limits,
@@ -428,10 +443,22 @@ function collect(block: YamlBlock, bag: DiagnosticBag, out: Collected, names: Ma
   }
 }
 
-/** Each entity is served at `/api/<resource>`: two entities may not share one. */
+/** The first path segments the API answers itself (`notifications`, `admin`…): no resource may take one. */
+const FIXED_SEGMENTS = [...new Set(Object.values(API_PATHS).map((path) => path.split('/')[0]!))];
+
+/** Each entity is served at `/api/<resource>`: two entities may not share one, nor take a fixed path. */
 function checkResources(ctx: CompileContext): void {
   const byResource = new Map<string, string>();
   for (const entity of Object.values(ctx.entities)) {
+    const fixedSpan = ctx.spans.get(entity.name);
+    if (FIXED_SEGMENTS.includes(entity.resource) && fixedSpan !== undefined) {
+      ctx.bag.report(
+        'NF317',
+        fixedSpan,
+        `\`${entity.name}\` would be served at \`/${entity.resource}\`, which the API keeps for itself.`,
+        `rename the entity; ${FIXED_SEGMENTS.map((s) => `\`/${s}\``).join(', ')} are taken`,
+      );
+    }
     const other = byResource.get(entity.resource);
     if (other === undefined) {
       byResource.set(entity.resource, entity.name);

@@ -17,7 +17,10 @@ import { LIMIT_KEYS } from './facets/constants.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
 import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
+import { LIFECYCLE_EVENTS } from './facets/events.js';
+import { NOTIFICATION_KEYS, CHANNELS } from './facets/notifications.js';
 import { NAME_RULES } from './facets/reader.js';
+import { WEBHOOK_KEYS } from './facets/webhooks.js';
 import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from './facets/roles.js';
 import { RULE_KEYS } from './facets/rules.js';
 import { NAV_KEYS, SCREEN_KEYS } from './facets/screens.js';
@@ -45,8 +48,8 @@ const COLOR_SCHEMES: Readonly<Record<Theme['colorScheme'], string>> = {
   light: 'always light',
   dark: 'always dark',
 };
-/** Transition names the compiler refuses (NF209): they name record operations. */
-const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition'];
+/** Transition names the compiler refuses (NF209): they name record operations or events. */
+const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition', ...LIFECYCLE_EVENTS];
 /** A string the compiler reads as a constant's name where a bound is expected. */
 const CONSTANT_REF = '^[A-Z][A-Z0-9_]*$';
 
@@ -175,6 +178,54 @@ const calls = strictObject(
     offlineQueue: flag('Whether the client queues writes made offline and replays them. Default true.'),
   },
   { title: 'Calls', description: 'Section 7: how the client reaches the generated API.' },
+);
+
+// ---------------------------------------------------------------------------------------------
+// 7. notifications and webhooks
+
+/** `Entity.created`, `Entity.updated`, `Entity.deleted` or `Entity.<transition>`. */
+const EVENT_PATTERN = '^[A-Z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9_]*$';
+/** A text that is exactly one `${NAME}` reference to the environment. */
+const ENV_REFERENCE = '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$';
+const events = names(
+  'The changes it listens to: `Entity.created`, `Entity.updated`, `Entity.deleted` or `Entity.<transition>`, one or a list.',
+  { type: 'string', pattern: EVENT_PATTERN },
+);
+
+const notification = strictObject(
+  NOTIFICATION_KEYS,
+  {
+    on: events,
+    to: names(
+      "Who is told: the record's ref-to-User fields (one or many), its email fields (e-mail only) or role names.",
+    ),
+    channels: names('How: `app` (the bell) and/or `email`. Default `[app]`.', { enum: [...CHANNELS] }),
+    subject: text(
+      "The title, in ICU MessageFormat over the record's fields, `id`, `createdAt`, `updatedAt`, `state`, the constants and `user.id`, `user.name`, `user.email` (who made the change).",
+    ),
+    message: text('The body, in ICU MessageFormat over the same names as the subject. Default empty.'),
+    mandatory: flag('True when users may not turn it off in their profile. Default false.'),
+  },
+  { title: 'Notification', description: 'Who is told what, and when.', required: ['on', 'to', 'subject'] },
+);
+
+const webhook = strictObject(
+  WEBHOOK_KEYS,
+  {
+    on: events,
+    url: text('Where to post: an http(s) URL, usually a `${NAME}` read from the environment at start.', {
+      anyOf: [{ pattern: ENV_REFERENCE }, { pattern: '^https?://' }],
+    }),
+    secret: text(
+      'The signing secret (Standard Webhooks, `whsec_<base64>`): always a `${NAME}` read from the environment at start, never written in the spec.',
+      { pattern: ENV_REFERENCE },
+    ),
+  },
+  {
+    title: 'Webhook',
+    description: 'Where changes are posted, signed as the Standard Webhooks specification says.',
+    required: ['on', 'url', 'secret'],
+  },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -657,6 +708,14 @@ const TOP: Readonly<Record<keyof typeof TOP_LEVEL_KEYS, JsonSchema>> = {
     },
   ),
   calls,
+  notifications: dictionary('notification', ref('notification'), {
+    title: 'Notifications',
+    description: 'Section 7: who is told what, and when, by kebab-case name.',
+  }),
+  webhooks: dictionary('webhook', ref('webhook'), {
+    title: 'Webhooks',
+    description: 'Section 7: where changes are posted, by kebab-case name.',
+  }),
   errors,
   constants,
   limits,
@@ -685,6 +744,8 @@ export const notationSchema: JsonSchema = {
     access,
     screen,
     navItem,
+    notification,
+    webhook,
     error: {
       title: 'Error',
       description: 'An error: its message, or status, message and field.',

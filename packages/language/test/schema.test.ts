@@ -10,6 +10,8 @@ import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from '../src/facets/product.js';
 import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from '../src/facets/roles.js';
 import { RULE_KEYS } from '../src/facets/rules.js';
 import { NAV_KEYS, SCREEN_KEYS } from '../src/facets/screens.js';
+import { CHANNELS, NOTIFICATION_KEYS } from '../src/facets/notifications.js';
+import { WEBHOOK_KEYS } from '../src/facets/webhooks.js';
 import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from '../src/facets/states.js';
 import { FIELD_TYPES, SCREEN_KINDS } from '@ninefold/model';
 import { compile, notationSchema, TOP_LEVEL_KEYS } from '../src/index.js';
@@ -95,6 +97,10 @@ describe('the notation schema', () => {
     expect(keysOf(def('screen'))).toEqual([...SCREEN_KEYS]);
     expect(keysOf(objectBranch(def('navItem')))).toEqual([...NAV_KEYS]);
     expect(keysOf(objectBranch(def('error')))).toEqual([...ERROR_KEYS]);
+    expect(keysOf(def('notification'))).toEqual([...NOTIFICATION_KEYS]);
+    expect(keysOf(def('webhook'))).toEqual([...WEBHOOK_KEYS]);
+    const channels = (def('notification')['properties'] as Record<string, JsonSchema>)['channels']!;
+    expect((channels['anyOf'] as JsonSchema[])[0]!['enum']).toEqual([...CHANNELS]);
     expect((objectBranch(def('field'))['properties'] as Record<string, JsonSchema>)['type']!['enum']).toEqual(
       [...FIELD_TYPES],
     );
@@ -221,6 +227,21 @@ roles:
   auditor: { inherits: [manager], Claim: true }
   guestish:
 calls: { basePath: /api, timeoutMs: 5000, retries: 1, offlineQueue: false }
+notifications:
+  claim-submitted:
+    on: Claim.submit
+    to: [manager, watchers, contact]
+    channels: [app, email]
+    subject: "Claim “{title}” was submitted"
+    message: "{user.name} submitted {amount} on {spentOn}."
+    mandatory: true
+  claim-paid: { on: [Claim.pay, Claim.updated], to: submittedBy, channels: app, subject: "Paid: {title}" }
+webhooks:
+  accounting:
+    on: [Claim.pay, Claim.created]
+    url: \${ACCOUNTING_WEBHOOK_URL}
+    secret: \${ACCOUNTING_WEBHOOK_SECRET}
+  archive: { on: Claim.deleted, url: "https://archive.example.com/hooks/\${ARCHIVE_TOKEN}", secret: "\${ARCHIVE_SECRET}" }
 errors:
   E_RECEIPT_REQUIRED: { status: 422, field: receipt, message: "A receipt is required above {RECEIPT_THRESHOLD, number}.", description: Above the threshold. }
   E_SHORT: "Too short."
@@ -297,8 +318,36 @@ limits: { requestsPerMinute: 100 }
     }
   }
 
+  it('refuses a webhook secret written in clear and a url that is not http(s), as the compiler does', () => {
+    const base = { entities: { Claim: { fields: { title: 'string' } } } };
+    const hook = (url: string, secret: string) => ({
+      ...base,
+      webhooks: { a: { on: 'Claim.created', url, secret } },
+    });
+    const cases = [
+      hook('${URL}', '${SECRET}'),
+      hook('https://x.example/${T}', '${SECRET}'),
+      hook('${URL}', 'whsec_c2VjcmV0'),
+      hook('ftp://x.example', '${SECRET}'),
+      hook('${URL}', 'whsec_${SECRET}'),
+    ];
+    for (const doc of cases) {
+      const compiled = compile(JSON.stringify(doc), { file: 'hooks.yaml' }).ok;
+      expect(validate(doc), JSON.stringify(doc.webhooks)).toBe(compiled);
+    }
+  });
+
   it('refuses the transition names the compiler reserves, and only those', () => {
-    for (const name of ['create', 'update', 'delete', 'read', 'transition', 'approve']) {
+    for (const name of [
+      'create',
+      'update',
+      'delete',
+      'read',
+      'transition',
+      'created',
+      'deleted',
+      'approve',
+    ]) {
       const doc = {
         entities: { Ticket: { fields: { title: 'string' } } },
         states: { Ticket: { initial: 'open', transitions: { [name]: { from: 'open', to: 'done' } } } },

@@ -12,3 +12,4 @@ export * from './names.js';
 export * from './error-catalogue.js';
 export * from './protocol.js';
 export * from './env-text.js';
+export * from './notification-text.js';

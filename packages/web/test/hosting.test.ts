@@ -40,15 +40,18 @@ describe('the web app on the API’s port', () => {
     }
   });
 
-  it('gives the whole model to a signed-in browser only', async () => {
+  it('gives the whole model but its webhooks to a signed-in browser only', async () => {
     const model = exampleModel('expense-claims.md');
+    // the webhooks' receivers are the server's business, never a browser's
+    expect(Object.keys(model.webhooks)).toEqual(['accounting']);
+    const served = { ...model, webhooks: {} };
     const server = await webServer('sqlite', model, { dir: builtClient() });
     await givenUser(server, 'ann@example.com', ['employee']);
     const { cookie } = await login(server.app, 'ann@example.com');
     for (const url of ['/', '/index.html', '/my-claims', '/sign-in']) {
       const signedIn = await server.app.inject({ method: 'GET', url, headers: { cookie: cookie! } });
       expect(signedIn.headers['cache-control'], url).toBe('private, no-cache');
-      expect(inlineModel(signedIn.body), url).toEqual(JSON.parse(JSON.stringify(model)));
+      expect(inlineModel(signedIn.body), url).toEqual(JSON.parse(JSON.stringify(served)));
       const stale = await server.app.inject({
         method: 'GET',
         url,

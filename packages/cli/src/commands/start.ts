@@ -32,6 +32,9 @@ Options:
                        Secure over HTTPS.
   --quiet              no request log
 
+A webhook's \${NAME} references are read from the environment: start refuses while one is unset,
+naming each; with --demo, such a webhook is turned off for that run instead.
+
 SIGTERM or Ctrl-C drains the requests in flight, then stops.
 `;
 
@@ -109,6 +112,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       print: (line) => io.stdout.write(`${line}\n`),
       ...(clientDir === undefined ? {} : { clientDir }),
       ...(trustProxy === undefined ? {} : { trustProxy }),
+      env: io.env ?? process.env,
     });
   } catch (error) {
     if (error instanceof DataLossError) {

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DataLossError, JobRunner, migrate, productJobHandlers } from '@ninefold/server';
+import { describeUnset, unsetVariables } from '../environment.js';
 import { EXIT, type Io } from '../io.js';
 import { openSpecDatabase } from './migrate.js';
 
@@ -16,6 +17,7 @@ finish. Any number of workers and \`ninefold start\` servers share the jobs; eac
 attempt. It migrates the database as \`ninefold start\` does, and refuses a plan that would lose data.
 
 On SQLite (no DATABASE_URL), \`ninefold start\` runs the jobs itself and no worker is needed.
+Like \`ninefold start\`, it refuses to run while a \${NAME} that a webhook reads is unset.
 `;
 
 /** `ninefold worker`. */
@@ -49,6 +51,12 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
   }
   if (opened === null) return EXIT.errors;
   const { model, database } = opened;
+  const unset = unsetVariables(model, io.env ?? process.env);
+  if (unset.length > 0) {
+    await database.close();
+    io.stderr.write(`Could not start: ${describeUnset(unset)}\n`);
+    return EXIT.errors;
+  }
   try {
     await migrate(database, model, { acceptDataLoss: false });
   } catch (error) {

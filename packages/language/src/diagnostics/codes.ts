@@ -47,6 +47,12 @@ export const DIAGNOSTIC_CODES = {
     title: 'A duration is not a positive whole number with a unit (s, m, h, d, w).',
   },
   NF213: { severity: 'error', title: 'A transition has both `after` and `at`.' },
+  NF214: { severity: 'error', title: 'An event is not written `Entity.event`.' },
+  NF215: { severity: 'error', title: 'A webhook URL is neither an http(s) URL nor a `${NAME}` reference.' },
+  NF216: {
+    severity: 'error',
+    title: 'A webhook secret is written in the spec, not read from the environment.',
+  },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -64,6 +70,13 @@ export const DIAGNOSTIC_CODES = {
   NF314: { severity: 'error', title: 'A transition leaves a state marked terminal.' },
   NF315: { severity: 'error', title: 'Two entities would be served at the same resource path.' },
   NF316: { severity: 'error', title: 'A transition fired by the clock names roles.' },
+  NF317: { severity: 'error', title: 'An entity would be served at a path the API keeps for itself.' },
+  NF318: {
+    severity: 'error',
+    title: 'A notification recipient is neither a ref to User, an email field nor a role.',
+  },
+  NF319: { severity: 'error', title: 'A notification to an email field is not sent by `email`.' },
+  NF320: { severity: 'error', title: 'A notification text uses a name its record does not have.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

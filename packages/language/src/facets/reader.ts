@@ -131,6 +131,8 @@ export const NAME_RULES = {
   screen: { pattern: /^[a-z][a-zA-Z0-9_-]*$/, example: 'lower-case, like `claims` or `my-claims`' },
   rule: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, example: 'kebab-case, like `receipt-over-threshold`' },
   error: { pattern: /^E_[A-Z0-9]+(?:_[A-Z0-9]+)*$/, example: 'E_UPPER_SNAKE, like `E_RECEIPT_REQUIRED`' },
+  notification: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, example: 'kebab-case, like `ticket-answered`' },
+  webhook: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, example: 'kebab-case, like `accounting`' },
 } as const;
 
 /** Checks a declared name against the convention of its kind; reports NF204 when it breaks it. */

@@ -5,6 +5,7 @@ import { checkExpression } from '../expressions/check.js';
 import { type Expr, type State, type StateMachine, type Transition } from '@ninefold/model';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
+import { LIFECYCLE_EVENTS } from './events.js';
 import { checkName } from './reader.js';
 import { readTimer } from './timers.js';
 
@@ -128,6 +129,16 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
           t.keySpan,
           `\`${t.key}\` names a record operation and cannot name a transition.`,
           `call it something else, like \`${t.key}Request\``,
+        );
+        continue;
+      }
+      if ((LIFECYCLE_EVENTS as readonly string[]).includes(t.key)) {
+        // `Claim.created` in a notification's `on:` must name one change only
+        bag.report(
+          'NF209',
+          t.keySpan,
+          `\`${t.key}\` names a change every record has (the event \`${entry.key}.${t.key}\`) and cannot name a transition.`,
+          'call it something else, like `markCreated`',
         );
         continue;
       }

@@ -7,6 +7,7 @@
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRecord } from './harness/arrange.js';
+import { axeProblems } from './harness/axe.js';
 import { launchBrowser, settled, signIn } from './harness/browser.js';
 import { type Example, startExample } from './harness/server.js';
 
@@ -75,9 +76,17 @@ describe('notifications', () => {
       name: new RegExp(`Your ticket “${escape(subject)}” was answered`),
     });
     expect(await item.textContent()).toContain('Unread:');
+    expect(await axeProblems(page)).toEqual([]);
     await item.click();
     await page.waitForURL(`**${ticketPath}`);
     await expect.poll(() => unread(page)).toBe(before);
+
+    // their settings, from the user menu: every notification of the spec, each with a switch
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await page.getByRole('menuitem', { name: 'Notification settings' }).click();
+    await page.getByRole('switch', { name: /^Ticket answered/ }).waitFor();
+    await page.getByRole('menu').waitFor({ state: 'detached' }); // the closed menu, gone
+    expect(await axeProblems(page)).toEqual([]);
 
     await customer.context.close();
     await agent.context.close();

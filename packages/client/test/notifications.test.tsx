@@ -116,6 +116,26 @@ describe('notifications in the app', () => {
     expect(await screen.findByRole('button', { name: 'Notifications, 1 unread' })).toBeInTheDocument();
   });
 
+  it('asks again after the user’s own write', async () => {
+    const w = await deskWorld();
+    const asked: string[] = [];
+    const { user, history } = renderApp(w, {
+      as: 'cy',
+      path: w.model.screens.find((s) => s.entity === 'Ticket' && s.kind === 'create')!.path,
+      network: (fetch) => (input, init) => {
+        const url = new URL(String(input instanceof Request ? input.url : input), 'http://localhost');
+        if (url.pathname === '/api/notifications') asked.push(url.search);
+        return fetch(input, init);
+      },
+    });
+    await screen.findByRole('button', { name: 'Notifications' });
+    const before = asked.length;
+    await user.type(await screen.findByRole('textbox', { name: /^Subject/ }), 'Keyboard sticks');
+    await user.click(screen.getByRole('button', { name: /^Create/ }));
+    await waitFor(() => expect(history.location.pathname).toMatch(/^\/tickets\/[^/]+$/));
+    await waitFor(() => expect(asked.length).toBeGreaterThan(before));
+  });
+
   it('lists the newest first and marks all read', async () => {
     const w = await deskWorld();
     await answeredTicket(w, 'One');

@@ -9,7 +9,7 @@ import { type Model, type Notification } from '@ninefold/model';
 import { runProductJobs, specModel } from '@ninefold/testkit';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { type World, openUserMenu, renderApp, world } from './harness';
+import { type World, modelOf, openUserMenu, renderApp, world } from './harness';
 
 const DESK = `
 product: { name: Desk }
@@ -202,7 +202,7 @@ describe('notifications in the app', () => {
   });
 
   it('shows no bell for a spec without notifications', async () => {
-    const w = await world('expense-claims.md');
+    const w = await world({ ...modelOf('expense-claims.md'), notifications: {} });
     await w.user('ann', ['employee']);
     const { user } = renderApp(w, { as: 'ann', path: '/my-claims' });
     await openUserMenu(user, 'ann');

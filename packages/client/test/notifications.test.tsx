@@ -156,6 +156,25 @@ describe('notifications in the app', () => {
     expect((await w.api('cy', 'GET', '/api/notifications')).body['unread']).toBe(0);
   });
 
+  it('opens a notification of a record without a detail page in place, marking it read', async () => {
+    const w = await deskWorld();
+    await answeredTicket(w, 'No page');
+    // the app's model without the ticket's detail screen: the notification has nowhere to link to
+    const model = {
+      ...w.model,
+      screens: w.model.screens.filter((s) => !(s.entity === 'Ticket' && s.kind === 'detail')),
+    };
+    const { user, history } = renderApp(w, { as: 'cy', path: '/', model });
+    await user.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
+    expect(within(dialog).queryByRole('link')).toBeNull();
+    const where = history.location.pathname;
+    await user.click(within(dialog).getByRole('button', { name: /Your ticket “No page” was answered/ }));
+    expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
+    expect(history.location.pathname).toBe(where);
+    expect((await w.api('cy', 'GET', '/api/notifications')).body['unread']).toBe(0);
+  });
+
   it('keeps a switched-off notification off, and shows a mandatory one on and disabled', async () => {
     const w = await deskWorld();
     const first = renderApp(w, { as: 'ann', path: '/' });

@@ -118,6 +118,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
 
   try {
+    // a malformed mail setting (SMTP_URL…) refuses to start before anything listens
+    const handlers = { ...productJobHandlers({ model, database }), ...options.jobHandlers };
     const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
@@ -134,7 +136,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     print(`${model.product.name} is running at ${address}`);
     const jobs = new JobRunner({
       database,
-      handlers: { ...productJobHandlers({ model, database }), ...options.jobHandlers },
+      handlers,
       onError: (error) => app.log.error({ err: error }, 'The job runner could not claim or settle a job.'),
     });
     jobs.start();

@@ -50,6 +50,7 @@ states:
     initial: open
     transitions:
       answer: { from: [open, answered], to: answered, roles: [agent] }
+      autoClose: { from: answered, to: closed, after: 7d }
 `);
 
 /** `Entity.transition` as the contract's event. */
@@ -94,6 +95,8 @@ export interface Person {
     payload?: unknown,
     headers?: Record<string, string>,
   ): ReturnType<typeof checkedInject>;
+  /** Signs in afresh: a session idle as long as the test moved the clock has expired. */
+  signInAgain(): Promise<void>;
 }
 
 /**
@@ -109,7 +112,7 @@ export async function helpDeskWorld(
   const person = async (name: string, role: string): Promise<Person> => {
     const email = `${name}@example.com`;
     const user = await givenUser(server, email, [role]);
-    const { cookie } = await login(server.app, email);
+    let { cookie } = await login(server.app, email);
     const call = (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
       checkedInject(server.app, model, {
         method: method as 'GET',
@@ -122,7 +125,10 @@ export async function helpDeskWorld(
       expect(response.statusCode, response.body).toBeLessThan(300);
       return response.statusCode === 204 ? {} : response.json<Json>();
     };
-    return { id: user.id, email, send, call };
+    const signInAgain = async () => {
+      ({ cookie } = await login(server.app, email));
+    };
+    return { id: user.id, email, send, call, signInAgain };
   };
   const people = {
     ann: await person('ann', 'agent'),

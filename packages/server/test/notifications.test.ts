@@ -8,10 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, problem } from '@ninefold/testkit';
-import { NOTIFY_JOB, MAIL_JOB, TABLES } from '../src/index.js';
+import { NOTIFY_JOB, MAIL_JOB, TABLES, disableUser } from '../src/index.js';
 import { recordEffects } from '../src/effects/record-effects.js';
 import { claimJobs } from '../src/jobs/store.js';
-import { helpDesk, helpDeskWorld, inbox, jobsOf, notification } from './notifications-world.js';
+import { helpDesk, helpDeskWorld, inbox, jobsOf, notification, onTransition } from './notifications-world.js';
 
 const MINUTE = 60_000;
 
@@ -52,6 +52,16 @@ for (const dialect of DIALECTS) {
       expect(rows.map((row) => row['user_id']).sort()).toEqual([bob.id, cid.id].sort());
     });
 
+    it('tells no disabled user', async () => {
+      const w = await helpDeskWorld(dialect, helpDesk(notification('ticket-answered')));
+      const { bob, cid } = w.people;
+      await disableUser(w.server.database, w.server.model, bob.email);
+      await w.answeredTicket({ subject: 'Desk lamp', requester: cid.id });
+      await w.runAll();
+      const rows = await w.server.database.db.selectFrom(TABLES.notifications).selectAll().execute();
+      expect(rows.map((row) => row['user_id'])).toEqual([cid.id]);
+    });
+
     it('is sent by the system too, and then tells everyone it names', async () => {
       const model = helpDesk(notification('ticket-answered', { message: '{user.name}|{subject}' }));
       const w = await helpDeskWorld(dialect, model);
@@ -72,6 +82,25 @@ for (const dialect of DIALECTS) {
       await w.runAll();
       expect((await inbox(ann)).items.map((n) => n['message'])).toEqual(['|Fax']);
       expect((await inbox(bob)).items.map((n) => n['message'])).toEqual(['|Fax']);
+    });
+
+    it('is sent when the clock fires a transition, as the system', async () => {
+      const closed = notification('ticket-closed', {
+        on: [onTransition('Ticket', 'autoClose')],
+        to: [{ kind: 'user', field: 'requester' }],
+        subject: 'Closed: {subject}',
+        message: '{subject} was closed{user.name}.',
+      });
+      const w = await helpDeskWorld(dialect, helpDesk(closed));
+      const { cid } = w.people;
+      await w.answeredTicket({ subject: 'Webcam', requester: cid.id });
+      expect(await w.runAll()).toBe(0);
+      w.server.clock.advance(7 * 24 * 60 * MINUTE);
+      expect(await w.runAll()).toBe(2); // the timer, then its notification
+      await cid.signInAgain();
+      expect((await inbox(cid)).items.map((n) => [n['subject'], n['message']])).toEqual([
+        ['Closed: Webcam', 'Webcam was closed.'],
+      ]);
     });
 
     it('writes no job for a change that rolls back, nor for a refused one', async () => {
@@ -181,7 +210,16 @@ for (const dialect of DIALECTS) {
       ]);
       expect(unknown.statusCode).toBe(422);
       expect(problem(unknown).code).toBe('E_UNKNOWN_NOTIFICATION');
-      for (const body of [{ notification: 'ticket-answered' }, [{ notification: 'ticket-answered' }], [1]]) {
+      const nul = await bob.call('PUT', '/api/notifications/settings', [
+        { notification: 'ticket\u0000answered', enabled: false },
+      ]);
+      expect(problem(nul).code).toBe('E_UNKNOWN_NOTIFICATION');
+      for (const body of [
+        { notification: 'ticket-answered' },
+        [{ notification: 'ticket-answered' }],
+        [{ notification: 'ticket-answered', enabled: false, extra: 1 }],
+        [1],
+      ]) {
         const malformed = await bob.call('PUT', '/api/notifications/settings', body);
         expect(malformed.statusCode, JSON.stringify(body)).toBe(400);
         expect(problem(malformed).code).toBe('E_BAD_REQUEST');
@@ -234,8 +272,11 @@ for (const dialect of DIALECTS) {
       expect(theirs.statusCode).toBe(404);
       expect(problem(theirs).code).toBe('E_NOT_FOUND');
       expect((await inbox(cid)).unread).toBe(3);
-      const none = await bob.call('POST', '/api/notifications/01a2083f-4eae-7b1c-9f18-aa1aee947676/read');
-      expect(none.statusCode).toBe(404);
+      for (const id of ['01a2083f-4eae-7b1c-9f18-aa1aee947676', '%00', 'x'.repeat(36)]) {
+        const none = await bob.call('POST', `/api/notifications/${id}/read`);
+        expect(none.statusCode, id).toBe(404);
+        expect(problem(none).code).toBe('E_NOT_FOUND');
+      }
       // a cursor that is not one of theirs, a limit out of range
       for (const query of [
         `?before=${String(cids.items[0]?.['id'])}`,

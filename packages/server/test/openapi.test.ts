@@ -49,6 +49,39 @@ describe('OpenAPI', () => {
     expect(claim?.properties['category']).toMatchObject({ enum: expect.arrayContaining(['travel', null]) });
   });
 
+  it('describes a user’s notifications, their settings and the admins’ mail outbox, validly', async () => {
+    const doc = openApiDocument(exampleModel('bookings.yaml'));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/notifications',
+        '/api/v1/notifications/read',
+        '/api/v1/notifications/{id}/read',
+        '/api/v1/notifications/settings',
+        '/api/v1/admin/mail',
+      ]),
+    );
+    const put = doc.paths['/api/v1/notifications/settings']?.['put'] as {
+      responses: Record<
+        string,
+        { content?: Record<string, { schema: { allOf: { properties?: { code?: { enum: string[] } } }[] } }> }
+      >;
+    };
+    expect(
+      put.responses['422']?.content?.['application/problem+json']?.schema.allOf[1]?.properties?.code?.enum,
+    ).toEqual(['E_MANDATORY_NOTIFICATION', 'E_UNKNOWN_NOTIFICATION']);
+    const schemas = (doc['components'] as { schemas: Record<string, unknown> }).schemas;
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'ninefold.Notification',
+        'ninefold.NotificationPage',
+        'ninefold.NotificationSetting',
+        'ninefold.Mail',
+      ]),
+    );
+    const result = await new Validator().validate(doc);
+    expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+  });
+
   it('puts the session and the model under calls.basePath, the probes and the docs at the root', () => {
     const doc = openApiDocument(exampleModel('bookings.yaml'));
     const paths = Object.keys(doc.paths);

@@ -127,7 +127,11 @@ async function whoIsTold(
   const off = notification.mandatory
     ? new Set<string>()
     : await turnedOff(database, notification, recipients.users);
-  const actor = payload.actor === null ? null : await userById(database, model, payload.actor);
+  // without a User entity there are no rules to read a user by: `user.*` stays empty
+  const actor =
+    payload.actor === null || model.entities['User'] === undefined
+      ? null
+      : await userById(database, model, payload.actor);
   const render = (values: RenderValues) => ({
     subject: renderTemplate(model, notification.subject, values),
     message: renderTemplate(model, notification.message, values),
@@ -163,20 +167,14 @@ async function whoIsTold(
  * @example fieldsForEveryone(model, 'Ticket') // ['subject', 'state'] when one role reads only those
  */
 export function fieldsForEveryone(model: Model, entity: string): ReadonlySet<string> | null {
-  let fields: Set<string> | null = null;
-  let readers = 0;
-  for (const role of Object.values(model.roles)) {
-    const access = Object.hasOwn(role.entities, entity) ? role.entities[entity] : undefined;
-    if (access === undefined || access.read === false) continue;
-    readers += 1;
-    if (access.readFields === null) continue;
-    const allowed = new Set(access.readFields);
-    fields =
-      fields === null
-        ? allowed
-        : new Set([...(fields as Set<string>)].filter((field: string) => allowed.has(field)));
-  }
-  return readers === 0 ? new Set() : fields;
+  const readers = Object.values(model.roles)
+    .map((role) => (Object.hasOwn(role.entities, entity) ? role.entities[entity] : undefined))
+    .filter((access) => access !== undefined && access.read !== false);
+  if (readers.length === 0) return new Set();
+  const masks = readers.flatMap((access) => (access?.readFields == null ? [] : [access.readFields]));
+  if (masks.length === 0) return null;
+  const [first = [], ...others] = masks;
+  return new Set(first.filter((field) => others.every((mask) => mask.includes(field))));
 }
 
 /** The record with only the system fields and the given ones (all, for null). */

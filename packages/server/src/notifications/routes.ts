@@ -19,7 +19,7 @@ import { decodeBoolean, encodeBoolean } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
-import { newId } from '../ids.js';
+import { isRecordId, newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
 
 /** The most notifications one page lists. */
@@ -53,8 +53,9 @@ export function registerNotificationRoutes(
     let select = db.selectFrom(TABLES.notifications).selectAll().where('user_id', '=', user.id);
     const before = query['before'];
     if (before !== undefined) {
+      // an id-shaped text only: no other text reaches the database (a NUL is no PostgreSQL text)
       const cursor =
-        typeof before === 'string'
+        typeof before === 'string' && isRecordId(before)
           ? await db
               .selectFrom(TABLES.notifications)
               .select(['created_at', 'id'])
@@ -106,6 +107,7 @@ export function registerNotificationRoutes(
   api.post(`${path}/:id/read`, async (request): Promise<WireNotification> => {
     const user = requireUser(request);
     const { id } = request.params as { id: string };
+    if (!isRecordId(id)) throw new ApiError('E_NOT_FOUND', { entity: 'notification' });
     await db
       .updateTable(TABLES.notifications)
       .set({ read_at: now().toISOString() })
@@ -169,7 +171,9 @@ async function settingsOf(model: Model, database: Database, userId: string): Pro
 function settingsBody(model: Model, body: unknown): { notification: string; enabled: boolean }[] {
   const shape = 'the body must be a list of { "notification": name, "enabled": true or false }';
   if (!Array.isArray(body)) throw new ApiError('E_BAD_REQUEST', { reason: shape });
-  return body.map((item: unknown) => {
+  // one change per notification, the last one given: a long list writes no more rows than there are
+  const changes = new Map<string, boolean>();
+  for (const item of body as unknown[]) {
     if (typeof item !== 'object' || item === null || Array.isArray(item))
       throw new ApiError('E_BAD_REQUEST', { reason: shape });
     const { notification, enabled, ...rest } = item as Record<string, unknown>;
@@ -181,8 +185,9 @@ function settingsBody(model: Model, body: unknown): { notification: string; enab
     if (declared === undefined) throw new ApiError('E_UNKNOWN_NOTIFICATION', { value: notification });
     if (declared.mandatory && !enabled)
       throw new ApiError('E_MANDATORY_NOTIFICATION', { value: notification });
-    return { notification, enabled };
-  });
+    changes.set(notification, enabled);
+  }
+  return [...changes].map(([notification, enabled]) => ({ notification, enabled }));
 }
 
 function limitOf(text: unknown): number {

@@ -20,6 +20,7 @@ import {
   migrate,
   openDatabase,
   productJobHandlers,
+  resolveWebhooks,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 import { describeUnset, type Environment, unsetVariables, withoutUnsetWebhooks } from './environment.js';
@@ -107,6 +108,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     );
   }
   const model = modelForEnvironment(compiled.model, options, print);
+  const env = options.env ?? process.env;
+  // a webhook the environment does not set right stops the start before anything is opened
+  resolveWebhooks(model, env);
 
   const url = options.databaseUrl ?? process.env['DATABASE_URL'];
   let database: Database;
@@ -119,7 +123,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   try {
     // a malformed mail setting (SMTP_URL…) refuses to start before anything listens
-    const handlers = { ...productJobHandlers({ model, database }), ...options.jobHandlers };
+    const handlers = { ...productJobHandlers({ model, database, env }), ...options.jobHandlers };
     const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);

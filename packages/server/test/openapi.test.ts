@@ -94,6 +94,46 @@ describe('OpenAPI', () => {
     expect(JSON.stringify([users['User'], users['UserInput']])).not.toContain('password');
   });
 
+  it('describes the webhook delivery log for admins under calls.basePath: its list and its re-send', () => {
+    const doc = openApiDocument(exampleModel('bookings.yaml'));
+    type Operation = {
+      parameters: { name?: string; schema?: { enum?: string[]; maximum?: number } }[];
+      responses: Record<
+        string,
+        { content?: Record<string, { schema: { allOf?: { properties?: { code?: { enum: string[] } } }[] } }> }
+      >;
+    };
+    const list = doc.paths['/api/v1/admin/webhook-deliveries']?.['get'] as Operation;
+    const resend = doc.paths['/api/v1/admin/webhook-deliveries/{id}/resend']?.['post'] as Operation;
+    const codes = (operation: Operation, status: string) =>
+      operation.responses[status]?.content?.['application/problem+json']?.schema.allOf?.[1]?.properties?.code
+        ?.enum;
+    expect(list.parameters.find((p) => p.name === 'state')?.schema?.enum).toEqual([
+      'pending',
+      'delivered',
+      'failed',
+    ]);
+    expect(list.parameters.find((p) => p.name === 'limit')?.schema?.maximum).toBe(500);
+    expect(codes(list, '403')).toEqual(['E_FORBIDDEN']);
+    expect(codes(list, '400')).toEqual(expect.arrayContaining(['E_INVALID_QUERY']));
+    expect(Object.keys(resend.responses)).toEqual(expect.arrayContaining(['202', '403', '404']));
+    expect(codes(resend, '404')).toEqual(expect.arrayContaining(['E_NOT_FOUND']));
+    const schemas = (doc['components'] as { schemas: Record<string, { required: string[] }> }).schemas;
+    expect(schemas['WebhookDelivery']?.required).toEqual([
+      'id',
+      'webhook',
+      'event',
+      'entity',
+      'recordId',
+      'state',
+      'attempts',
+      'lastStatus',
+      'lastAnswer',
+      'createdAt',
+      'updatedAt',
+    ]);
+  });
+
   // the document and the page are the same whatever the database: one dialect is enough
   it('serves /openapi.json and a self-contained /docs page', async () => {
     const model = exampleModel('expense-claims.md');

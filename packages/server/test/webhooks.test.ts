@@ -1,6 +1,6 @@
 /**
  * Webhook deliveries on every database, to a real receiver that checks each signature with the
- * `standardwebhooks` package: created and transition events are delivered with their type, record
+ * `standardwebhooks` package: create, edit, delete and transition events are delivered with their type, record
  * and actor (none for a timed transition); a failed attempt is retried and counted; one record's
  * deliveries arrive in the order written even while the receiver fails and two runners claim at
  * once; a redirect fails and is not followed; a receiver that does not answer times out; a change
@@ -73,6 +73,34 @@ for (const dialect of DIALECTS) {
       ]);
       expect(log.map((d) => d['id'])).toEqual([pay?.headers['webhook-id'], created?.headers['webhook-id']]);
       expect(log[0]).toMatchObject({ webhook: 'accounting', entity: 'Claim', recordId: claim['id'] });
+    });
+
+    it('tells of an edit with the record after it, and of a delete with the record before it', async () => {
+      const world = await hookWorld(dialect, ['updated', 'deleted']);
+      const claim = await world.create('Taxi');
+      const edited = await world.call(
+        'cal',
+        'PATCH',
+        `/api/claims/${String(claim['id'])}`,
+        { title: 'Cab' },
+        1,
+      );
+      expect(edited.statusCode, edited.body).toBe(200);
+      const removed = await world.call('cal', 'DELETE', `/api/claims/${String(claim['id'])}`, undefined, 2);
+      expect(removed.statusCode, removed.body).toBe(204);
+      await world.runner.runDue();
+      await world.runner.runDue();
+      expect(
+        world.receiver.received.map((r) => [
+          r.verified?.type,
+          r.verified?.data.record['title'],
+          r.verified?.data.record['version'],
+        ]),
+      ).toEqual([
+        ['Claim.updated', 'Cab', 2],
+        ['Claim.deleted', 'Cab', 2],
+      ]);
+      expect(world.receiver.received[1]?.verified?.data.id).toBe(claim['id']);
     });
 
     it('tells of a timed transition with no actor: the system made it', async () => {

@@ -66,9 +66,19 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`${message}\n`);
     return EXIT.errors;
   }
+  let handlers;
+  try {
+    handlers = productJobHandlers({ model, database, ...(io.env === undefined ? {} : { env: io.env }) });
+  } catch (error) {
+    // a webhook the environment does not set right (WebhookConfigError names it)
+    await database.close();
+    io.stderr.write(`Could not start: ${(error as Error).message}
+`);
+    return EXIT.errors;
+  }
   const runner = new JobRunner({
     database,
-    handlers: productJobHandlers({ model, database }),
+    handlers,
     onError: (error) => io.stderr.write(`The job runner could not claim or settle a job: ${String(error)}\n`),
   });
   runner.start();

@@ -5,11 +5,12 @@
  */
 import { compile } from '@ninefold/language';
 import { type Model, SESSION_COOKIE } from '@ninefold/model';
-import { render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UNSAFE_createMemoryHistory } from 'react-router';
+import { expect } from 'vitest';
 import { CSRF, type TestServer, givenUser, login, testServer } from '@ninefold/testkit';
 import { App, createAppParts } from '../src/app/App';
 import { guardHistory } from '../src/app/history';
@@ -45,8 +46,9 @@ export interface World {
   }>;
 }
 
-export async function world(file: string): Promise<World> {
-  const model = modelOf(file);
+/** A world of an example of examples/ (by file name), or of a model made by the test. */
+export async function world(spec: string | Model): Promise<World> {
+  const model = typeof spec === 'string' ? modelOf(spec) : spec;
   const server = await testServer('sqlite', model);
   const users: World['users'] = {};
   return {
@@ -138,4 +140,18 @@ export function renderApp(
   const user = userEvent.setup();
   const rendered = render(<App parts={parts} history={history} />);
   return { ...rendered, user, history, parts, jar };
+}
+
+/**
+ * Opens the signed-in user's menu once its code is here (until then its button is marked
+ * unavailable, and a click on it opens nothing).
+ *
+ * @example await openUserMenu(user, 'ada'); await user.click(screen.getByRole('menuitem', { name: 'Jobs' }));
+ */
+export async function openUserMenu(user: UserEvent, name: string): Promise<void> {
+  // the fallback button is replaced by the menu's own: ask for it afresh each time
+  await waitFor(() =>
+    expect(screen.getByRole('button', { name: `Account: ${name}` })).not.toHaveAttribute('aria-disabled'),
+  );
+  await user.click(screen.getByRole('button', { name: `Account: ${name}` }));
 }

@@ -54,3 +54,24 @@ export function visibleNav(model: Model, user: UserContext | null): { item: NavI
   }
   return out;
 }
+
+/**
+ * Whether a user's roles make them an admin of the product: a role that may update every User
+ * (no condition) and write their `roles`. Who can make themselves anything is trusted with the
+ * product's jobs, webhook deliveries and mail outbox. A spec without roles gives its one role no
+ * say over users (they are kept by `ninefold users`), so it has no admin over HTTP. The server
+ * guards the admin routes with it; the client shows the admin pages by it.
+ *
+ * @example isAdmin(model, session.user.roles) // true for a role with User: { update: true, ... }
+ */
+export function isAdmin(model: Model, roles: readonly string[]): boolean {
+  return roles.some((name) => {
+    const role = lookup(model.roles, name);
+    const access = role === undefined ? undefined : lookup(role.entities, 'User');
+    return (
+      access !== undefined &&
+      access.update === true &&
+      (access.writeFields === null || access.writeFields.includes('roles'))
+    );
+  });
+}

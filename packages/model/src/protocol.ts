@@ -70,7 +70,7 @@ export const localProblem = (code: BuiltinErrorCode, status: number): Problem =>
 // Requests
 
 /** The methods the API answers. */
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * The deepest a JSON body may nest its objects and arrays (a value at the top level is depth 1). A
@@ -155,10 +155,27 @@ export const SERVER_PATHS = ['/health', '/ready', '/openapi.json', '/docs'] as c
 export const APP_PATHS = { signIn: '/sign-in', help: '/help', about: '/about' } as const;
 
 /**
+ * Pages the app serves itself to a signed-in user, whatever the spec: the admin area (admins only)
+ * and the user's own settings. Their first segments (`/admin`, `/account`) are reserved whole.
+ */
+export const SIGNED_IN_PATHS = {
+  adminJobs: '/admin/jobs',
+  adminWebhooks: '/admin/webhooks',
+  adminMail: '/admin/mail',
+  notificationSettings: '/account/notifications',
+} as const;
+
+/**
  * Paths a spec's screen may not take (nor any path under them): the API's usual base path, the
  * server's own paths and the app's own pages.
  */
-export const RESERVED_PATHS: readonly string[] = ['/api', ...SERVER_PATHS, ...Object.values(APP_PATHS)];
+export const RESERVED_PATHS: readonly string[] = [
+  '/api',
+  ...SERVER_PATHS,
+  ...Object.values(APP_PATHS),
+  '/admin',
+  '/account',
+];
 
 // ---------------------------------------------------------------------------------------------
 // Records, lists and history
@@ -260,6 +277,31 @@ export interface SessionUser {
 /** The body of a session answer. */
 export interface SessionAnswer {
   readonly user: SessionUser;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs (admins; decision 0028)
+
+/** Where a job is in its life: waiting, claimed by a runner, finished, or out of attempts. */
+export type JobState = 'pending' | 'running' | 'done' | 'dead';
+
+/** Every job state, in the order of a job's life. */
+export const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
+
+/** A job as `GET <basePath>/admin/jobs` answers it (`{ data: WireJob[] }`). */
+export interface WireJob {
+  readonly id: string;
+  readonly kind: string;
+  readonly payload: unknown;
+  readonly state: JobState;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly runAt: string;
+  readonly lockedUntil: string | null;
+  readonly lastError: string | null;
+  readonly key: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,3 +6,4 @@
 export * from './server.js';
 export * from './contract.js';
 export * from './examples.js';
+export * from './jobs.js';

@@ -1,18 +1,24 @@
 /**
  * The routes of a model: one per screen at the path the spec gives it, the sign-in page, help,
- * the page about unspecified facets, and not-found. Screens load on demand, one chunk per kind.
+ * the page about unspecified facets, the admin area and the notification settings (paths no screen
+ * may take), and not-found. Screens load on demand, one chunk per kind.
  */
-import { APP_PATHS, type Model, type Screen } from '@ninefold/model';
+import { APP_PATHS, type Model, SIGNED_IN_PATHS, type Screen } from '@ninefold/model';
 import { Suspense, useMemo } from 'react';
 import { Outlet, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { isAdmin } from '@ninefold/engine/grants';
 import { RequireSession } from '../auth/RequireSession';
+import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { RouteError } from '../pages/RouteError';
 import { HomeRedirect } from '../pages/HomeRedirect';
+import { ForbiddenPage } from '../pages/ForbiddenPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { ScreenGate } from '../screens/ScreenGate';
 import { PageLoader, Shell } from '../shell/Shell';
 import { lazyComponent, onDemandComponent } from '../runtime/lazy';
+import { useModel } from '../runtime/runtime';
+import type { OwnPageName } from './OwnPage';
 
 const HelpPage = lazyComponent(() => import('../pages/HelpPage').then((module) => module.default));
 
@@ -37,6 +43,20 @@ function SignInRoute() {
 }
 const AboutPage = lazyComponent(() => import('../pages/AboutPage').then((module) => module.default));
 
+// the app's own signed-in pages: one chunk, never on the way to a screen's first paint
+const OwnPage = lazyComponent(() => import('./OwnPage').then((module) => module.default));
+
+/**
+ * A page of the admin area for an admin (`isAdmin`, the definition the server guards its admin
+ * routes with), "Not allowed" for anyone else — decided before the admin area's code loads.
+ */
+function AdminOnly({ page }: { page: OwnPageName }) {
+  const model = useModel();
+  const { data: user } = useSession();
+  if (user == null || !isAdmin(model, user.roles)) return <ForbiddenPage />;
+  return <OwnPage page={page} />;
+}
+
 export function createRoutes(model: Model): RouteObject[] {
   const taken = new Set(model.screens.map((s) => s.path));
   const own = (path: string, element: React.ReactNode): RouteObject[] =>
@@ -59,6 +79,13 @@ export function createRoutes(model: Model): RouteObject[] {
               ),
               children: [
                 { index: true, element: <HomeRedirect /> },
+                { path: SIGNED_IN_PATHS.adminJobs, element: <AdminOnly page="jobs" /> },
+                { path: SIGNED_IN_PATHS.adminWebhooks, element: <AdminOnly page="webhooks" /> },
+                { path: SIGNED_IN_PATHS.adminMail, element: <AdminOnly page="mail" /> },
+                {
+                  path: SIGNED_IN_PATHS.notificationSettings,
+                  element: <OwnPage page="notificationSettings" />,
+                },
                 ...model.screens.map((screen: Screen) => ({
                   path: screen.path,
                   element: <ScreenGate screen={screen} />,

@@ -25,6 +25,7 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ButtonLink, IconButton } from '../components/buttons';
 import { syncDeviceSettings } from '../prerender/client';
 import { visibleNav } from '@ninefold/engine/grants';
+import { hasAppNotifications } from '../notifications/app-notifications';
 import { lazyComponent } from '../runtime/lazy';
 import { useModel } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
@@ -32,6 +33,10 @@ import { NavIcon } from './icons';
 import './shell.css';
 
 const UserMenu = lazyComponent(() => import('./UserMenu').then((module) => module.default));
+/** The notifications' bell: after the first paint, and only when the spec notifies in the app. */
+const NotificationBell = lazyComponent(() =>
+  import('../notifications/NotificationBell').then((module) => module.default),
+);
 /** The offline queue's replays and indicator: after the first paint, and only when the spec queues writes. */
 const OfflineIndicator = lazyComponent(() =>
   import('../offline/OfflineIndicator').then((module) => module.default),
@@ -73,6 +78,11 @@ export function Shell() {
             {user != null && model.calls.offlineQueue && (
               <Suspense fallback={null}>
                 <OfflineIndicator key={user.id} userId={user.id} />
+              </Suspense>
+            )}
+            {user != null && hasAppNotifications(model) && (
+              <Suspense fallback={null}>
+                <NotificationBell key={user.id} userId={user.id} />
               </Suspense>
             )}
             <ColorSchemeToggle />

@@ -1,10 +1,13 @@
 /**
- * The signed-in user's menu: who they are, their roles, and signing out. Its own chunk: the popover
- * it opens (Floating UI, focus trap, transitions) is not needed to paint the first page.
+ * The signed-in user's menu: who they are, their roles, their notification settings (when the spec
+ * notifies), the admin area (for admins), and signing out. Its own chunk: the popover it opens
+ * (Floating UI, focus trap, transitions) is not needed to paint the first page.
  */
 import { Menu, Text } from '@mantine/core';
-import { IconLogout } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { isAdmin } from '@ninefold/engine/grants';
+import { SIGNED_IN_PATHS } from '@ninefold/model';
+import { IconBell, IconBriefcase, IconLogout, IconMail, IconWebhook } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
 import { useSignOut } from '../auth/session-actions';
 import { useUserQueue } from '../offline/PendingWrites';
 import { useModel } from '../runtime/runtime';
@@ -38,6 +41,38 @@ export default function UserMenu({
           <Text size="xs">{roles.map((r) => model.roles[r]?.label ?? r).join(', ')}</Text>
         </Menu.Label>
         <Menu.Divider />
+        {Object.keys(model.notifications).length > 0 && (
+          <Menu.Item
+            component={Link}
+            to={SIGNED_IN_PATHS.notificationSettings}
+            leftSection={<IconBell size={16} />}
+          >
+            Notification settings
+          </Menu.Item>
+        )}
+        {isAdmin(model, roles) && (
+          <>
+            <Menu.Label>Admin</Menu.Label>
+            <Menu.Item
+              component={Link}
+              to={SIGNED_IN_PATHS.adminJobs}
+              leftSection={<IconBriefcase size={16} />}
+            >
+              Jobs
+            </Menu.Item>
+            <Menu.Item
+              component={Link}
+              to={SIGNED_IN_PATHS.adminWebhooks}
+              leftSection={<IconWebhook size={16} />}
+            >
+              Webhook deliveries
+            </Menu.Item>
+            <Menu.Item component={Link} to={SIGNED_IN_PATHS.adminMail} leftSection={<IconMail size={16} />}>
+              Mail outbox
+            </Menu.Item>
+            <Menu.Divider />
+          </>
+        )}
         {kept > 0 && (
           // signing out keeps them: they are sent when this user signs in again, never for another
           <Menu.Label data-testid="kept-on-sign-out">

@@ -325,6 +325,27 @@ describe('notation', () => {
     );
   });
 
+  it('NF209: a screen under the admin area or the account pages the app serves itself', () => {
+    expectDiagnostic(
+      spec`
+        entities:
+          Claim: { fields: { title: string } }
+        screens:
+          jobs: { entity: Claim, path: /admin/jobs }
+      `,
+      { code: 'NF209', line: 4, column: 32, message: /reserved by the runtime \(`\/admin`\)/ },
+    );
+    expectDiagnostic(
+      spec`
+        entities:
+          Claim: { fields: { title: string } }
+        screens:
+          me: { entity: Claim, path: /account }
+      `,
+      { code: 'NF209', line: 4, column: 30, message: /reserved by the runtime \(`\/account`\)/ },
+    );
+  });
+
   it('NF210: an enum value listed twice', () => {
     expectDiagnostic(
       spec`

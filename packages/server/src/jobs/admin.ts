@@ -4,12 +4,11 @@
  * job its attempts back. The path sits under `admin/` so that no resource of a spec (a `jobs`
  * entity) can take it.
  *
- * An admin is someone with a role that may change every user's roles (update on User without a
- * condition, the `roles` field writable): who can make themselves anything is trusted with the jobs.
- * A spec without roles gives its one role no say over users (they are kept by `ninefold users`), so
- * it has no admin over HTTP either.
+ * An admin is someone with a role that may change every user's roles (`isAdmin` of the engine's
+ * grants, the one definition the client shows the admin pages by too).
  */
-import { API_PATHS, type Model } from '@ninefold/model';
+import { isAdmin } from '@ninefold/engine/grants';
+import { API_PATHS, type Model, type WireJob } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type Database } from '../db/open.js';
 import { requireUser } from '../auth/request-auth.js';
@@ -22,33 +21,8 @@ import { JOB_STATES, type Job, type JobState, jobOf } from './job.js';
 export const MAX_JOBS_LISTED = 500;
 const DEFAULT_JOBS_LISTED = 100;
 
-/** A job as the API answers it. */
-export interface WireJob {
-  readonly id: string;
-  readonly kind: string;
-  readonly payload: unknown;
-  readonly state: JobState;
-  readonly attempts: number;
-  readonly maxAttempts: number;
-  readonly runAt: string;
-  readonly lockedUntil: string | null;
-  readonly lastError: string | null;
-  readonly key: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-/** Whether a user's roles make them an admin of the product (see the module's comment). */
-export function isAdmin(model: Model, roles: readonly string[]): boolean {
-  return roles.some((name) => {
-    const access = Object.hasOwn(model.roles, name) ? model.roles[name]?.entities['User'] : undefined;
-    return (
-      access !== undefined &&
-      access.update === true &&
-      (access.writeFields === null || access.writeFields.includes('roles'))
-    );
-  });
-}
+// the admin routes of notifications and webhooks guard with it too
+export { isAdmin };
 
 /** Registers the admin's job routes. */
 export function registerJobRoutes(

@@ -6,12 +6,12 @@
  * runs again. Handlers must therefore be idempotent; the job's `id` is stable across its attempts,
  * the key to give an outside system (an Idempotency-Key, a webhook id) or to check before acting.
  */
+import { JOB_STATES, type JobState } from '@ninefold/model';
 import { decodeInteger } from '../db/dialect.js';
 import { type Backoff } from './backoff.js';
 
-export type JobState = 'pending' | 'running' | 'done' | 'dead';
-
-export const JOB_STATES: readonly JobState[] = ['pending', 'running', 'done', 'dead'];
+// the states are the protocol's: the admin's client filters by them too
+export { JOB_STATES, type JobState };
 
 /** A job as read from its row. */
 export interface Job {

@@ -1,0 +1,52 @@
+/**
+ * The frame of the admin area's pages: their title and the links between them. Only admins reach
+ * them: the routes check `isAdmin` (`app/routes.tsx`, `AdminOnly`) before this code even loads.
+ */
+import '../styles/admin';
+import { Group, Stack, Title } from '@mantine/core';
+import { SIGNED_IN_PATHS } from '@ninefold/model';
+import { type ReactNode } from 'react';
+import { useMatch } from 'react-router';
+import { ButtonLink } from '../components/buttons';
+import { useDocumentTitle } from '../shell/title';
+
+/** The admin area's pages, in the order their links show. */
+export const ADMIN_PAGES = [
+  { path: SIGNED_IN_PATHS.adminJobs, label: 'Jobs' },
+  { path: SIGNED_IN_PATHS.adminWebhooks, label: 'Webhook deliveries' },
+  { path: SIGNED_IN_PATHS.adminMail, label: 'Mail outbox' },
+] as const;
+
+/**
+ * A page of the admin area: its title, the links to the others, and its content.
+ *
+ * @example <AdminFrame title="Jobs"><JobsTable /></AdminFrame>
+ */
+export function AdminFrame({ title, children }: { title: string; children: ReactNode }) {
+  useDocumentTitle(title);
+  return (
+    <Stack gap="md" py="md">
+      <Title order={1}>{title}</Title>
+      <Group gap="xs" component="nav" aria-label="Admin">
+        {ADMIN_PAGES.map((page) => (
+          <AdminLink key={page.path} to={page.path} label={page.label} />
+        ))}
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+function AdminLink({ to, label }: { to: string; label: string }) {
+  const current = useMatch(to) !== null;
+  return (
+    <ButtonLink
+      to={to}
+      size="xs"
+      variant={current ? 'light' : 'default'}
+      aria-current={current ? 'page' : undefined}
+    >
+      {label}
+    </ButtonLink>
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * The app's own signed-in pages, whatever the spec: the admin area (jobs, webhook deliveries, mail
+ * outbox) and the notification settings. One chunk for all of them, loaded when one is opened: one
+ * entry in the first page's list of chunks to load later, not one per page.
+ */
+import DeliveriesPage from '../admin/DeliveriesPage';
+import JobsPage from '../admin/JobsPage';
+import MailPage from '../admin/MailPage';
+import NotificationSettingsPage from '../notifications/NotificationSettingsPage';
+
+const PAGES = {
+  jobs: JobsPage,
+  webhooks: DeliveriesPage,
+  mail: MailPage,
+  notificationSettings: NotificationSettingsPage,
+} as const;
+
+/** The name of one of the app's own signed-in pages. */
+export type OwnPageName = keyof typeof PAGES;
+
+export default function OwnPage({ page }: { page: OwnPageName }) {
+  const Page = PAGES[page];
+  return <Page />;
+}

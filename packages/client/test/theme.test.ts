@@ -1,3 +1,4 @@
+import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
 import { contrastWithWhite, productTheme, shadesOf } from '../src/app/theme';
 
@@ -20,9 +21,26 @@ describe('the product’s theme', () => {
       primaryColor: 'violet',
       primaryShade: { light: 8, dark: 8 },
     });
+    // teal's shade 8 reads at 3.9:1 on white: its 9 fills buttons and colours links
+    expect(productTheme({ primaryColor: 'teal', colorScheme: 'light' })).toMatchObject({
+      primaryColor: 'teal',
+      primaryShade: { light: 9, dark: 9 },
+    });
     expect(shadesOf('not a colour')).toBeNull();
     expect(shadesOf('#abc')?.[6]).toBe('#aabbcc');
     expect(contrastWithWhite('#ffffff')).toBeCloseTo(1);
     expect(contrastWithWhite('#000000')).toBeCloseTo(21);
+  });
+
+  it('gives every Mantine colour name a filled shade that white text reads on at 4.5:1', () => {
+    for (const name of Object.keys(DEFAULT_THEME.colors)) {
+      const theme = productTheme({ primaryColor: name, colorScheme: 'light' });
+      const shade = (theme.primaryShade as { light: number }).light;
+      const colour =
+        theme.primaryColor === 'product'
+          ? theme.colors?.['product']?.[shade]
+          : DEFAULT_THEME.colors[name]?.[shade];
+      expect(contrastWithWhite(colour ?? ''), name).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

@@ -140,7 +140,7 @@ for (const dialect of DIALECTS) {
       // Dee's address in the contact field: Dee is a customer who may not read Cid's ticket
       await w.answeredTicket({ subject: 'Badge', requester: cid.id, contact: dee.email.toUpperCase() });
       await w.runAll();
-      const outbox = (await ada.send('GET', '/api/admin/mail')) as unknown as Record<string, string>[];
+      const outbox = (await ada.send('GET', '/api/admin/mail'))['data'] as Record<string, string>[];
       expect(outbox.map((mail) => mail['to'])).toEqual([cid.email]);
     });
 
@@ -152,7 +152,7 @@ for (const dialect of DIALECTS) {
       w.server.clock.advance(1000);
       await w.answeredTicket({ subject: 'Cable', requester: cid.id });
       await w.runAll();
-      const outbox = (await ada.send('GET', '/api/admin/mail')) as unknown as Record<string, string>[];
+      const outbox = (await ada.send('GET', '/api/admin/mail'))['data'] as Record<string, string>[];
       // newest first: the Cable mail, then the two of the Mouse (one to Cid, one to the outsider)
       expect(outbox).toHaveLength(3);
       expect([outbox[0]?.['to'], outbox[0]?.['subject']]).toEqual([cid.email, 'Answered: Cable']);

@@ -95,8 +95,12 @@ export function useMailOutbox() {
   const http = useHttp();
   return useQuery({
     queryKey: adminKeys.mail,
-    // the outbox answers a plain list, not a `{ data }` page
     queryFn: ({ signal }) =>
-      http.get<WireMail[]>(API_PATHS.mailOutbox, { signal, query: { limit: String(ADMIN_LIST_LIMIT) } }),
+      http
+        .get<{ data: WireMail[] }>(API_PATHS.mailOutbox, {
+          signal,
+          query: { limit: String(ADMIN_LIST_LIMIT) },
+        })
+        .then((page) => page.data),
   });
 }

@@ -57,21 +57,43 @@ const accessible = {
 
 export function productTheme(theme: Theme): MantineThemeOverride {
   const name = theme.primaryColor.trim();
-  // Mantine's shade 6 of its own colours is too light for text on white; 8 reads at 4.5:1 or more
-  if (Object.hasOwn(DEFAULT_THEME.colors, name)) {
-    return createTheme({ ...accessible, primaryColor: name, primaryShade: { light: 8, dark: 8 } });
-  }
-  const shades = shadesOf(name);
+  // Mantine's shade 6 of its own colours is too light for text on white: the first of 8 and 9 that
+  // reads at 4.5:1 (teal's 8 does not); a colour with neither (yellow, lime, orange) is darkened
+  // from its shade 6 like a spec's own colour
+  const named = Object.hasOwn(DEFAULT_THEME.colors, name) ? DEFAULT_THEME.colors[name] : undefined;
+  const namedShade = ([8, 9] as const).find((i) => named !== undefined && contrastWithWhite(named[i]) >= 4.5);
+  if (namedShade !== undefined)
+    return createTheme({
+      ...accessible,
+      primaryColor: name,
+      primaryShade: { light: namedShade, dark: namedShade },
+    });
+  const shades = shadesOf(named?.[6] ?? name);
   if (shades === null) return createTheme({ ...accessible, primaryShade: { light: 8, dark: 8 } });
-  // the spec's colour itself is shade 6; where white text on it would not reach 4.5:1, a darker one
-  const readable = ([6, 7, 8, 9] as const).find((i) => contrastWithWhite(shades[i]) >= 4.5) ?? 9;
+  // the spec's colour itself is shade 6; where white text on it would not reach 4.5:1, a darker one;
+  // a colour so light that even shade 9 does not (yellow) gets a shade 9 dark enough
+  let colors = shades;
+  let readable = ([6, 7, 8, 9] as const).find((i) => contrastWithWhite(shades[i]) >= 4.5);
+  if (readable === undefined) {
+    let amount = 0.4;
+    while (contrastWithWhite(darken(shades[6], amount)) < 4.5) amount += 0.04;
+    colors = [...shades.slice(0, 9), darken(shades[6], amount)] as unknown as MantineColorsTuple;
+    readable = 9;
+  }
   return createTheme({
     ...accessible,
     primaryColor: 'product',
-    colors: { product: shades },
+    colors: { product: colors },
     // filled buttons carry white text in both schemes
     primaryShade: { light: readable, dark: readable },
   });
+}
+
+/** A `#rrggbb` colour mixed with black by `amount` (0 keeps it, 1 is black). */
+function darken(hex: string, amount: number): string {
+  const channel = (i: number) =>
+    Math.round(parseInt(hex.slice(1 + i * 2, 3 + i * 2), 16) * (1 - Math.min(amount, 1)));
+  return `#${[0, 1, 2].map((i) => channel(i).toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** WCAG's contrast ratio of white on a `#rrggbb` colour. */

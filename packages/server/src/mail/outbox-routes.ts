@@ -1,6 +1,6 @@
 /**
  * The development mail outbox, for admins: `GET <basePath>/admin/mail` lists the mail kept while no
- * `SMTP_URL` is set, newest first (`limit`, at most 500). Admins are those who may give anyone any
+ * `SMTP_URL` is set, newest first (`limit`, at most 500), as `{ data }` like the other admin lists. Admins are those who may give anyone any
  * role (`isAdmin`, decision 0028); anyone else gets E_FORBIDDEN.
  */
 import { API_PATHS, type Model, type WireMail } from '@ninefold/model';
@@ -26,7 +26,7 @@ export function registerMailOutboxRoutes(
   context: { model: Model; database: Database },
 ): void {
   const { model, database } = context;
-  api.get(apiPath(model, API_PATHS.mailOutbox), async (request): Promise<WireMail[]> => {
+  api.get(apiPath(model, API_PATHS.mailOutbox), async (request): Promise<{ data: WireMail[] }> => {
     const user = requireUser(request);
     if (!isAdmin(model, user.roles)) throw new ApiError('E_FORBIDDEN');
     const limitText = (request.query as Record<string, unknown>)['limit'];
@@ -42,13 +42,15 @@ export function registerMailOutboxRoutes(
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
-      id: String(row['id']),
-      to: String(row['to_address']),
-      subject: String(row['subject']),
-      text: String(row['text']),
-      html: String(row['html']),
-      createdAt: String(row['created_at']),
-    }));
+    return {
+      data: rows.map((row) => ({
+        id: String(row['id']),
+        to: String(row['to_address']),
+        subject: String(row['subject']),
+        text: String(row['text']),
+        html: String(row['html']),
+        createdAt: String(row['created_at']),
+      })),
+    };
   });
 }

@@ -123,7 +123,11 @@ export function notificationPaths(
       responses: {
         '200': {
           description: 'The newest mail.',
-          content: json({ type: 'array', items: ref('ninefold.Mail') }),
+          content: json({
+            type: 'object',
+            required: ['data'],
+            properties: { data: { type: 'array', items: ref('ninefold.Mail') } },
+          }),
         },
       },
     }),

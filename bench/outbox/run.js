@@ -34,6 +34,7 @@ const PASSWORD = 'bench password 1';
 const SIDES = ['plain', 'effects', 'delivering'];
 const TARGET = 0.8;
 const MiB = 2 ** 20;
+const { fetch } = globalThis; // Node's own, global since 18
 
 const dir = mkdtempSync(join(tmpdir(), 'nf-bench-outbox-'));
 const children = [];

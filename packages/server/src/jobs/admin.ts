@@ -5,24 +5,19 @@
  * entity) can take it.
  *
  * An admin is someone with a role that may change every user's roles (`isAdmin` of the engine's
- * grants, the one definition the client shows the admin pages by too).
+ * grants, the one definition the client shows the admin pages by too; `http/admin-lists.ts`).
  */
-import { isAdmin } from '@ninefold/engine/grants';
 import { API_PATHS, type Model, type WireJob } from '@ninefold/model';
-import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type FastifyInstance } from 'fastify';
 import { type Database } from '../db/open.js';
-import { requireUser } from '../auth/request-auth.js';
+import { listFilter, listLimit, requireAdmin } from '../http/admin-lists.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { TABLES } from '../schema/names.js';
-import { JOB_STATES, type Job, type JobState, jobOf } from './job.js';
+import { JOB_STATES, type Job, jobOf } from './job.js';
 
 /** The most jobs one answer lists. */
 export const MAX_JOBS_LISTED = 500;
-const DEFAULT_JOBS_LISTED = 100;
-
-// the admin routes of notifications and webhooks guard with it too
-export { isAdmin };
 
 /** Registers the admin's job routes. */
 export function registerJobRoutes(
@@ -31,23 +26,11 @@ export function registerJobRoutes(
 ): void {
   const { model, database, now } = context;
   const path = apiPath(model, API_PATHS.jobs);
-  const admin = (request: FastifyRequest) => {
-    const user = requireUser(request);
-    if (!isAdmin(model, user.roles)) throw new ApiError('E_FORBIDDEN');
-  };
 
   api.get(path, async (request) => {
-    admin(request);
-    const query = request.query as Record<string, unknown>;
-    const state = query['state'];
-    if (state !== undefined && !JOB_STATES.includes(state as JobState))
-      throw new ApiError('E_INVALID_QUERY', { reason: `state must be one of ${JOB_STATES.join(', ')}` });
-    const limitText = query['limit'];
-    const limit = limitText === undefined ? DEFAULT_JOBS_LISTED : Number(limitText);
-    if (typeof limitText === 'object' || !Number.isInteger(limit) || limit < 1 || limit > MAX_JOBS_LISTED)
-      throw new ApiError('E_INVALID_QUERY', {
-        reason: `limit must be a whole number from 1 to ${MAX_JOBS_LISTED}`,
-      });
+    requireAdmin(model, request);
+    const state = listFilter(request.query, 'state', JOB_STATES);
+    const limit = listLimit(request.query, MAX_JOBS_LISTED);
     let select = database.db.selectFrom(TABLES.jobs).selectAll();
     if (state !== undefined) select = select.where('state', '=', state);
     const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
@@ -55,7 +38,7 @@ export function registerJobRoutes(
   });
 
   api.post(`${path}/:id/retry`, async (request) => {
-    admin(request);
+    requireAdmin(model, request);
     const { id } = request.params as { id: string };
     const at = now();
     const updated = await database.db

@@ -1,20 +1,17 @@
 /**
  * The development mail outbox, for admins: `GET <basePath>/admin/mail` lists the mail kept while no
- * `SMTP_URL` is set, newest first (`limit`, at most 500), as `{ data }` like the other admin lists. Admins are those who may give anyone any
- * role (`isAdmin`, decision 0028); anyone else gets E_FORBIDDEN.
+ * `SMTP_URL` is set, newest first (`limit`, at most 500), as `{ data }` like the other admin lists
+ * (`http/admin-lists.ts`: admins only, anyone else gets E_FORBIDDEN).
  */
 import { API_PATHS, type Model, type WireMail } from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
-import { requireUser } from '../auth/request-auth.js';
 import { type Database } from '../db/open.js';
-import { ApiError } from '../http/errors.js';
+import { listLimit, requireAdmin } from '../http/admin-lists.js';
 import { apiPath } from '../http/paths.js';
-import { isAdmin } from '../jobs/admin.js';
 import { TABLES } from '../schema/names.js';
 
 /** The most mails one answer lists. */
 export const MAX_MAIL_LISTED = 500;
-const DEFAULT_MAIL_LISTED = 100;
 
 /**
  * Registers the outbox's route.
@@ -27,14 +24,8 @@ export function registerMailOutboxRoutes(
 ): void {
   const { model, database } = context;
   api.get(apiPath(model, API_PATHS.mailOutbox), async (request): Promise<{ data: WireMail[] }> => {
-    const user = requireUser(request);
-    if (!isAdmin(model, user.roles)) throw new ApiError('E_FORBIDDEN');
-    const limitText = (request.query as Record<string, unknown>)['limit'];
-    const limit = limitText === undefined ? DEFAULT_MAIL_LISTED : Number(limitText);
-    if (typeof limitText === 'object' || !Number.isInteger(limit) || limit < 1 || limit > MAX_MAIL_LISTED)
-      throw new ApiError('E_INVALID_QUERY', {
-        reason: `limit must be a whole number from 1 to ${MAX_MAIL_LISTED}`,
-      });
+    requireAdmin(model, request);
+    const limit = listLimit(request.query, MAX_MAIL_LISTED);
     const rows = await database.db
       .selectFrom(TABLES.mailOutbox)
       .selectAll()

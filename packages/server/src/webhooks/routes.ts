@@ -6,20 +6,18 @@
  * receiver that has the message can tell (decision 0032). Admins are those of the jobs (`isAdmin`).
  */
 import { API_PATHS, type DeliveryState, type Model, type WireDelivery } from '@ninefold/model';
-import { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { requireUser } from '../auth/request-auth.js';
+import { type FastifyInstance } from 'fastify';
 import { decodeInteger } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
+import { listFilter, listLimit, requireAdmin } from '../http/admin-lists.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
-import { isAdmin } from '../jobs/admin.js';
 import { TABLES } from '../schema/names.js';
 import { type DeliveryPayload } from './deliver.js';
 import { enqueueDelivery } from './enqueue.js';
 
 /** The most deliveries one answer lists. */
 export const MAX_DELIVERIES_LISTED = 500;
-const DEFAULT_DELIVERIES_LISTED = 100;
 
 export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed'];
 
@@ -30,31 +28,15 @@ export function registerWebhookRoutes(
 ): void {
   const { model, database, now } = context;
   const path = apiPath(model, API_PATHS.webhookDeliveries);
-  const admin = (request: FastifyRequest) => {
-    const user = requireUser(request);
-    if (!isAdmin(model, user.roles)) throw new ApiError('E_FORBIDDEN');
-  };
 
   api.get(path, async (request) => {
-    admin(request);
+    requireAdmin(model, request);
     const query = request.query as Record<string, unknown>;
-    const state = query['state'];
-    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
-      throw new ApiError('E_INVALID_QUERY', { reason: `state must be one of ${DELIVERY_STATES.join(', ')}` });
+    const state = listFilter(request.query, 'state', DELIVERY_STATES);
     const webhook = query['webhook'];
     if (webhook !== undefined && typeof webhook !== 'string')
       throw new ApiError('E_INVALID_QUERY', { reason: 'webhook must be given once' });
-    const limitText = query['limit'];
-    const limit = limitText === undefined ? DEFAULT_DELIVERIES_LISTED : Number(limitText);
-    if (
-      typeof limitText === 'object' ||
-      !Number.isInteger(limit) ||
-      limit < 1 ||
-      limit > MAX_DELIVERIES_LISTED
-    )
-      throw new ApiError('E_INVALID_QUERY', {
-        reason: `limit must be a whole number from 1 to ${MAX_DELIVERIES_LISTED}`,
-      });
+    const limit = listLimit(request.query, MAX_DELIVERIES_LISTED);
     let select = database.db.selectFrom(TABLES.webhookDeliveries).selectAll();
     if (state !== undefined) select = select.where('state', '=', state);
     if (webhook !== undefined) select = select.where('webhook', '=', webhook);
@@ -63,7 +45,7 @@ export function registerWebhookRoutes(
   });
 
   api.post(`${path}/:id/resend`, async (request, reply) => {
-    admin(request);
+    requireAdmin(model, request);
     const { id } = request.params as { id: string };
     const at = now();
     const resent = await database.db.transaction().execute(async (tx) => {

@@ -4,7 +4,7 @@
  * renewing before then moves that time (and the timer with it), at most MAX_RENEWALS times and never
  * once due, each refusal with its own catalogue code; returning the book cancels the timer; and a
  * member never reads another member's loans. The spec's `loan-overdue` notification is checked as
- * compiled (its delivery is the notification runner's, tested with it). The clock is the test's; the runner is driven by
+ * compiled (its delivery: library-loans-notified.test.ts). The clock is the test’s; the runner is driven by
  * `runDue()`, and every client signs in again after the clock moves (its session would have expired).
  */
 import { describe, expect, it } from 'vitest';

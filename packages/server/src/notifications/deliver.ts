@@ -13,6 +13,9 @@
  * every role that reads the entity may read: all of them when no role hides a field, otherwise
  * only those no role hides (`fieldsForEveryone`).
  *
+ * A ref field renders as the referenced record's title, for a recipient who may read that record,
+ * and as empty text otherwise (`ref-labels.ts`).
+ *
  * Exactly once: the in-app rows, the mail jobs and the job's own end (done) are written in one
  * transaction (`markDoneWithin`). A second run of the job — a runner that took it over when the
  * first one's lease ran out — finds it no longer its own and writes nothing; the in-app rows are
@@ -34,6 +37,7 @@ import { type MailSettings } from '../mail/settings.js';
 import { TABLES } from '../schema/names.js';
 import { type NotifyPayload } from './enqueue.js';
 import { type RecipientUser, findRecipients, userById } from './recipients.js';
+import { loadReferences, withRefLabels } from './ref-labels.js';
 import { type RenderValues, renderTemplate } from './render.js';
 
 type RecordValues = Readonly<Record<string, Value | undefined>>;
@@ -132,6 +136,7 @@ async function whoIsTold(
     payload.actor === null || model.entities['User'] === undefined
       ? null
       : await userById(database, model, payload.actor);
+  const references = await loadReferences(database, model, entity, record);
   const render = (values: RenderValues) => ({
     subject: renderTemplate(model, notification.subject, values),
     message: renderTemplate(model, notification.message, values),
@@ -146,12 +151,23 @@ async function whoIsTold(
     told.push({
       userId: user.id,
       email: user.email,
-      ...render({ record: readable, user: actorFields(actorValues) }),
+      ...render({
+        record: withRefLabels(model, user.context, entity, readable, references, now),
+        user: actorFields(actorValues),
+      }),
     });
   }
   if (notification.channels.includes('email') && recipients.addresses.length > 0) {
     const values = {
-      record: pick(record, fieldsForEveryone(model, entity)),
+      // an outside address may read no referenced record: its refs render as empty
+      record: withRefLabels(
+        model,
+        null,
+        entity,
+        pick(record, fieldsForEveryone(model, entity)),
+        references,
+        now,
+      ),
       user: actorFields(actor === null ? null : pick(actor.context, fieldsForEveryone(model, 'User'))),
     };
     const rendered = render(values);

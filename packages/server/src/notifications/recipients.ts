@@ -72,6 +72,20 @@ export async function userById(database: Database, model: Model, id: string): Pr
   return found?.user ?? null;
 }
 
+/**
+ * The users with the given ids as the rules see them, disabled ones included.
+ *
+ * @example const [assignee] = await usersByIds(database, model, [record.assignee]);
+ */
+export async function usersByIds(
+  database: Database,
+  model: Model,
+  ids: readonly string[],
+): Promise<RecipientUser[]> {
+  const found = await usersMatching(database, model, ids, [], []);
+  return found.map(({ user }) => user);
+}
+
 /** The users whose id, role or email is one of those given, disabled ones included (and marked). */
 async function usersMatching(
   database: Database,

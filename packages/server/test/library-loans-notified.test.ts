@@ -57,7 +57,8 @@ for (const dialect of DIALECTS) {
       const loan = (await as('mia', 'POST', api('loans'), { book: book['id'], barcode: 'C00123' })) as Json;
       const inboxOf = async (name: keyof typeof people) =>
         ((await as(name, 'GET', api(API_PATHS.notifications))) as { items: Json[] }).items;
-      const outbox = async () => (await as('lena', 'GET', api(API_PATHS.mailOutbox))) as Json[];
+      const outbox = async () =>
+        ((await as('lena', 'GET', api(API_PATHS.mailOutbox))) as { data: Json[] }).data;
 
       // not yet due: nobody is told
       server.clock.advance(LOAN - MINUTE);

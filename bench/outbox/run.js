@@ -3,8 +3,9 @@
 //
 //   plain       the spec without effects: the anchor;
 //   effects     the spec with one notification (app and mail, to every manager) and one webhook on
-//               Claim.created: each create also writes their jobs and the delivery's log row in its
-//               transaction (the outbox), left for later — the cost the target is about;
+//               Claim.created: each create also writes its one outbox job (`ninefold.effects`, fanned
+//               out later into their jobs and the delivery's log row), left for later — the cost the
+//               target is about;
 //   delivering  the same, with the product's job runner in the process delivering them meanwhile
 //               (the webhook to a receiver this process runs, the mail to the development outbox).
 //

@@ -26,6 +26,7 @@ export { enqueueJob, type NewJob, type Enqueued, DEFAULT_MAX_ATTEMPTS } from './
 export { JobRunner, type JobRunnerOptions } from './jobs/runner.js';
 export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES } from './jobs/job.js';
 export { productJobHandlers, type JobContext } from './jobs/kinds.js';
+export { EFFECTS_JOB, fanOutSequence } from './effects/fan-out.js';
 export { scheduleJob, cancelJob, type ScheduledJob } from './jobs/schedule.js';
 export { TIMER_JOB, timerKey, type TimerPayload } from './timers/schedule.js';
 export {

@@ -115,6 +115,7 @@ for (const dialect of DIALECTS) {
         { 'if-match': `"${String(ticket['version'])}"` },
       );
       expect(refused.statusCode).toBe(403);
+      await w.runner.fanOut();
       expect(await jobsOf(w.server, NOTIFY_JOB)).toHaveLength(0);
 
       const change = {
@@ -132,9 +133,11 @@ for (const dialect of DIALECTS) {
           throw new Error('the write fails after its effects');
         }),
       ).rejects.toThrow('the write fails after its effects');
+      expect(await w.runner.fanOut()).toBe(0);
       expect(await jobsOf(w.server, NOTIFY_JOB)).toHaveLength(0);
       // the same change committed writes its job: the rollback, not the change, left none
       await w.server.database.db.transaction().execute((tx) => recordEffects(tx, model, change));
+      expect(await w.runner.fanOut()).toBe(1);
       expect(await jobsOf(w.server, NOTIFY_JOB)).toHaveLength(1);
     });
 

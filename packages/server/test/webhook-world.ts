@@ -8,13 +8,14 @@ import { expect } from 'vitest';
 import {
   CSRF,
   checkedInject,
+  fanningOutFirst,
   givenUser,
   login,
   specModel,
   testServer,
   type TestDialect,
 } from '@ninefold/testkit';
-import { JobRunner, TABLES, productJobHandlers } from '../src/index.js';
+import { TABLES, productJobHandlers } from '../src/index.js';
 import { type Receiver, startReceiver } from './webhook-receiver.js';
 
 export const SPEC = `
@@ -101,7 +102,8 @@ export async function hookWorld(dialect: TestDialect, events: readonly string[],
     env,
     ...(options.timeoutMs === undefined ? {} : { webhookTimeoutMs: options.timeoutMs }),
   });
-  const runner = new JobRunner({ database: server.database, now: server.clock.now, handlers });
+  // each round fans the changes out first, so a round counts notifications and deliveries
+  const runner = fanningOutFirst(server, handlers);
   const ada = await givenUser(server, 'ada@example.com', ['admin']);
   const cal = await givenUser(server, 'cal@example.com', ['clerk']);
 

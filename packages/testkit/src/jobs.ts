@@ -3,7 +3,7 @@
  * see of them (the client's admin pages): a dead one whose only attempt failed, one that waits, and
  * the product's own jobs (timers, notifications, webhook deliveries) run as its server runs them.
  */
-import { JobRunner, enqueueJob, productJobHandlers } from '@ninefold/server';
+import { EFFECTS_JOB, type JobHandlers, JobRunner, enqueueJob, productJobHandlers } from '@ninefold/server';
 import { type TestServer } from './server.js';
 
 /**
@@ -40,14 +40,69 @@ export async function givenWaitingJob(
   return { id: job.id };
 }
 
+/** How many rounds `runProductJobs` runs at most: a job that keeps writing due jobs is a bug. */
+const MAX_ROUNDS = 20;
+
 /**
- * Runs the product's due jobs once, with the handlers its server runs them with, on the test's
- * clock; `env` stands for the environment (webhook URLs and secrets, SMTP_URL).
+ * Runs the product's due jobs until none is due, with the handlers its server runs them with, on
+ * the test's clock (a change's fan-out writes its deliveries, which are due at once); `env` stands
+ * for the environment (webhook URLs and secrets, SMTP_URL). Returns how many jobs ran.
  *
  * @example await runProductJobs(server, { HOOK_URL: receiver.url, NINEFOLD_WEBHOOKS_ALLOW_PRIVATE: '1' });
  */
 export async function runProductJobs(server: TestServer, env: Record<string, string> = {}): Promise<number> {
   const { model, database, clock } = server;
   const handlers = productJobHandlers({ model, database, now: clock.now, env });
-  return new JobRunner({ database, now: clock.now, handlers }).runDue();
+  const runner = new JobRunner({ database, now: clock.now, handlers });
+  let total = 0;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const ran = await runner.runDue();
+    if (ran === 0) return total;
+    total += ran;
+  }
+  throw new Error(`the product's jobs were still due after ${MAX_ROUNDS} rounds`);
+}
+
+/** What a test drives: one round of due jobs at a time, counting the jobs that ran. */
+export interface RoundRunner {
+  runDue(): Promise<number>;
+  /** Fans out the changes written since the last round, only: returns how many it fanned out. */
+  fanOut(): Promise<number>;
+}
+
+/**
+ * A runner whose every round first fans out the changes written since the last one (their
+ * `ninefold.effects` jobs, until none is due), then runs one round of every other kind: a test
+ * counts the notifications and deliveries a round runs as it did before changes were fanned out.
+ *
+ * @example const runner = fanningOutFirst(server, productJobHandlers({ model, database, now })); expect(await runner.runDue()).toBe(1);
+ */
+export function fanningOutFirst(
+  server: Pick<TestServer, 'database' | 'clock'>,
+  handlers: JobHandlers,
+): RoundRunner {
+  const { database, clock } = server;
+  const { [EFFECTS_JOB]: fanOut, ...others } = handlers;
+  const fanOuts = new JobRunner({
+    database,
+    now: clock.now,
+    handlers: fanOut === undefined ? {} : { [EFFECTS_JOB]: fanOut },
+  });
+  const rest = new JobRunner({ database, now: clock.now, handlers: others });
+  const fanOutAll = async (): Promise<number> => {
+    let total = 0;
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const ran = await fanOuts.runDue();
+      if (ran === 0) return total;
+      total += ran;
+    }
+    throw new Error(`changes were still fanned out after ${MAX_ROUNDS} rounds`);
+  };
+  return {
+    async runDue() {
+      await fanOutAll();
+      return rest.runDue();
+    },
+    fanOut: fanOutAll,
+  };
 }

@@ -1,15 +1,18 @@
 /**
  * What a committed change of a record sets going, written in the change's own transaction (the
- * outbox, decision 0028): its timers (`timers/`), and the notifications and webhook deliveries of
- * the spec's section 7 that listen to it. Every write of a record — by a person through the API or
+ * outbox, decision 0028): its timers (`timers/`), and — when a notification or webhook of the
+ * spec's section 7 listens to it — one fan-out job (`fan-out.ts`) that later writes those
+ * notifications and webhook deliveries. Every write of a record — by a person through the API or
  * by the clock — ends by calling `recordEffects` once, so each effect is written if and only if its
  * change commits.
  */
 import { type Model, type RecordEvent, type Value } from '@ninefold/model';
 import { type Db } from '../resources/records.js';
-import { enqueueNotifications } from '../notifications/enqueue.js';
 import { syncTimers } from '../timers/schedule.js';
-import { enqueueWebhooks } from '../webhooks/enqueue.js';
+import { type WebhookActor } from '../webhooks/enqueue.js';
+import { enqueueFanOut, listensTo } from './fan-out.js';
+
+export { listensTo };
 
 /** A record as its effects see it: every stored field, the system fields included. */
 export type RecordValues = Readonly<Record<string, Value | undefined>>;
@@ -25,6 +28,11 @@ export interface RecordChange {
   readonly after: RecordValues | null;
   /** Who made it: a user's id, or null for the system (a timed transition). */
   readonly actor: string | null;
+  /**
+   * Who made it as a webhook's receiver is told (id, name, e-mail): the signed-in user, whom the
+   * writer already has. Absent, the fan-out reads the user.
+   */
+  readonly actorSummary?: WebhookActor | null;
   readonly now: Date;
 }
 
@@ -35,23 +43,5 @@ export interface RecordChange {
  */
 export async function recordEffects(tx: Db, model: Model, change: RecordChange): Promise<void> {
   await syncTimers(tx, model, change);
-  const webhooks = Object.values(model.webhooks).flatMap((webhook) => {
-    const event = webhook.on.find((candidate) => listensTo(candidate, change));
-    return event === undefined ? [] : [{ webhook, event: event.name }];
-  });
-  await enqueueWebhooks(tx, model, webhooks, change);
-  await enqueueNotifications(tx, model, change, (event) => listensTo(event, change));
-}
-
-/**
- * Whether an event of the spec names this change.
- *
- * @example listensTo({ entity: 'Claim', kind: 'transition', transition: 'pay', name: 'Claim.pay' }, change)
- */
-export function listensTo(event: RecordEvent, change: RecordChange): boolean {
-  return (
-    event.entity === change.entity &&
-    event.kind === change.kind &&
-    (event.kind !== 'transition' || event.transition === change.transition)
-  );
+  await enqueueFanOut(tx, model, change);
 }

@@ -6,6 +6,7 @@
  */
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
+import { EFFECTS_JOB, fanOut } from '../effects/fan-out.js';
 import { MAIL_JOB, mailHandler } from '../mail/send.js';
 import { mailSettings } from '../mail/settings.js';
 import { deliverNotification } from '../notifications/deliver.js';
@@ -34,6 +35,7 @@ export interface JobContext {
 
 /**
  * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`);
+ * `ninefold.effects`, a change's fan-out into its notifications and deliveries (`effects/`);
  * `ninefold.notify`, a notification's delivery (`notifications/`); `ninefold.mail`, one mail
  * (`mail/`); and `ninefold.webhook`, a webhook delivery (`webhooks/`). The settings they read from
  * the environment are read here, once: a webhook that cannot be sent (a `WebhookConfigError` naming
@@ -50,6 +52,7 @@ export function productJobHandlers(context: JobContext): JobHandlers {
   const { model, database } = context;
   return {
     [TIMER_JOB]: async (job) => void (await fireTimer(context, job, now())),
+    [EFFECTS_JOB]: async (job) => void (await fanOut({ model, database }, job, now())),
     [NOTIFY_JOB]: async (job) => void (await deliverNotification({ model, database, settings }, job, now())),
     [MAIL_JOB]: mailHandler({ model, database, settings, now }),
     [WEBHOOK_JOB]: webhookHandler({

@@ -30,6 +30,7 @@ import { type RecordReader } from './record-read.js';
 import { changeSet, changedFields, encodeFields, type EntityTable } from './records.js';
 import { checkRefs } from './reference-checks.js';
 import { idempotentWrites } from './replay.js';
+import { type WebhookActor } from '../webhooks/enqueue.js';
 import { type EntityResource } from './resource.js';
 import { bodyObject, ifMatch } from './write-input.js';
 import { inTransaction, updateRow } from './write-transaction.js';
@@ -107,6 +108,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           before: null,
           after: record,
           actor: user.id,
+          actorSummary: actorSummaryOf(request),
           now,
         });
       });
@@ -166,6 +168,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           before: old,
           after: saved,
           actor: user.id,
+          actorSummary: actorSummaryOf(request),
           now,
         });
       });
@@ -206,6 +209,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           before: old,
           after: null,
           actor: user.id,
+          actorSummary: actorSummaryOf(request),
           now,
         });
       });
@@ -251,6 +255,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             before: old,
             after: saved,
             actor: user.id,
+            actorSummary: actorSummaryOf(request),
             now,
           });
         });
@@ -290,4 +295,10 @@ function inColumns(info: EntityTable, record: Readonly<Record<string, Value>>): 
     if (value !== undefined) out[column] = value;
   }
   return out;
+}
+
+/** The signed-in user as a webhook's receiver is told of them: read from the session, not the database. */
+function actorSummaryOf(request: FastifyRequest): WebhookActor | null {
+  const user = request.auth.user;
+  return user === null ? null : { id: user.id, name: user.name, email: user.email };
 }

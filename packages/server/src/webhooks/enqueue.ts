@@ -36,6 +36,8 @@ export interface ToldChange {
   readonly after: RecordValues | null;
   /** A user's id, or null for the system. */
   readonly actor: string | null;
+  /** Who the actor is, when the writer knows it (the signed-in user); absent, the user is read. */
+  readonly actorSummary?: WebhookActor | null;
   readonly now: Date;
 }
 
@@ -89,7 +91,12 @@ export async function enqueueWebhooks(
   if (listening.length === 0) return;
   const record = change.after ?? change.before ?? {};
   const recordId = String(record['id']);
-  const actor = change.actor === null ? null : await actorOf(tx, model, change.actor);
+  const actor =
+    change.actor === null
+      ? null
+      : change.actorSummary !== undefined
+        ? change.actorSummary
+        : await actorOf(tx, model, change.actor);
   for (const { webhook, event } of listening) {
     const payload: WebhookPayload = {
       webhook: webhook.name,

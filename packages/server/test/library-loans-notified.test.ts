@@ -66,9 +66,10 @@ for (const dialect of DIALECTS) {
       expect(await inboxOf('mia')).toEqual([]);
       expect(await outbox()).toEqual([]);
 
-      // due: the timer marks it overdue, its notification job tells Mia, its mail job keeps her mail
+      // due: the timer marks it overdue, the change's effects job fans out its notification, whose
+      // job tells Mia and writes her mail job, which keeps her mail
       server.clock.advance(2 * MINUTE);
-      expect(await runAll()).toBe(3);
+      expect(await runAll()).toBe(4);
       const loanNow = (await as('lena', 'GET', `${api('loans')}/${String(loan['id'])}`)) as Json;
       expect(loanNow['state']).toBe('overdue');
       expect(await inboxOf('mia')).toEqual([

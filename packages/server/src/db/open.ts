@@ -3,12 +3,13 @@
  */
 import SqliteDatabase from 'better-sqlite3';
 import { basename } from 'node:path';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
 import { type Listening, listenTo } from './postgres-listen.js';
 import { postgresPool } from './postgres-pool.js';
 import { sqliteRawReads } from './sqlite-raw-reads.js';
+import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './statement-cache.js';
 
 /** An open database: its dialect, a Kysely instance over it, and how to close it. */
@@ -65,7 +66,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 function openSqlite(path: string): Database {
   const sqlite = new SqliteDatabase(path);
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
-  const db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const db = new Kysely({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }) });
   const rawReads = sqliteRawReads(sqlite);
   const selectValues = async (text: string, parameters: readonly unknown[]) =>
     rawReads(text, parameters) ?? executeValues(db, text, parameters);

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DataLossError, addUser, listMigrations, listUsers, migrate, tableName } from '../src/index.js';
-import { DIALECTS, freshDatabase, reopen, specModel } from '@ninefold/testkit';
+import { DIALECTS, freshDatabase, opensTwice, reopen, specModel } from '@ninefold/testkit';
 
 const V1 = `
 product: { name: Notes }
@@ -185,8 +185,7 @@ for (const dialect of DIALECTS) {
 
     // PGlite is one in-process database: no second process can start beside it, so the race exists
     // only on SQLite files and PostgreSQL servers
-    const racing = dialect === 'sqlite' || process.env['TEST_DATABASE_URL'] !== undefined;
-    if (racing)
+    if (opensTwice(dialect))
       it('lets only one of two concurrent start-ups migrate', async () => {
         const { database, target } = await freshDatabase(dialect, { persistent: true });
         const other = await reopen(target);

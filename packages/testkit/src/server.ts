@@ -86,6 +86,17 @@ export async function freshDatabase(
   return { database, target };
 }
 
+/**
+ * Whether a second connection to a dialect's test database can be opened beside the first (two
+ * pools, two processes): on a SQLite file and a PostgreSQL server, yes; PGlite is one in-process
+ * database, so a test of two connections at once exists only where this holds.
+ *
+ * @example if (opensTwice(dialect)) it('two runners with pools of their own …', …);
+ */
+export function opensTwice(dialect: TestDialect): boolean {
+  return dialect === 'sqlite' || (process.env['TEST_DATABASE_URL'] ?? '') !== '';
+}
+
 /** Opens a target again (a restart), closed after the file's tests. */
 export async function reopen(target: DatabaseTarget): Promise<Database> {
   const database = await openDatabase(target);

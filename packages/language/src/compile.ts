@@ -18,6 +18,7 @@ import { checkTransitionErrors, readStates } from './facets/states.js';
 import {
   API_PATHS,
   FACETS,
+  DEFAULT_AUTH,
   MODEL_VERSION,
   type Entity,
   type Facet,
@@ -355,6 +356,8 @@ function compileText(text: string, file: string): CompileResult {
     calls,
     notifications,
     webhooks,
+    // section 6's `auth:` is read in a later step (decision 0035); until then every spec gets the default
+    auth: DEFAULT_AUTH,
     errors: ctx.errors,
     constants: ctx.constants,
     limits,

@@ -43,6 +43,11 @@ export interface Model {
    * and secrets are `${NAME}` references the server resolves from its environment at start.
    */
   readonly webhooks: Readonly<Record<string, Webhook>>;
+  /**
+   * Who may sign themselves in, and how (section 6, `auth:`; decision 0035): sign-up, password
+   * reset, personal API tokens, single sign-on. `DEFAULT_AUTH` when the spec says nothing.
+   */
+  readonly auth: Auth;
   /** The error catalogue: the built-in codes, overridden and extended by the spec. */
   readonly errors: Readonly<Record<string, ErrorDef>>;
   readonly constants: Readonly<Record<string, Constant>>;
@@ -400,6 +405,58 @@ export interface Webhook {
 }
 
 export type Constant = number | string | boolean;
+
+// ---------------------------------------------------------------------------------------------
+// Identity (section 6, `auth:`)
+
+/**
+ * How people get an account and sign in, beyond the password an admin's invitation sets
+ * (decision 0035).
+ */
+export interface Auth {
+  /** The role given to people who sign up themselves; null: accounts come by invitation only. */
+  readonly signUp: string | null;
+  /** The only e-mail domains that may sign up (lower case, no `@`); empty: any. */
+  readonly signUpDomains: readonly string[];
+  /** Whether a forgotten password can be reset by a link sent by e-mail (default true). */
+  readonly passwordReset: boolean;
+  /** The roles that may hold personal API tokens; empty: nobody. */
+  readonly tokens: readonly string[];
+  /** Single sign-on with an OpenID Connect provider, or null. */
+  readonly oidc: Oidc | null;
+}
+
+/**
+ * An OpenID Connect provider. `issuer`, `clientId` and `clientSecret` are texts whose `${NAME}`
+ * parts the server reads from its environment at start (`resolveEnvText`); the secret is always
+ * such a reference, never written in the spec. The public model blanks all three.
+ */
+export interface Oidc {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The provider as the sign-in page names it: "Sign in with {label}". */
+  readonly label: string;
+  /** How the provider's claims give roles, or null: a new account gets the `signUp` role. */
+  readonly roles: OidcRoles | null;
+}
+
+/** Roles from a claim of the provider's ID token or user info: `groups: [support-staff]` → `agent`. */
+export interface OidcRoles {
+  /** The claim that holds the provider's group or role names (a string or a list of strings). */
+  readonly claim: string;
+  /** The provider's name → the spec's role. */
+  readonly map: Readonly<Record<string, string>>;
+}
+
+/** What a spec without `auth:` gets: invitations and password reset, nothing else. */
+export const DEFAULT_AUTH: Auth = {
+  signUp: null,
+  signUpDomains: [],
+  passwordReset: true,
+  tokens: [],
+  oidc: null,
+};
 
 export interface Limits {
   /** Default rows per list page. */

@@ -146,13 +146,63 @@ export const API_PATHS = {
   webhookDeliveries: 'admin/webhook-deliveries',
   /** `GET` the development mail outbox, newest first: mail kept when no SMTP_URL is set (admins). */
   mailOutbox: 'admin/mail',
+
+  // Identity (decision 0035). The names scripts rely on: sign-ups, password-resets, tokens.
+  /**
+   * `GET` the invitations (`{ data: WireInvitation[] }`), `POST { user }` invites a user who has no
+   * password (again: the earlier link stops working) and answers `InvitationAnswer`, `DELETE <id>`
+   * revokes one: for a user who may create users. `POST invitations/accept { token, password }`
+   * sets the invitee's password and signs them in (`SessionAnswer`).
+   */
+  invitations: 'invitations',
+  /**
+   * `POST { email, password, name }`: 202 whatever the address (`auth.signUp` set); a link to check
+   * the address is mailed. `POST sign-ups/verify { token }` opens the account and signs in.
+   */
+  signUps: 'sign-ups',
+  /**
+   * `POST { email }`: 202 whatever the address; a 30-minute link is mailed to a known one.
+   * `POST password-resets/complete { token, password }` sets it, ends every session and signs in.
+   */
+  passwordResets: 'password-resets',
+  /** `POST { token }`: what a one-time link is for (`WireLink`), or why it no longer works. */
+  links: 'links/inspect',
+  /** `PUT { currentPassword, password }`: the signed-in user's new password; their other sessions end. */
+  password: 'account/password',
+  /** `GET` the signed-in user's sessions (`{ data: WireSession[] }`); `DELETE <id>` ends one. */
+  sessions: 'account/sessions',
+  /**
+   * `GET` the signed-in user's API tokens (`{ data: WireToken[] }`, never the token itself);
+   * `POST { name, roles?, expiresAt? }` makes one and answers it once (`NewTokenAnswer`, 201);
+   * `DELETE <id>` revokes one. A token is sent as `Authorization: Bearer <token>`.
+   */
+  tokens: 'tokens',
+  /** `GET`: to the OpenID provider's sign-in (302), with `?returnTo=` a path of the app. */
+  oidcStart: 'session/oidc',
+  /** `GET`: where the provider sends the browser back; signs in and goes on to the app (302). */
+  oidcCallback: 'session/oidc/callback',
+  /** `GET` the identity audit trail, newest first (`{ data: WireAuthEvent[] }`, admins). */
+  authEvents: 'admin/auth-events',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */
 export const SERVER_PATHS = ['/health', '/ready', '/openapi.json', '/docs'] as const;
 
 /** Pages the app serves itself, readable before signing in. */
-export const APP_PATHS = { signIn: '/sign-in', help: '/help', about: '/about' } as const;
+export const APP_PATHS = {
+  signIn: '/sign-in',
+  help: '/help',
+  about: '/about',
+  /** Sign-up, when the spec's `auth.signUp` is set. */
+  signUp: '/sign-up',
+  /** Asks for a password reset link. */
+  forgotPassword: '/forgot-password',
+  /**
+   * Where every one-time link leads: `/link#token=…` (in the fragment, which no server, log or
+   * Referer sees); the page asks what the link is for and shows its form.
+   */
+  link: '/link',
+} as const;
 
 /**
  * Pages the app serves itself to a signed-in user, whatever the spec: the admin area (admins only)
@@ -163,6 +213,14 @@ export const SIGNED_IN_PATHS = {
   adminWebhooks: '/admin/webhooks',
   adminMail: '/admin/mail',
   notificationSettings: '/account/notifications',
+  /** The signed-in user's profile, password and sessions. */
+  account: '/account',
+  /** The signed-in user's API tokens (roles in `auth.tokens`). */
+  accountTokens: '/account/tokens',
+  /** Invitations: who has not accepted, re-send, revoke (those who may create users). */
+  adminInvitations: '/admin/invitations',
+  /** The identity audit trail (admins). */
+  adminAudit: '/admin/audit',
 } as const;
 
 /**
@@ -367,4 +425,135 @@ export interface WireMail {
   readonly text: string;
   readonly html: string;
   readonly createdAt: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identity (decision 0035)
+
+/** The shortest password accepted (ASVS 5.0 6.2.1). */
+export const PASSWORD_MIN_LENGTH = 8;
+/** The length a strength meter asks for (ASVS 5.0 6.2.1 recommends 15). */
+export const PASSWORD_RECOMMENDED_LENGTH = 15;
+/** The longest password accepted (ASVS 5.0 6.2.9 asks for at least 64). */
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** How long one-time links and tokens live, unless said otherwise. */
+export const IDENTITY_LIFETIMES = {
+  invitationDays: 7,
+  passwordResetMinutes: 30,
+  signUpHours: 24,
+  tokenDefaultDays: 90,
+  tokenMaxDays: 366,
+} as const;
+
+/** Every API token starts so: a secret scanner can find one in a leaked file. */
+export const TOKEN_PREFIX = 'nf_';
+
+/** What a one-time link is for. */
+export type LinkPurpose = 'invitation' | 'sign-up' | 'password-reset';
+
+/** `POST <basePath>/links/inspect`'s answer: what a working link is for, and for whom. */
+export interface WireLink {
+  readonly purpose: LinkPurpose;
+  readonly email: string;
+  readonly expiresAt: string;
+}
+
+/** Where an invitation is: waiting, accepted, revoked (or replaced by a newer one), or past its time. */
+export type InvitationState = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+/** An invitation as `GET <basePath>/invitations` lists it. */
+export interface WireInvitation {
+  readonly id: string;
+  /** The invited user's id. */
+  readonly user: string;
+  readonly email: string;
+  readonly name: string;
+  readonly state: InvitationState;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  /** Who invited (a user's id), or null for the command line. */
+  readonly createdBy: string | null;
+  readonly acceptedAt: string | null;
+}
+
+/**
+ * `POST <basePath>/invitations`' answer: the invitation, and either that it was mailed or, when
+ * the server sends no mail, its link, shown this once.
+ */
+export interface InvitationAnswer extends WireInvitation {
+  readonly mailed: boolean;
+  readonly link: string | null;
+}
+
+/** How a session was begun. */
+export type SessionMethod = 'password' | 'invitation' | 'sign-up' | 'password-reset' | 'sso';
+
+/** One of the signed-in user's sessions, as `GET <basePath>/account/sessions` lists them. */
+export interface WireSession {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lastSeenAt: string;
+  /** True for the session of the request. */
+  readonly current: boolean;
+  readonly userAgent: string | null;
+  readonly address: string | null;
+  readonly method: SessionMethod | null;
+}
+
+/** A personal API token as `GET <basePath>/tokens` lists it: never the token itself. */
+export interface WireToken {
+  readonly id: string;
+  readonly name: string;
+  /** The roles it acts with: some of its user's, among `auth.tokens`. */
+  readonly roles: readonly string[];
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly lastUsedAt: string | null;
+}
+
+/** `POST <basePath>/tokens`' answer: the token, this once. */
+export interface NewTokenAnswer extends WireToken {
+  /** `nf_…`: sent as `Authorization: Bearer <token>`. */
+  readonly token: string;
+}
+
+/** What the identity audit trail records. */
+export const AUTH_EVENT_KINDS = [
+  'sign-in',
+  'sign-in-failed',
+  'sign-out',
+  'session-ended',
+  'invitation-created',
+  'invitation-revoked',
+  'invitation-accepted',
+  'sign-up-requested',
+  'sign-up-verified',
+  'password-reset-requested',
+  'password-reset-completed',
+  'password-changed',
+  'token-created',
+  'token-revoked',
+  'sso-sign-in',
+  'sso-linked',
+  'sso-failed',
+] as const;
+export type AuthEventKind = (typeof AUTH_EVENT_KINDS)[number];
+
+/** One entry of the identity audit trail (`GET <basePath>/admin/auth-events`). */
+export interface WireAuthEvent {
+  readonly id: string;
+  readonly at: string;
+  readonly kind: AuthEventKind;
+  /** The user it is about, when known. */
+  readonly userId: string | null;
+  /** The address it is about (a failed sign-in's, a sign-up's), when known. */
+  readonly email: string | null;
+  /** Who did it, when not the user themselves (an admin's id). */
+  readonly actorId: string | null;
+  /** The client's address. */
+  readonly address: string | null;
+  readonly userAgent: string | null;
+  /** What else is worth knowing (a token's name, why SSO failed); never a secret. */
+  readonly detail: Readonly<Record<string, string>> | null;
 }

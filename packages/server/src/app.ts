@@ -29,6 +29,7 @@ import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerMailOutboxRoutes } from './mail/outbox-routes.js';
 import { registerNotificationRoutes } from './notifications/routes.js';
 import { registerResources } from './resources/routes.js';
+import { type Env } from './webhooks/resolve.js';
 
 export interface AppOptions {
   readonly model: Model;
@@ -46,6 +47,12 @@ export interface AppOptions {
   readonly trustProxy?: TrustProxy;
   /** The clock; tests move it instead of sleeping. */
   readonly now?: () => Date;
+  /**
+   * Where the server reads its settings at start: the mail settings (`SMTP_URL`, `MAIL_FROM`,
+   * `NINEFOLD_PUBLIC_URL`) that identity's mail uses, and the `${NAME}`s of `auth.oidc`. Default
+   * the process's environment; tests give their own.
+   */
+  readonly env?: Env;
 }
 
 /**
@@ -125,7 +132,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done(null, payload);
   });
 
-  const context = { model, database, now };
+  const context = { model, database, now, env: options.env ?? process.env };
   void app.register(cookie);
   void app.register(async (api) => {
     installPrivateCaching(api, model);

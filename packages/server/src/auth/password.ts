@@ -1,13 +1,14 @@
 /**
  * Password hashes: argon2id at OWASP's minimum parameters (19 MiB, 2 passes, 1 lane).
  */
+import { PASSWORD_MIN_LENGTH } from '@ninefold/model';
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP Password Storage Cheat Sheet; @node-rs/argon2's default algorithm is argon2id
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/** The shortest password accepted (NIST SP 800-63B). */
-export const MIN_PASSWORD_LENGTH = 8;
+/** The shortest password accepted (NIST SP 800-63B); the whole policy is `password-policy.ts`. */
+export const MIN_PASSWORD_LENGTH = PASSWORD_MIN_LENGTH;
 
 /**
  * @example const stored = await hashPassword('correct horse battery staple'); // '$argon2id$v=19$m=19456,t=2,p=1$…'

@@ -9,6 +9,7 @@ import {
   RETRY_AFTER_HEADER,
   SESSION_COOKIE,
   type SessionAnswer,
+  type SessionMethod,
   type SessionUser,
 } from '@ninefold/model';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -65,13 +66,7 @@ export function registerSessionRoutes(
       throw new ApiError('E_INVALID_CREDENTIALS');
     }
     limiter.succeeded(client);
-    // a new id at every sign-in: a session id planted before it is worth nothing after
-    const previous = request.cookies[SESSION_COOKIE];
-    if (previous !== undefined && previous !== '') await endSession(database, previous);
-    const id = await createSession(database, user.id, now());
-    reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
-    const answer: SessionAnswer = { user: await sessionUser(model, database, user) };
-    return reply.send(answer);
+    return reply.send(await startSession(context, request, reply, user, 'password'));
   });
 
   app.get(path, async (request, reply) => {
@@ -88,6 +83,33 @@ export function registerSessionRoutes(
     clearCookie(request, reply, model);
     return reply.code(204).send();
   });
+}
+
+/**
+ * Signs a user in on this request: ends the session its cookie named (a new id at every sign-in, so
+ * that a session id planted before it is worth nothing after), starts one recording where and how it
+ * began, sets the cookie, and answers who is signed in. Every way in (a password, an invitation, a
+ * checked sign-up, a reset, single sign-on) ends here.
+ *
+ * @example return reply.send(await startSession(context, request, reply, user, 'invitation'));
+ */
+export async function startSession(
+  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserSummary,
+  method: SessionMethod,
+): Promise<SessionAnswer> {
+  const { model, database } = context;
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous !== undefined && previous !== '') await endSession(database, previous);
+  const id = await createSession(database, user.id, context.now(), {
+    userAgent: request.headers['user-agent'] ?? null,
+    address: request.ip,
+    method,
+  });
+  reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(request, model));
+  return { user: await sessionUser(model, database, user) };
 }
 
 async function sessionUser(model: Model, database: Database, user: UserSummary): Promise<SessionUser> {

@@ -3,7 +3,7 @@
  * random id; the table holds only its SHA-256, so a copy of the table opens no session.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Limits, type Model } from '@ninefold/model';
+import { type Limits, type Model, type SessionMethod } from '@ninefold/model';
 import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
 import { weakMemo } from '../memo.js';
@@ -41,9 +41,14 @@ export function hashSessionId(id: string): string {
 /**
  * Starts a session for a user and returns its id, for the cookie.
  *
- * @example const id = await createSession(database, userId, new Date()); // 'q3V…' (22 characters)
+ * @example const id = await createSession(database, userId, new Date(), { userAgent, address, method: 'password' }); // 'q3V…' (22 characters)
  */
-export async function createSession(database: Database, userId: string, now: Date): Promise<string> {
+export async function createSession(
+  database: Database,
+  userId: string,
+  now: Date,
+  origin: SessionOrigin = UNKNOWN_ORIGIN,
+): Promise<string> {
   const id = crypto.randomBytes(16).toString('base64url');
   await database.db
     .insertInto(TABLES.sessions)
@@ -52,10 +57,25 @@ export async function createSession(database: Database, userId: string, now: Dat
       user_id: userId,
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),
+      user_agent: origin.userAgent === null ? null : origin.userAgent.slice(0, MAX_USER_AGENT),
+      address: origin.address,
+      method: origin.method,
     })
     .execute();
   return id;
 }
+
+/** Where and how a session began, for its user's list of sessions (`WireSession`). */
+export interface SessionOrigin {
+  readonly userAgent: string | null;
+  readonly address: string | null;
+  readonly method: SessionMethod | null;
+}
+
+const UNKNOWN_ORIGIN: SessionOrigin = { userAgent: null, address: null, method: null };
+
+/** The most of a User-Agent kept: enough to name a browser, not a client's essay. */
+const MAX_USER_AGENT = 256;
 
 /** What a lookup answers for an id that names no live session. */
 const NONE: SessionLookup = { status: 'none' };

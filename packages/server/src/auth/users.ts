@@ -11,7 +11,8 @@ import { decodeBoolean, decodeInteger, encodeBoolean, isUniqueViolation } from '
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { PASSWORD_HASH_COLUMN, TABLES, tableName } from '../schema/names.js';
-import { MIN_PASSWORD_LENGTH, hashPassword } from './password.js';
+import { hashPassword } from './password.js';
+import { checkNewPassword } from './password-policy.js';
 import { sessionCacheOf } from './session-cache.js';
 import { type UserSummary } from './user-summary.js';
 
@@ -22,7 +23,11 @@ export interface NewUser {
   readonly email: string;
   readonly name: string;
   readonly roles: readonly string[];
-  readonly password: string;
+  /**
+   * The user's password; absent, they have none and cannot sign in until they accept an
+   * invitation (or sign in by single sign-on).
+   */
+  readonly password?: string;
 }
 
 export interface Clock {
@@ -44,7 +49,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
- * Adds a user. Throws E_VALIDATION (a bad email, an unknown role, a short password) or E_UNIQUE
+ * Adds a user. Throws E_VALIDATION (a bad email, an unknown role, a password the policy refuses) or E_UNIQUE
  * (the email is taken).
  *
  * @example await addUser(database, model, { email: 'ann@example.com', name: 'Ann', roles: ['manager'], password: '…' });
@@ -59,13 +64,13 @@ export async function addUser(
   const issues = [
     ...checkEmail(email),
     ...checkRoles(model, user.roles),
-    ...checkPassword(user.password),
+    ...(user.password === undefined ? [] : checkNewPassword(user.password)),
     ...(isBlank(user.name) // blank as the engine means it: white space and invisible characters
       ? [{ field: 'name', code: 'E_REQUIRED' as const, params: { field: 'Name' } }]
       : []),
   ];
   if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
-  const passwordHash = await hashPassword(user.password);
+  const passwordHash = user.password === undefined ? null : await hashPassword(user.password);
   const at = (clock.now ?? (() => new Date()))();
   const id = newId();
   const roles = [...new Set(user.roles)];
@@ -186,7 +191,7 @@ export async function resetPassword(
   password: string,
   clock: Clock = {},
 ): Promise<UserSummary> {
-  const issues = checkPassword(password);
+  const issues = checkNewPassword(password);
   if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
   const passwordHash = await hashPassword(password);
   return updateUser(database, model, email, clock, () => ({
@@ -285,10 +290,4 @@ function checkRoles(model: Model, roles: readonly string[]): FieldIssue[] {
       params: { field: 'Roles', value: unknown.join(', '), values: known.join(', ') },
     },
   ];
-}
-
-function checkPassword(password: string): FieldIssue[] {
-  return [...password].length >= MIN_PASSWORD_LENGTH
-    ? []
-    : [{ field: 'password', code: 'E_TOO_SHORT', params: { field: 'Password', min: MIN_PASSWORD_LENGTH } }];
 }

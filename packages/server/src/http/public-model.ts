@@ -4,7 +4,7 @@
  * (decision 0027). A visitor reads the product's name and look, the sign-in page's messages and
  * the help and about pages' prose; who may do what, the rules and the constants are not theirs.
  */
-import { type Model } from '@ninefold/model';
+import { type Auth, type Model } from '@ninefold/model';
 
 /**
  * The compiled model as a signed-in user's client gets it: all of it but the webhooks, whose
@@ -13,7 +13,21 @@ import { type Model } from '@ninefold/model';
  * @example reply.send(publicModel(model));
  */
 export function publicModel(model: Model): Model {
-  return { ...model, webhooks: {} };
+  return { ...model, webhooks: {}, auth: publicAuth(model.auth) };
+}
+
+/**
+ * What a client may know of `auth:`: whether sign-up, reset, tokens and single sign-on exist, and
+ * the provider's label; never the provider's address, client id or secret (the server's business).
+ *
+ * @example publicAuth(model.auth).oidc?.issuer // ''
+ */
+export function publicAuth(auth: Auth): Auth {
+  if (auth.oidc === null) return auth;
+  return {
+    ...auth,
+    oidc: { issuer: '', clientId: '', clientSecret: '', label: auth.oidc.label, roles: null },
+  };
 }
 
 /**
@@ -46,6 +60,8 @@ export function signedOutModel(model: Model): Model {
     calls: model.calls,
     notifications: {},
     webhooks: {},
+    // the sign-in page offers sign-up, reset and single sign-on; the roles stay the server's
+    auth: { ...publicAuth(model.auth), signUp: model.auth.signUp === null ? null : '', tokens: [] },
     errors,
     constants,
     limits: { ...model.limits, requestsPerMinute: guest === undefined ? {} : { guest } },

@@ -22,6 +22,14 @@ export const TABLES = {
   notificationSettings: 'ninefold_notification_settings',
   /** Mail kept instead of sent while no SMTP_URL is set, for admins to read: `mail/`. */
   mailOutbox: 'ninefold_mail_outbox',
+  /** One-time links: invitations, e-mail checks, password resets (`auth/links.ts`, decision 0035). */
+  links: 'ninefold_links',
+  /** Personal API tokens, hashed (`auth/`). */
+  apiTokens: 'ninefold_api_tokens',
+  /** Which OpenID provider's subject is which user (`auth/`). */
+  identities: 'ninefold_identities',
+  /** The identity audit trail (`audit/auth-events.ts`). */
+  authEvents: 'ninefold_auth_events',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

@@ -241,6 +241,13 @@ export const RESERVED_PATHS: readonly string[] = [
 /** The key under which a record lists the transitions its reader may fire now (decision 0009). */
 export const ACTIONS_KEY = '_actions';
 
+/**
+ * The key under which `POST <basePath>/users` answers the new user's invitation
+ * (`InvitationAnswer`): mailed, or its link shown this once when the server sends no mail
+ * (decision 0035). Only on that answer.
+ */
+export const INVITATION_KEY = '_invitation';
+
 /** A record as the API sends it: system fields, the fields its reader may see, and `_actions`. */
 export interface ApiRecord {
   readonly id: string;

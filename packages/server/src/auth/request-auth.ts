@@ -125,9 +125,20 @@ async function bearer(
   authorization: string,
 ): Promise<void> {
   request.cookies = {};
-  const found = await readToken(context.database, context.model, authorization.slice(7).trim(), context.now());
+  const found = await readToken(
+    context.database,
+    context.model,
+    authorization.slice(7).trim(),
+    context.now(),
+  );
   if (found.status !== 'active') throw tokenProblem(found);
-  request.auth = { user: found.user, sessionId: null, expired: false, context: found.context, tokenId: found.tokenId };
+  request.auth = {
+    user: found.user,
+    sessionId: null,
+    expired: false,
+    context: found.context,
+    tokenId: found.tokenId,
+  };
 }
 
 /** A refused token's problem, with the challenge RFC 6750 asks for. */

@@ -292,6 +292,28 @@ for (const dialect of DIALECTS) {
       expect(listed.json().data).toHaveLength(1);
     });
 
+    it('refuses an address that keeps sending refused tokens, without looking them up, for the minute', async () => {
+      const model = {
+        ...specModel(`${SPEC}limits: { requestsPerMinute: { guest: 3, default: 600 } }\n`),
+        auth: { ...DEFAULT_AUTH, tokens: ['employee'] },
+      };
+      const server = await testServer(dialect, model);
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const cookie = (await login(server.app, 'ann@example.com')).cookie ?? '';
+      const { token } = await makeToken(server, cookie);
+      const guess = (n: number) =>
+        asScript(server, token.slice(0, -4) + String(1000 + n), 'GET', '/api/claims');
+      for (let n = 0; n < 3; n++) expect(problem(await guess(n)).code).toBe('E_UNAUTHENTICATED');
+      const limited = await guess(3);
+      expect(problem(limited).code).toBe('E_RATE_LIMITED');
+      expect(limited.headers['retry-after']).toBe('60');
+      // the address waits, whatever it sends; the browser's session is not held up
+      expect(problem(await asScript(server, token, 'GET', '/api/claims')).code).toBe('E_RATE_LIMITED');
+      expect((await asBrowser(server, cookie, 'GET', '/api/claims')).statusCode).toBe(200);
+      server.clock.advance(60_000);
+      expect((await asScript(server, token, 'GET', '/api/claims')).statusCode).toBe(200);
+    });
+
     it('records its last use at most once a minute', async () => {
       const { server, ann } = await setup(dialect);
       const made = await makeToken(server, ann.cookie);

@@ -10,7 +10,10 @@ import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { installAuthentication } from './auth/request-auth.js';
+import { registerAccountRoutes } from './auth/account-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
+import { registerTokenRoutes } from './auth/token-routes.js';
+import { registerAuthEventRoutes } from './audit/auth-event-routes.js';
 import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
 import { installPrivateCaching } from './http/cache-control.js';
@@ -146,6 +149,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       request.auth.user === null ? models.signedOut : models.signedIn,
     );
     registerSessionRoutes(api, context);
+    registerAccountRoutes(api, context);
+    registerTokenRoutes(api, context);
+    registerAuthEventRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);

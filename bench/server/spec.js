@@ -42,6 +42,8 @@ roles:
   manager:
     inherits: clerk
     Claim: { read: all, update: true }
+# the clerk may hold API tokens, for the bearer pair
+auth: { tokens: [clerk] }
 errors:
   E_NOTE_REQUIRED:
     status: 422
@@ -63,8 +65,7 @@ export function benchModel() {
     for (const d of result.diagnostics) console.error(`  ${d.line}:${d.column}  ${d.code}  ${d.message}`);
     process.exit(1);
   }
-  // the clerk may hold API tokens, for the bearer pair (set here until the notation reads `auth:`)
-  return { ...result.model, auth: { ...result.model.auth, tokens: ['clerk'] } };
+  return result.model;
 }
 
 /** The body of every create: valid, so every request does the whole work and answers 201. */

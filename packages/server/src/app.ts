@@ -9,6 +9,7 @@ import cookie from '@fastify/cookie';
 import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { registerAdminSessionRoutes } from './auth/admin-sessions.js';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { lookupSession } from './auth/sessions.js';
@@ -151,6 +152,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerWebhookRoutes(api, context);
     registerNotificationRoutes(api, context);
     registerMailOutboxRoutes(api, context);
+    registerAdminSessionRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

@@ -1,6 +1,7 @@
 /**
  * `POST <basePath>/session` (sign in), `GET` (who am I), `DELETE` (sign out), under the spec's
- * `calls.basePath` like the resources.
+ * `calls.basePath` like the resources. A user with the second factor on gets a challenge (202)
+ * instead of a session, and finishes at `POST <basePath>/session/mfa` (`mfa/routes.ts`).
  */
 import { type UserContext } from '@ninefold/engine';
 import {
@@ -20,6 +21,8 @@ import { apiPath } from '../http/paths.js';
 import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { LoginLimiter } from './login-limiter.js';
+import { mfaRequired } from './mfa/factor.js';
+import { registerMfaRoutes, startSecondStep } from './mfa/routes.js';
 import { dummyHash, verifyPassword } from './password.js';
 import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
@@ -65,6 +68,10 @@ export function registerSessionRoutes(
       limiter.failed(client);
       throw new ApiError('E_INVALID_CREDENTIALS');
     }
+    if (await mfaRequired(database, user.id)) {
+      // no session yet, and the pair's failures stay until the code is right (decision 0041)
+      return reply.code(202).send(await startSecondStep(context, user.id, 'password'));
+    }
     limiter.succeeded(client);
     return reply.send(await startSession(context, request, reply, user, 'password'));
   });
@@ -83,6 +90,9 @@ export function registerSessionRoutes(
     clearCookie(request, reply, model);
     return reply.code(204).send();
   });
+
+  // the second factor: the user's own settings and a sign-in's second step, counted by this limiter
+  registerMfaRoutes(app, context, limiter);
 }
 
 /**

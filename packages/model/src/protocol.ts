@@ -236,6 +236,8 @@ export const SIGNED_IN_PATHS = {
   adminInvitations: '/admin/invitations',
   /** The identity audit trail (admins). */
   adminAudit: '/admin/audit',
+  /** The signed-in user's two-step sign-in: turn it on or off, recovery codes (decision 0041). */
+  accountTwoStep: '/account/two-step',
 } as const;
 
 /**

@@ -10,6 +10,7 @@ import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { registerAdminSessionRoutes } from './auth/admin-sessions.js';
+import { registerMfaRoutes } from './auth/mfa/routes.js';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { lookupSession } from './auth/sessions.js';
@@ -147,6 +148,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       request.auth.user === null ? models.signedOut : models.signedIn,
     );
     registerSessionRoutes(api, context);
+    registerMfaRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);

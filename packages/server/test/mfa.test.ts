@@ -48,7 +48,9 @@ const STEP_MS = 30_000;
 
 /** The code an authenticator app shows for a secret at the server's clock. */
 function codeAt(server: TestServer, secret: string): string {
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: server.clock.now().getTime() });
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+    timestamp: server.clock.now().getTime(),
+  });
 }
 
 /** A code of the secret that is not the one shown now nor either side of it. */
@@ -121,7 +123,9 @@ for (const dialect of DIALECTS) {
       // re-authentication first (ASVS 5.0 7.5.1)
       const noPassword = await call(server, 'POST', '/api/account/mfa', cookie, {});
       expect(problem(noPassword)).toMatchObject({ status: 422, code: 'E_VALIDATION' });
-      const wrongPassword = await call(server, 'POST', '/api/account/mfa', cookie, { currentPassword: 'nope' });
+      const wrongPassword = await call(server, 'POST', '/api/account/mfa', cookie, {
+        currentPassword: 'nope',
+      });
       expect(problem(wrongPassword)).toMatchObject({ status: 422, code: 'E_WRONG_PASSWORD' });
       const extra = await call(server, 'POST', '/api/account/mfa', cookie, {
         currentPassword: PASSWORD,
@@ -176,7 +180,10 @@ for (const dialect of DIALECTS) {
       expect(sessionCookie(passwordOnly)).toBeUndefined();
       const challenge = passwordOnly.json<{ mfa: { challenge: string } }>().mfa.challenge;
       expect(challenge).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits
-      const challenges = await server.database.db.selectFrom(TABLES.mfaChallenges).select('id_hash').execute();
+      const challenges = await server.database.db
+        .selectFrom(TABLES.mfaChallenges)
+        .select('id_hash')
+        .execute();
       expect(challenges.map((row) => row.id_hash)).not.toContain(challenge);
       const sessionsBefore = await server.database.db.selectFrom(TABLES.sessions).select('id_hash').execute();
 
@@ -210,7 +217,9 @@ for (const dialect of DIALECTS) {
       // a recovery code works once, typed in any case and without its dashes
       const recovery = recoveryCodes[3]!;
       const typed = recovery.replace(/-/g, '').toLowerCase();
-      expect((await secondStep(server, await challengeOf(server, 'ann@example.com'), typed)).statusCode).toBe(200);
+      expect((await secondStep(server, await challengeOf(server, 'ann@example.com'), typed)).statusCode).toBe(
+        200,
+      );
       const again = await secondStep(server, await challengeOf(server, 'ann@example.com'), recovery);
       expect(problem(again)).toMatchObject({ code: 'E_MFA_CODE' });
       expect((await call(server, 'GET', '/api/account/mfa', cookie)).json()).toMatchObject({
@@ -230,15 +239,19 @@ for (const dialect of DIALECTS) {
       expect(fresh.filter((c) => recoveryCodes.includes(c))).toEqual([]);
       const old = await secondStep(server, await challengeOf(server, 'ann@example.com'), recoveryCodes[0]!);
       expect(problem(old)).toMatchObject({ code: 'E_MFA_CODE' });
-      expect((await secondStep(server, await challengeOf(server, 'ann@example.com'), fresh[0]!)).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await secondStep(server, await challengeOf(server, 'ann@example.com'), fresh[0]!)).statusCode,
+      ).toBe(200);
 
       // turning it off needs the password too
-      const offWithout = await call(server, 'DELETE', '/api/account/mfa', cookie, { currentPassword: 'nope' });
+      const offWithout = await call(server, 'DELETE', '/api/account/mfa', cookie, {
+        currentPassword: 'nope',
+      });
       expect(problem(offWithout)).toMatchObject({ code: 'E_WRONG_PASSWORD' });
       expect(await mfaRequired(server.database, ann.id)).toBe(true);
-      const turnedOff = await call(server, 'DELETE', '/api/account/mfa', cookie, { currentPassword: PASSWORD });
+      const turnedOff = await call(server, 'DELETE', '/api/account/mfa', cookie, {
+        currentPassword: PASSWORD,
+      });
       expect(turnedOff.statusCode).toBe(204);
       expect(await mfaRequired(server.database, ann.id)).toBe(false);
       expect(await server.database.db.selectFrom(TABLES.recoveryCodes).selectAll().execute()).toEqual([]);
@@ -355,7 +368,9 @@ for (const dialect of DIALECTS) {
       expect(problem(refused)).toMatchObject({ status: 409, code: 'E_MFA_STATE' });
       expect(await server.database.db.selectFrom(TABLES.mfa).selectAll().execute()).toEqual([]);
 
-      const anonymous = await call(server, 'POST', '/api/account/mfa', undefined, { currentPassword: PASSWORD });
+      const anonymous = await call(server, 'POST', '/api/account/mfa', undefined, {
+        currentPassword: PASSWORD,
+      });
       expect(problem(anonymous)).toMatchObject({ status: 401, code: 'E_UNAUTHENTICATED' });
       const noCsrf = await server.app.inject({
         method: 'POST',

@@ -99,7 +99,11 @@ export default function TwoStepSection() {
           <Button variant="default" onClick={() => setStep({ kind: 'password', action: 'codes' })}>
             New recovery codes
           </Button>
-          <Button variant="default" color="red" onClick={() => setStep({ kind: 'password', action: 'disable' })}>
+          <Button
+            variant="default"
+            color="red"
+            onClick={() => setStep({ kind: 'password', action: 'disable' })}
+          >
             Turn off
           </Button>
         </Group>
@@ -299,8 +303,8 @@ function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone(): 
   return (
     <Stack gap="sm" maw={480}>
       <Alert color="yellow" title="Save your recovery codes now" role="status">
-        If you lose your phone, each of these codes signs you in once instead of the app’s code. They
-        are shown only this once: keep them somewhere safe, like a password manager.
+        If you lose your phone, each of these codes signs you in once instead of the app’s code. They are
+        shown only this once: keep them somewhere safe, like a password manager.
       </Alert>
       <List
         data-testid="recovery-codes"

@@ -62,8 +62,11 @@ function whoseSessions(query: unknown): { userId?: string } {
   const { user, all, ...rest } = query as Record<string, unknown>;
   const extra = Object.keys(rest);
   if (extra.length > 0)
-    throw new ApiError('E_INVALID_QUERY', { reason: `${extra[0]} is not a parameter here; give user or all` });
-  if (user !== undefined && all === undefined && typeof user === 'string' && user !== '') return { userId: user };
+    throw new ApiError('E_INVALID_QUERY', {
+      reason: `${extra[0]} is not a parameter here; give user or all`,
+    });
+  if (user !== undefined && all === undefined && typeof user === 'string' && user !== '')
+    return { userId: user };
   if (all === 'true' && user === undefined) return {};
   throw new ApiError('E_INVALID_QUERY', {
     reason: 'give user=<a user’s id> to end one user’s sessions, or all=true to end everyone’s but yours',

@@ -14,8 +14,10 @@
  *
  * In memory, per instance, like the request rate limit (decision 0008), and bounded.
  */
+import { type Model } from '@ninefold/model';
 import { FixedWindows, WINDOW_MS, secondsLeft } from '../http/windows.js';
 import { LruMap } from '../lru-map.js';
+import { weakMemo } from '../memo.js';
 
 export type LimitDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
@@ -127,3 +129,12 @@ function refused(retryAfterSeconds: number): LimitDecision {
 
 // the account is a normalised email, which has no newline; the address neither
 const pairKey = (client: LoginClient) => `${client.account}\n${client.address}`;
+
+/**
+ * The sign-in limiter of an app: one per context `buildApp` hands its route registrars, so that the
+ * password step and the second step (decision 0041) count the same failures.
+ *
+ * @example const limiter = loginLimiterOf(context);
+ */
+export const loginLimiterOf: (context: { readonly model: Model; readonly now: () => Date }) => LoginLimiter =
+  weakMemo((context) => new LoginLimiter(context.model.limits.loginAttemptsPerMinute, context.now));

@@ -20,9 +20,9 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
-import { LoginLimiter } from './login-limiter.js';
+import { loginLimiterOf } from './login-limiter.js';
+import { startSecondStep } from './mfa/challenges.js';
 import { mfaRequired } from './mfa/factor.js';
-import { registerMfaRoutes, startSecondStep } from './mfa/routes.js';
 import { dummyHash, verifyPassword } from './password.js';
 import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
@@ -39,8 +39,8 @@ export function registerSessionRoutes(
   app: FastifyInstance,
   context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
 ): void {
-  const { model, database, now } = context;
-  const limiter = new LoginLimiter(model.limits.loginAttemptsPerMinute, now);
+  const { model, database } = context;
+  const limiter = loginLimiterOf(context);
   const path = apiPath(model, API_PATHS.session);
   void dummyHash(); // computed ahead, so the first unknown email costs no more than later ones
 
@@ -90,9 +90,6 @@ export function registerSessionRoutes(
     clearCookie(request, reply, model);
     return reply.code(204).send();
   });
-
-  // the second factor: the user's own settings and a sign-in's second step, counted by this limiter
-  registerMfaRoutes(app, context, limiter);
 }
 
 /**

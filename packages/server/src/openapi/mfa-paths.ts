@@ -34,7 +34,9 @@ export function mfaPaths(
     description: 'Also end your other sessions (signed in elsewhere); this one stays.',
   };
   const reauthenticated = [...changing, 'E_VALIDATION', 'E_WRONG_PASSWORD', 'E_MFA_STATE'];
-  const codes = { '200': { description: 'The recovery codes, this once.', content: json(ref('ninefold.RecoveryCodes')) } };
+  const codes = {
+    '200': { description: 'The recovery codes, this once.', content: json(ref('ninefold.RecoveryCodes')) },
+  };
   const paths: Record<string, Record<string, Json>> = {};
   paths[apiPath(model, API_PATHS.mfa)] = {
     get: op(signedIn, {
@@ -50,7 +52,9 @@ export function mfaPaths(
         'Starts two-step sign-in: a new authenticator app secret, off until confirmed. Needs your password; E_MFA_STATE when it is on already or you have no password (single sign-on).',
       parameters: [csrf],
       requestBody: body({ currentPassword: text }, ['currentPassword']),
-      responses: { '200': { description: 'The secret to add to an app.', content: json(ref('ninefold.MfaEnrolment')) } },
+      responses: {
+        '200': { description: 'The secret to add to an app.', content: json(ref('ninefold.MfaEnrolment')) },
+      },
     }),
     delete: op(reauthenticated, {
       operationId: 'disableMfa',
@@ -82,15 +86,23 @@ export function mfaPaths(
     }),
   };
   paths[apiPath(model, API_PATHS.mfaSignIn)] = {
-    post: op([...changing.filter((c) => !c.startsWith('E_UNAUTH') && c !== 'E_SESSION_EXPIRED'), 'E_VALIDATION', 'E_MFA_CODE', 'E_MFA_CHALLENGE'], {
-      operationId: 'loginSecondStep',
-      tags: ['session'],
-      summary: `A sign-in's second step: the challenge of its 202 and a code from the app, or a recovery code. Each code works once; a challenge lives ${MFA_CHALLENGE.minutes} minutes and ${MFA_CHALLENGE.attempts} wrong codes. Sets the session cookie.`,
-      security: [],
-      parameters: [csrf],
-      requestBody: body({ challenge: text, code: text }, ['challenge', 'code']),
-      responses: { '200': { description: 'Signed in.', content: json(ref('SessionUser')) } },
-    }),
+    post: op(
+      [
+        ...changing.filter((c) => !c.startsWith('E_UNAUTH') && c !== 'E_SESSION_EXPIRED'),
+        'E_VALIDATION',
+        'E_MFA_CODE',
+        'E_MFA_CHALLENGE',
+      ],
+      {
+        operationId: 'loginSecondStep',
+        tags: ['session'],
+        summary: `A sign-in's second step: the challenge of its 202 and a code from the app, or a recovery code. Each code works once; a challenge lives ${MFA_CHALLENGE.minutes} minutes and ${MFA_CHALLENGE.attempts} wrong codes. Sets the session cookie.`,
+        security: [],
+        parameters: [csrf],
+        requestBody: body({ challenge: text, code: text }, ['challenge', 'code']),
+        responses: { '200': { description: 'Signed in.', content: json(ref('SessionUser')) } },
+      },
+    ),
   };
   paths[apiPath(model, API_PATHS.adminSessions)] = {
     delete: op([...changing, 'E_FORBIDDEN', 'E_INVALID_QUERY', 'E_NOT_FOUND'], {
@@ -146,7 +158,12 @@ function schemas(): Record<string, Json> {
       },
     }),
     [MFA_CHALLENGE_SCHEMA]: object({
-      mfa: object({ challenge: { type: 'string', description: `Send to the second step within ${MFA_CHALLENGE.minutes} minutes.` } }),
+      mfa: object({
+        challenge: {
+          type: 'string',
+          description: `Send to the second step within ${MFA_CHALLENGE.minutes} minutes.`,
+        },
+      }),
     }),
   };
 }

@@ -3,10 +3,11 @@
  * factor on makes a challenge instead of a session: 256 random bits the client sends back with a
  * code, kept only as SHA-256, alive for five minutes and five wrong codes, and used once.
  */
-import { MFA_CHALLENGE, type SessionMethod } from '@ninefold/model';
+import { MFA_CHALLENGE, type MfaChallengeAnswer, type SessionMethod } from '@ninefold/model';
 import { type Kysely } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { decodeInteger } from '../../db/dialect.js';
+import { type Database } from '../../db/open.js';
 import { TABLES } from '../../schema/names.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -23,6 +24,20 @@ export interface OpenChallenge {
 }
 
 /**
+ * Starts a sign-in's second step for a user whose password (or reset link) was right: the 202
+ * answer's body. The session begins at `POST <basePath>/session/mfa`, recorded as begun by `method`.
+ *
+ * @example return reply.code(202).send(await startSecondStep(context, user.id, 'password-reset'));
+ */
+export async function startSecondStep(
+  context: { readonly database: Database; readonly now: () => Date },
+  userId: string,
+  method: SessionMethod,
+): Promise<MfaChallengeAnswer> {
+  return { mfa: { challenge: await startChallenge(context.database.db, userId, method, context.now()) } };
+}
+
+/**
  * Makes a challenge for a user's sign-in; its text, for the client.
  *
  * @example const challenge = await startChallenge(database.db, user.id, 'password', now());
@@ -35,7 +50,11 @@ export async function startChallenge(
 ): Promise<string> {
   const challenge = randomBytes(32).toString('base64url');
   // a user's dead challenges go as a new one comes: the table holds few rows per user
-  await db.deleteFrom(TABLES.mfaChallenges).where('user_id', '=', userId).where('expires_at', '<=', now.toISOString()).execute();
+  await db
+    .deleteFrom(TABLES.mfaChallenges)
+    .where('user_id', '=', userId)
+    .where('expires_at', '<=', now.toISOString())
+    .execute();
   await db
     .insertInto(TABLES.mfaChallenges)
     .values({
@@ -95,7 +114,10 @@ export async function failChallenge(db: Db, open: OpenChallenge): Promise<void> 
  * @example if (!(await finishChallenge(database.db, open))) throw new ApiError('E_MFA_CHALLENGE');
  */
 export async function finishChallenge(db: Db, open: OpenChallenge): Promise<boolean> {
-  const result = await db.deleteFrom(TABLES.mfaChallenges).where('id_hash', '=', open.hash).executeTakeFirst();
+  const result = await db
+    .deleteFrom(TABLES.mfaChallenges)
+    .where('id_hash', '=', open.hash)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 

@@ -43,7 +43,7 @@ export async function readFactor(db: Db, userId: string): Promise<StoredFactor |
 /**
  * Whether signing in as this user takes a second step: their factor is on. A flow that signs
  * someone in by a link that proves only their mailbox (a password reset) asks this first, and when
- * it holds answers the second step's challenge instead of a session (`startSecondStep`; ASVS 6.4.3).
+ * it holds answers the second step's challenge instead of a session (`startSecondStep` of `challenges.ts`; ASVS 6.4.3).
  *
  * @example if (await mfaRequired(database, user.id)) return reply.code(202).send(await startSecondStep(context, user.id, 'password-reset'));
  */

@@ -7,13 +7,11 @@
  */
 import {
   API_PATHS,
-  type MfaChallengeAnswer,
   type MfaEnrolment,
   type MfaStatus,
   type Model,
   RETRY_AFTER_HEADER,
   type RecoveryCodesAnswer,
-  type SessionMethod,
 } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { recordAuthEvent, requestOrigin } from '../../audit/auth-events.js';
@@ -22,12 +20,12 @@ import { ApiError, type FieldIssue } from '../../http/errors.js';
 import { apiPath } from '../../http/paths.js';
 import { PASSWORD_HASH_COLUMN } from '../../schema/names.js';
 import { endSessions } from '../end-sessions.js';
-import { type LoginClient, type LoginLimiter } from '../login-limiter.js';
+import { type LoginClient, type LoginLimiter, loginLimiterOf } from '../login-limiter.js';
 import { verifyPassword } from '../password.js';
 import { requireUser } from '../request-auth.js';
 import { startSession } from '../session-routes.js';
 import { type UserSummary, toSummary, usersTable } from '../users.js';
-import { startChallenge, failChallenge, finishChallenge, openChallenge } from './challenges.js';
+import { failChallenge, finishChallenge, openChallenge } from './challenges.js';
 import { acceptCode, enrol, readFactor, removeFactor } from './factor.js';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { totpEnrolment } from './totp.js';
@@ -35,26 +33,13 @@ import { totpEnrolment } from './totp.js';
 type Context = { readonly model: Model; readonly database: Database; readonly now: () => Date };
 
 /**
- * Starts a sign-in's second step for a user whose password (or reset link) was right: the 202
- * answer's body. The session begins at `POST <basePath>/session/mfa`, recorded as begun by `method`.
+ * Registers the routes, counting failures in the app's sign-in limiter (`loginLimiterOf`).
  *
- * @example return reply.code(202).send(await startSecondStep(context, user.id, 'password'));
+ * @example registerMfaRoutes(api, context);
  */
-export async function startSecondStep(
-  context: Context,
-  userId: string,
-  method: SessionMethod,
-): Promise<MfaChallengeAnswer> {
-  return { mfa: { challenge: await startChallenge(context.database.db, userId, method, context.now()) } };
-}
-
-/**
- * Registers the routes, sharing the sign-in's limiter.
- *
- * @example registerMfaRoutes(app, context, limiter);
- */
-export function registerMfaRoutes(app: FastifyInstance, context: Context, limiter: LoginLimiter): void {
+export function registerMfaRoutes(app: FastifyInstance, context: Context): void {
   const { model, database, now } = context;
+  const limiter = loginLimiterOf(context);
   const db = database.db;
   const mfa = apiPath(model, API_PATHS.mfa);
 
@@ -107,7 +92,12 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context, limite
     const answer: RecoveryCodesAnswer = {
       recoveryCodes: await db.transaction().execute(async (tx) => {
         const codes = await replaceRecoveryCodes(tx, user.id, now());
-        await recordAuthEvent(tx, { kind: 'mfa-enabled', at: now(), userId: user.id, ...requestOrigin(request) });
+        await recordAuthEvent(tx, {
+          kind: 'mfa-enabled',
+          at: now(),
+          userId: user.id,
+          ...requestOrigin(request),
+        });
         return codes;
       }),
     };
@@ -126,7 +116,12 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context, limite
       throw new ApiError('E_MFA_STATE', { reason: 'it is not on' });
     await db.transaction().execute(async (tx) => {
       await removeFactor(tx, user.id);
-      await recordAuthEvent(tx, { kind: 'mfa-disabled', at: now(), userId: user.id, ...requestOrigin(request) });
+      await recordAuthEvent(tx, {
+        kind: 'mfa-disabled',
+        at: now(),
+        userId: user.id,
+        ...requestOrigin(request),
+      });
     });
     if (body.endOtherSessions === true) await endOthers(request, user);
     return reply.code(204).send();
@@ -136,7 +131,9 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context, limite
     const body = readBody(request.body, { currentPassword: 'text' }, 'new recovery codes');
     const user = await reauthenticate(request, body.currentPassword);
     if ((await readFactor(db, user.id))?.enabled !== true)
-      throw new ApiError('E_MFA_STATE', { reason: 'it is not on, so there are no recovery codes to replace' });
+      throw new ApiError('E_MFA_STATE', {
+        reason: 'it is not on, so there are no recovery codes to replace',
+      });
     const answer: RecoveryCodesAnswer = {
       recoveryCodes: await db.transaction().execute(async (tx) => {
         const codes = await replaceRecoveryCodes(tx, user.id, now());
@@ -168,7 +165,12 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context, limite
     if (!right) {
       limiter.failed(client);
       await failChallenge(db, open);
-      await recordAuthEvent(db, { kind: 'mfa-failed', at: now(), userId: user.id, ...requestOrigin(request) });
+      await recordAuthEvent(db, {
+        kind: 'mfa-failed',
+        at: now(),
+        userId: user.id,
+        ...requestOrigin(request),
+      });
       throw new ApiError('E_MFA_CODE');
     }
     if (!(await finishChallenge(db, open))) throw new ApiError('E_MFA_CHALLENGE');
@@ -235,7 +237,8 @@ function readBody<F extends Record<string, FieldKind>>(body: unknown, fields: F,
   const record = body as Record<string, unknown>;
   const issues: FieldIssue[] = [];
   for (const name of Object.keys(record)) {
-    if (!(name in fields)) issues.push({ field: name, code: 'E_UNKNOWN_FIELD', params: { field: name, entity: what } });
+    if (!(name in fields))
+      issues.push({ field: name, code: 'E_UNKNOWN_FIELD', params: { field: name, entity: what } });
   }
   for (const [name, kind] of Object.entries(fields)) {
     const value = record[name];

@@ -22,6 +22,7 @@ import {
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { addUser, TABLES } from '../src/index.js';
+import { startSecondStep } from '../src/auth/mfa/challenges.js';
 import { mfaRequired } from '../src/auth/mfa/factor.js';
 import { createSession } from '../src/auth/sessions.js';
 
@@ -314,6 +315,23 @@ for (const dialect of DIALECTS) {
       expect(held.headers['retry-after']).toBe('1');
       server.clock.advance(1_000);
       expect((await secondStep(server, second, codeAt(server, secret))).statusCode).toBe(200);
+    });
+
+    it('gives the reset flow a second step to end in, recorded as a reset’s session', async () => {
+      const server = await testServer(dialect, specModel(SPEC));
+      const ann = await givenUser(server, 'ann@example.com', ['employee']);
+      const bob = await givenUser(server, 'bob@example.com', ['employee']);
+      const { secret } = await enrolled(server, 'ann@example.com');
+      expect(await mfaRequired(server.database, ann.id)).toBe(true);
+      expect(await mfaRequired(server.database, bob.id)).toBe(false);
+      server.clock.advance(STEP_MS);
+      // what the reset flow answers (202) instead of a session when mfaRequired holds
+      const context = { database: server.database, now: server.clock.now };
+      const answer = await startSecondStep(context, ann.id, 'password-reset');
+      const done = await secondStep(server, answer.mfa.challenge, codeAt(server, secret));
+      expect(done.statusCode).toBe(200);
+      const methods = await server.database.db.selectFrom(TABLES.sessions).select('method').execute();
+      expect(methods.map((row) => row.method)).toContain('password-reset');
     });
 
     it('lets one of two sign-ins with the same code through', async () => {

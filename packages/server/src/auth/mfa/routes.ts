@@ -87,10 +87,11 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
       throw new ApiError('E_MFA_STATE', {
         reason: factor === null ? 'nothing is waiting to be confirmed; start again' : 'it is on already',
       });
-    if (!(await acceptCode(db, user.id, factor.secret, body.code, now(), true)))
-      throw new ApiError('E_MFA_CODE');
     const answer: RecoveryCodesAnswer = {
+      // the factor goes on with its recovery codes and its event, or not at all
       recoveryCodes: await db.transaction().execute(async (tx) => {
+        if (!(await acceptCode(tx, user.id, factor.secret, body.code, now(), true)))
+          throw new ApiError('E_MFA_CODE');
         const codes = await replaceRecoveryCodes(tx, user.id, now());
         await recordAuthEvent(tx, {
           kind: 'mfa-enabled',

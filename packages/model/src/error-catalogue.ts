@@ -409,6 +409,34 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_MFA_CODE',
+    status: 422,
+    message:
+      'This code is not right, or was used already. Enter the code your authenticator app shows now, or an unused recovery code.',
+    description:
+      'A second-step code that does not match, is past its 30 seconds, or was used before (each code works once).',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_MFA_CHALLENGE',
+    status: 401,
+    message: 'This sign-in has expired or had too many wrong codes. Sign in again with your password.',
+    description:
+      'A second step whose challenge is unknown, older than 5 minutes, used, or past its 5 wrong codes.',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_MFA_STATE',
+    status: 409,
+    message: 'Two-step sign-in cannot do that now: {reason}.',
+    description:
+      'A change of the second factor that does not fit its state: on already, not on, nothing to confirm, or no password to protect.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_INTERNAL',
     status: 500,
     message: 'Something went wrong on our side. Reference: {correlationId}.',

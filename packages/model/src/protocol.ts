@@ -183,6 +183,21 @@ export const API_PATHS = {
   oidcCallback: 'session/oidc/callback',
   /** `GET` the identity audit trail, newest first (`{ data: WireAuthEvent[] }`, admins). */
   authEvents: 'admin/auth-events',
+
+  // The second factor and admins ending sessions (decision 0041).
+  /**
+   * `GET` the signed-in user's second factor (`MfaStatus`); `POST { currentPassword }` starts an
+   * enrolment (`MfaEnrolment`); `DELETE { currentPassword, endOtherSessions? }` turns it off.
+   */
+  mfa: 'account/mfa',
+  /** `POST { code, endOtherSessions? }`: turns the enrolled factor on; answers `RecoveryCodesAnswer` once. */
+  mfaConfirm: 'account/mfa/confirm',
+  /** `POST { currentPassword }`: ten new recovery codes (`RecoveryCodesAnswer`); the old ones stop working. */
+  recoveryCodes: 'account/mfa/recovery-codes',
+  /** `POST { challenge, code }`: a sign-in's second step, after a `202 MfaChallengeAnswer` (`SessionAnswer`). */
+  mfaSignIn: 'session/mfa',
+  /** `DELETE ?user=<id>` ends one user's sessions, `DELETE ?all=true` everyone's but the caller's (admins). */
+  adminSessions: 'admin/sessions',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */
@@ -221,6 +236,8 @@ export const SIGNED_IN_PATHS = {
   adminInvitations: '/admin/invitations',
   /** The identity audit trail (admins). */
   adminAudit: '/admin/audit',
+  /** The signed-in user's two-step sign-in: turn it on or off, recovery codes (decision 0041). */
+  accountTwoStep: '/account/two-step',
 } as const;
 
 /**
@@ -544,6 +561,11 @@ export const AUTH_EVENT_KINDS = [
   'sso-sign-in',
   'sso-linked',
   'sso-failed',
+  'mfa-enabled',
+  'mfa-disabled',
+  'mfa-failed',
+  'recovery-codes-replaced',
+  'sessions-ended-by-admin',
 ] as const;
 export type AuthEventKind = (typeof AUTH_EVENT_KINDS)[number];
 
@@ -563,4 +585,48 @@ export interface WireAuthEvent {
   readonly userAgent: string | null;
   /** What else is worth knowing (a token's name, why SSO failed); never a secret. */
   readonly detail: Readonly<Record<string, string>> | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The second factor (decision 0041)
+
+/** How many recovery codes a user holds after turning the second factor on, or replacing them. */
+export const RECOVERY_CODE_COUNT = 10;
+/** How long a sign-in waits for its second step, and how many wrong codes it takes. */
+export const MFA_CHALLENGE = { minutes: 5, attempts: 5 } as const;
+
+/** `GET <basePath>/account/mfa`: whether the second factor is on, and how many recovery codes are unused. */
+export interface MfaStatus {
+  readonly enabled: boolean;
+  readonly recoveryCodesLeft: number;
+  /** False for a user with no password (single sign-on only): their provider gives their second step. */
+  readonly available: boolean;
+}
+
+/** `POST <basePath>/account/mfa`'s answer: the authenticator app's secret, as text, URI and QR code. */
+export interface MfaEnrolment {
+  /** Base32, for typing into an authenticator app by hand. */
+  readonly secret: string;
+  /** `otpauth://totp/…`: what the QR code holds. */
+  readonly uri: string;
+  /** The URI as a QR code, an SVG document. */
+  readonly qrSvg: string;
+}
+
+/** The recovery codes, shown this once: `POST <basePath>/account/mfa/confirm` and `…/recovery-codes`. */
+export interface RecoveryCodesAnswer {
+  readonly recoveryCodes: readonly string[];
+}
+
+/**
+ * `POST <basePath>/session` (202) for a user with the second factor on: no session yet; the
+ * challenge goes with a code to `POST <basePath>/session/mfa`.
+ */
+export interface MfaChallengeAnswer {
+  readonly mfa: { readonly challenge: string };
+}
+
+/** `DELETE <basePath>/admin/sessions`' answer: how many sessions ended. */
+export interface SessionsEndedAnswer {
+  readonly ended: number;
 }

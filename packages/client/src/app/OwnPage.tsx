@@ -7,12 +7,14 @@ import DeliveriesPage from '../admin/DeliveriesPage';
 import JobsPage from '../admin/JobsPage';
 import MailPage from '../admin/MailPage';
 import NotificationSettingsPage from '../notifications/NotificationSettingsPage';
+import TwoStepPage from '../account/TwoStepPage';
 
 const PAGES = {
   jobs: JobsPage,
   webhooks: DeliveriesPage,
   mail: MailPage,
   notificationSettings: NotificationSettingsPage,
+  twoStep: TwoStepPage,
 } as const;
 
 /** The name of one of the app's own signed-in pages. */

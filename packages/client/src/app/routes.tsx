@@ -86,6 +86,7 @@ export function createRoutes(model: Model): RouteObject[] {
                   path: SIGNED_IN_PATHS.notificationSettings,
                   element: <OwnPage page="notificationSettings" />,
                 },
+                { path: SIGNED_IN_PATHS.accountTwoStep, element: <OwnPage page="twoStep" /> },
                 ...model.screens.map((screen: Screen) => ({
                   path: screen.path,
                   element: <ScreenGate screen={screen} />,

@@ -11,13 +11,17 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Suspense, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import { lazyComponent } from '../runtime/lazy';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { useSession } from './session';
 import { useSignIn } from './session-actions';
 import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
+
+// only people with two-step sign-in on need it (decision 0041)
+const SecondStep = lazyComponent(() => import('./SecondStep').then((module) => module.default));
 
 /** Only a path of this app: never another origin (`//evil.example`), never a scheme. */
 export function safeNext(next: string | null): string {
@@ -45,6 +49,25 @@ export function SignInPage() {
   };
   const failure = signIn.error === null ? null : describeError(model, signIn.error);
   const expired = params.get('next') !== null && signIn.error === null;
+  const challenge = signIn.data !== undefined && 'mfa' in signIn.data ? signIn.data.mfa.challenge : null;
+
+  if (challenge !== null) {
+    return (
+      <Center mih="100dvh" p="md" component="main">
+        <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+          <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
+            <SecondStep
+              challenge={challenge}
+              onRestart={() => {
+                setPassword('');
+                signIn.reset();
+              }}
+            />
+          </Suspense>
+        </Paper>
+      </Center>
+    );
+  }
 
   return (
     <Center mih="100dvh" p="md" component="main">

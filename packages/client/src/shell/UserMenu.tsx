@@ -6,7 +6,14 @@
 import { Menu, Text } from '@mantine/core';
 import { isAdmin } from '@ninefold/engine/grants';
 import { SIGNED_IN_PATHS } from '@ninefold/model';
-import { IconBell, IconBriefcase, IconLogout, IconMail, IconWebhook } from '@tabler/icons-react';
+import {
+  IconBell,
+  IconBriefcase,
+  IconLogout,
+  IconMail,
+  IconShieldLock,
+  IconWebhook,
+} from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useSignOut } from '../auth/session-actions';
 import { useUserQueue } from '../offline/PendingWrites';
@@ -50,6 +57,13 @@ export default function UserMenu({
             Notification settings
           </Menu.Item>
         )}
+        <Menu.Item
+          component={Link}
+          to={SIGNED_IN_PATHS.accountTwoStep}
+          leftSection={<IconShieldLock size={16} />}
+        >
+          Two-step sign-in
+        </Menu.Item>
         {isAdmin(model, roles) && (
           <>
             <Menu.Label>Admin</Menu.Label>

@@ -123,8 +123,9 @@ export function delaySeconds(over: number): number {
 }
 
 /**
- * The login limiter of an app: one per app context, shared by every route that checks a password
- * (signing in, changing one's password), so that guesses through one count against the other.
+ * The login limiter of an app: one per context `buildApp` hands its route registrars, shared by every
+ * route that checks a password or a second factor (signing in, its second step — decision 0041 —
+ * changing one's password), so that guesses through one count against the others.
  *
  * @example const limiter = loginLimiterOf(context); limiter.attempt({ account, address })
  */

@@ -84,6 +84,11 @@ export class SessionCache {
       if (entry.session.user.id === userId) this.#entries.delete(id);
     }
   }
+
+  /** Forgets every session (an admin ended everyone's): the sessions that stay are read again. */
+  forgetAll(): void {
+    this.#entries.clear();
+  }
 }
 
 /**

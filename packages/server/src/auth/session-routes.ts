@@ -1,6 +1,7 @@
 /**
  * `POST <basePath>/session` (sign in), `GET` (who am I), `DELETE` (sign out), under the spec's
- * `calls.basePath` like the resources.
+ * `calls.basePath` like the resources. A user with the second factor on gets a challenge (202)
+ * instead of a session, and finishes at `POST <basePath>/session/mfa` (`mfa/routes.ts`).
  */
 import { type UserContext } from '@ninefold/engine';
 import {
@@ -21,6 +22,8 @@ import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { loginLimiterOf } from './login-limiter.js';
+import { startSecondStep } from './mfa/challenges.js';
+import { mfaRequired } from './mfa/factor.js';
 import { dummyHash, verifyPassword } from './password.js';
 import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
@@ -72,6 +75,10 @@ export function registerSessionRoutes(
         ...requestOrigin(request),
       });
       throw new ApiError('E_INVALID_CREDENTIALS');
+    }
+    if (await mfaRequired(database, user.id)) {
+      // no session yet, and the pair's failures stay until the code is right (decision 0041)
+      return reply.code(202).send(await startSecondStep(context, user.id, 'password'));
     }
     limiter.succeeded(client);
     const answer = await startSession(context, request, reply, user, 'password');

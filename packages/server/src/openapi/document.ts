@@ -20,6 +20,7 @@ import { resourcePath } from '../resources/routes.js';
 import { describeWebhookDeliveries } from './webhooks.js';
 import { accountPaths } from './account-paths.js';
 import { notificationPaths } from './notification-paths.js';
+import { MFA_CHALLENGE_SCHEMA, mfaPaths } from './mfa-paths.js';
 import {
   ANY_REQUEST,
   BY_ID,
@@ -123,7 +124,13 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           properties: { email: { type: 'string' }, password: { type: 'string' } },
         }),
       },
-      responses: { '200': { description: 'Signed in.', content: json(ref('SessionUser')) } },
+      responses: {
+        '200': { description: 'Signed in.', content: json(ref('SessionUser')) },
+        '202': {
+          description: `The password is right and two-step sign-in is on: no session yet; send the challenge and a code to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\`.`,
+          content: json(ref(MFA_CHALLENGE_SCHEMA)),
+        },
+      },
     }),
     get: op(SIGNED_IN, {
       operationId: 'getSession',
@@ -198,6 +205,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const account = accountPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
   Object.assign(paths, account.paths);
   Object.assign(schemas, account.schemas);
+  // the second factor and the admins' ending of sessions (decision 0041)
+  const mfa = mfaPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
+  Object.assign(paths, mfa.paths);
+  Object.assign(schemas, mfa.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

@@ -30,6 +30,12 @@ export const TABLES = {
   identities: 'ninefold_identities',
   /** The identity audit trail (`audit/auth-events.ts`). */
   authEvents: 'ninefold_auth_events',
+  /** Each user's authenticator app secret and whether it is on (`auth/mfa/`, decision 0041). */
+  mfa: 'ninefold_mfa',
+  /** Each user's recovery codes, hashed (`auth/mfa/recovery-codes.ts`). */
+  recoveryCodes: 'ninefold_recovery_codes',
+  /** Sign-ins waiting for their second step, hashed (`auth/mfa/challenges.ts`). */
+  mfaChallenges: 'ninefold_mfa_challenges',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

@@ -336,5 +336,59 @@ function identityTables(): Table[] {
       ],
       indexes: [index(events, ['at', 'id'], false), index(events, ['user_id', 'at'], false)],
     },
+    ...secondFactorTables(),
+  ];
+}
+
+/**
+ * The second factor's tables (decision 0041): a user's authenticator secret (it must be readable to
+ * check a code), their recovery codes and the sign-ins waiting for a code, both as SHA-256 only.
+ */
+function secondFactorTables(): Table[] {
+  const mfa = TABLES.mfa;
+  const codes = TABLES.recoveryCodes;
+  const challenges = TABLES.mfaChallenges;
+  return [
+    {
+      name: mfa,
+      entity: null,
+      columns: [
+        system('user_id', 'text', 'ref:User', { primaryKey: true }),
+        // base32, as authenticator apps take it
+        system('secret', 'text', 'string'),
+        system('created_at', 'text', 'datetime'),
+        // null while enrolled but not yet confirmed with a code: the factor is not on
+        system('enabled_at', 'text', 'datetime', { notNull: false }),
+        // the last 30-second step a code was accepted for: no code works twice (ASVS 6.5.1)
+        system('last_step', 'integer', 'integer', { notNull: false }),
+      ],
+      indexes: [],
+    },
+    {
+      name: codes,
+      entity: null,
+      columns: [
+        system('id', 'text', 'id', { primaryKey: true }),
+        system('user_id', 'text', 'ref:User'),
+        system('code_hash', 'text', 'sha256'),
+        system('created_at', 'text', 'datetime'),
+        system('used_at', 'text', 'datetime', { notNull: false }),
+      ],
+      indexes: [index(codes, ['user_id', 'code_hash'], true)],
+    },
+    {
+      name: challenges,
+      entity: null,
+      columns: [
+        system('id_hash', 'text', 'sha256', { primaryKey: true }),
+        system('user_id', 'text', 'ref:User'),
+        // how the sign-in began ('password', 'password-reset'): the session it ends in says so
+        system('method', 'text', 'string'),
+        system('created_at', 'text', 'datetime'),
+        system('expires_at', 'text', 'datetime'),
+        system('failures', 'integer', 'integer'),
+      ],
+      indexes: [index(challenges, ['user_id'], false)],
+    },
   ];
 }

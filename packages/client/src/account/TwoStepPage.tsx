@@ -1,0 +1,23 @@
+/**
+ * `/account/two-step`: the two-step sign-in section on a page of its own, until the account page
+ * (`/account`) shows the section itself. The section loads in a chunk of its own.
+ */
+import { Stack, Title } from '@mantine/core';
+import { Suspense } from 'react';
+import { Loading } from '../admin/Loading';
+import { lazyComponent } from '../runtime/lazy';
+import { useDocumentTitle } from '../shell/title';
+
+const TwoStepSection = lazyComponent(() => import('./TwoStepSection').then((module) => module.default));
+
+export default function TwoStepPage() {
+  useDocumentTitle('Two-step sign-in');
+  return (
+    <Stack gap="md" py="md" maw={640}>
+      <Title order={1}>Security</Title>
+      <Suspense fallback={<Loading />}>
+        <TwoStepSection />
+      </Suspense>
+    </Stack>
+  );
+}

@@ -10,6 +10,7 @@ import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { installAuthentication } from './auth/request-auth.js';
+import { registerOidcRoutes } from './auth/oidc-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
@@ -146,6 +147,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       request.auth.user === null ? models.signedOut : models.signedIn,
     );
     registerSessionRoutes(api, context);
+    registerOidcRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);

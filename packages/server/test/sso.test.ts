@@ -5,7 +5,9 @@
  * the sign-in page with the catalogue code.
  */
 import { API_PATHS, DEFAULT_AUTH, type Model, type Oidc, SESSION_COOKIE } from '@ninefold/model';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import {
+  checkedInject,
   DIALECTS,
   OIDC_TEST_CLIENT_SECRET,
   type TestOidcProvider,
@@ -18,7 +20,14 @@ import {
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OIDC_FLOW_COOKIE, TABLES, decodeFlow, disableUser, encodeFlow } from '../src/index.js';
+import {
+  OIDC_FLOW_COOKIE,
+  TABLES,
+  decodeFlow,
+  disableUser,
+  encodeFlow,
+  openApiDocument,
+} from '../src/index.js';
 
 const SPEC = `
 product: { name: Desk }
@@ -104,7 +113,10 @@ async function signIn(
 }
 
 /** Who the jar's session is: the session answer's user, or null. */
-async function whoAmI(base: string, jar: Jar): Promise<{ id: string; email: string; roles: string[] } | null> {
+async function whoAmI(
+  base: string,
+  jar: Jar,
+): Promise<{ id: string; email: string; roles: string[] } | null> {
   if (!jar.has(SESSION_COOKIE)) return null;
   const response = await get(`${base}/api/${API_PATHS.session}`, jar);
   if (response.status !== 200) return null;
@@ -327,7 +339,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('goes back only to a path of this app: never to another site', async () => {
-      for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
+      for (const returnTo of [
+        '//evil.example/x',
+        'https://evil.example/',
+        '/\\evil.example',
+        'javascript:alert(1)',
+      ]) {
         const jar: Jar = new Map();
         await begin(base, jar, returnTo);
         expect(decodeFlow(jar.get(OIDC_FLOW_COOKIE))?.returnTo).toBe('/');
@@ -370,7 +387,7 @@ for (const dialect of DIALECTS) {
       const { server } = await ssoServer(dialect, provider, {
         env: { NINEFOLD_PUBLIC_URL: 'https://desk.example.com/' },
       });
-      const started = await server.app.inject({
+      const started = await checkedInject(server.app, server.model, {
         method: 'GET',
         url: `/api/${API_PATHS.oidcStart}`,
         headers: { host: 'evil.example' },
@@ -378,6 +395,34 @@ for (const dialect of DIALECTS) {
       expect(started.statusCode).toBe(302);
       const location = new URL(String(started.headers['location']));
       expect(location.searchParams.get('redirect_uri')).toBe(`https://desk.example.com${CALLBACK}`);
+      // and without it, the request's own origin
+      const local = await ssoServer(dialect, provider);
+      const here = await checkedInject(local.server.app, local.server.model, {
+        method: 'GET',
+        url: `/api/${API_PATHS.oidcStart}`,
+        headers: { host: 'desk.internal:8080' },
+      });
+      const redirect = new URL(String(here.headers['location'])).searchParams.get('redirect_uri');
+      expect(redirect).toBe(`http://desk.internal:8080${CALLBACK}`);
+    });
+
+    it('describes both routes in the OpenAPI document, validly, and answers as it says', async () => {
+      const { server } = await ssoServer(dialect, provider);
+      const doc = openApiDocument(server.model);
+      const result = await new Validator().validate(doc);
+      expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining([`/api/${API_PATHS.oidcStart}`, CALLBACK]),
+      );
+      const refused = await checkedInject(server.app, server.model, {
+        method: 'GET',
+        url: `${CALLBACK}?code=x&state=y`,
+      });
+      expect(refused.statusCode).toBe(302);
+      expect(refused.headers['location']).toBe('/sign-in?error=E_SSO_FAILED');
+      // a spec without a provider has neither route nor its description
+      const plain = openApiDocument(specModel(SPEC));
+      expect(Object.keys(plain.paths)).not.toContain(CALLBACK);
     });
 
     it('sends the browser to the sign-in page with E_SSO_FAILED when discovery fails, and tries again later', async () => {

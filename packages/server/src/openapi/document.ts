@@ -18,6 +18,7 @@ import { JOB_STATES } from '../jobs/job.js';
 import { resourcePath } from '../resources/routes.js';
 import { describeWebhookDeliveries } from './webhooks.js';
 import { notificationPaths } from './notification-paths.js';
+import { ssoPaths } from './sso-paths.js';
 import {
   ANY_REQUEST,
   BY_ID,
@@ -137,6 +138,8 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '204': { description: 'Signed out.' } },
     }),
   };
+  // single sign-on, when the spec has a provider (decision 0039)
+  Object.assign(paths, ssoPaths(model, { op, anyRequest: ANY_REQUEST }));
 
   // the jobs, for admins (jobs/admin.ts, decision 0028)
   schemas['Job'] = jobSchema();

@@ -4,6 +4,7 @@ import {
   Anchor,
   Button,
   Center,
+  Divider,
   Paper,
   PasswordInput,
   Stack,
@@ -11,9 +12,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { API_PATHS, type ErrorCode, type Model } from '@ninefold/model';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { describeError } from '../runtime/messages';
+import { describeError, message } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { useSession } from './session';
 import { useSignIn } from './session-actions';
@@ -23,6 +25,32 @@ import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
 export function safeNext(next: string | null): string {
   if (next === null || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   return next;
+}
+
+/** The codes single sign-on sends back to this page. */
+const SSO_CODES = ['E_SSO_FAILED', 'E_SSO_NO_ACCOUNT'] as const satisfies readonly ErrorCode[];
+
+/**
+ * The message of a single sign-on that did not work, from the code the server put in the address
+ * (`?error=E_SSO_FAILED`): only a code of the catalogue, never text from the address (anyone can
+ * write an address), and only single sign-on's.
+ *
+ * @example ssoFailure(model, 'E_SSO_NO_ACCOUNT')?.message
+ */
+export function ssoFailure(model: Model, code: string | null): { code: ErrorCode; message: string } | null {
+  const known = SSO_CODES.find((c) => c === code);
+  if (known === undefined) return null;
+  const label = model.auth.oidc?.label ?? 'single sign-on';
+  return {
+    code: known,
+    message: message(model, known, { value: label, reason: 'try again, or ask an admin for help' }),
+  };
+}
+
+/** Where "Sign in with …" goes: the server's start of single sign-on, coming back to `next`. */
+function ssoStart(model: Model, next: string): string {
+  const base = model.calls.basePath.replace(/\/+$/, '');
+  return `${base}/${API_PATHS.oidcStart}?returnTo=${encodeURIComponent(next)}`;
 }
 
 export function SignInPage() {
@@ -43,8 +71,10 @@ export function SignInPage() {
     event.preventDefault();
     signIn.mutate({ email, password });
   };
-  const failure = signIn.error === null ? null : describeError(model, signIn.error);
+  const failure =
+    signIn.error === null ? ssoFailure(model, params.get('error')) : describeError(model, signIn.error);
   const expired = params.get('next') !== null && signIn.error === null;
+  const oidc = model.auth.oidc;
 
   return (
     <Center mih="100dvh" p="md" component="main">
@@ -91,6 +121,15 @@ export function SignInPage() {
             <Button type="submit" loading={signIn.isPending} fullWidth>
               Sign in
             </Button>
+            {oidc !== null && (
+              <>
+                <Divider label="or" labelPosition="center" />
+                {/* a full-page navigation: the server sends the browser on to the provider */}
+                <Button component="a" href={ssoStart(model, next)} variant="default" fullWidth>
+                  Sign in with {oidc.label}
+                </Button>
+              </>
+            )}
             <Text size="sm" c="dimmed" ta="center">
               <Anchor component={Link} to="/about">
                 About this app

@@ -17,11 +17,7 @@ import { type UserSummary, addUser, findUser, setRoles, toSummary, usersTable } 
 
 /** Why single sign-on found no account to sign in to; recorded in the audit trail as the reason. */
 export type SsoRefusal =
-  | 'no-email'
-  | 'email-not-verified'
-  | 'no-account'
-  | 'account-disabled'
-  | 'account-not-created';
+  'no-email' | 'email-not-verified' | 'no-account' | 'account-disabled' | 'account-not-created';
 
 /** The account to sign in to, or why there is none. */
 export type SsoAccount =

@@ -216,6 +216,24 @@ for (const dialect of DIALECTS) {
       expect(again?.id).toBe(first?.id);
     });
 
+    it('gives one account to a person whose first two sign-ins finish at once', async () => {
+      provider.accounts.set('twin-1', {
+        sub: 'twin-1',
+        email: 'twin@example.com',
+        groups: ['support-staff'],
+      });
+      const jars: Jar[] = [new Map(), new Map()];
+      const callbacks = await Promise.all(
+        jars.map(async (jar) => provider.signIn((await begin(base, jar)).href, 'twin-1')),
+      );
+      const finished = await Promise.all(callbacks.map((callback, i) => get(callback, jars[i]!)));
+      expect(finished.map((f) => f.headers.get('location'))).toEqual(['/', '/']);
+      const [first, second] = await Promise.all(jars.map((jar) => whoAmI(base, jar)));
+      expect(first?.email).toBe('twin@example.com');
+      expect(second?.id).toBe(first?.id);
+      expect((await identities(server)).filter((row) => row['subject'] === 'twin-1')).toHaveLength(1);
+    });
+
     it('links an existing account by an e-mail address the provider verified', async () => {
       const lee = await givenUser(server, 'lee@example.com', ['customer']);
       const { location, jar } = await signIn(base, provider, 'lee-1');

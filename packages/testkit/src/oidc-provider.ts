@@ -1,3 +1,6 @@
+// oidc-provider ships no types: its declaration must reach every project that compiles this file
+// (the tests', e2e's), which an import of a declaration file cannot do
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./oidc-provider-module.d.ts" />
 /**
  * A real OpenID Connect provider for tests of single sign-on: `oidc-provider` on 127.0.0.1 and a

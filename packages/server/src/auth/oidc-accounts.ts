@@ -65,11 +65,14 @@ export async function ssoAccount(
           { email: claims.email, name: claims.name ?? claims.email.split('@')[0]!, roles: newRoles },
           clock,
         );
+        created = true;
       } catch (error) {
-        if (error instanceof ApiError) return { ok: false, reason: 'account-not-created' };
-        throw error;
+        if (!(error instanceof ApiError)) throw error;
+        // the address was taken a moment ago, by this person's other sign-in or an admin: theirs it is
+        user = await findUser(database, model, claims.email);
+        if (user === null) return { ok: false, reason: 'account-not-created' };
+        linked = true;
       }
-      created = true;
     }
     if (!(await link(context, user, claims))) {
       // the same person's other sign-in linked it a moment ago: theirs is the link

@@ -74,6 +74,10 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<T
   const clientSecret = options.clientSecret ?? OIDC_TEST_CLIENT_SECRET;
   const accounts = new Map(options.accounts.map((account) => [account.sub, account]));
   const server: Server = createServer();
+  // longer than a client keeps an idle connection (undici: 4 s), so the client always closes it
+  // first: with Node's 5 s, a test's event loop busy past both (PGlite migrating) met a socket the
+  // provider was closing, and discovery failed with ECONNRESET
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

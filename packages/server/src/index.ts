@@ -76,6 +76,7 @@ export { requireUser, type RequestAuth } from './auth/request-auth.js';
 export {
   OIDC_FLOW_COOKIE,
   OIDC_FLOW_SECONDS,
+  OIDC_TIMEOUT_SECONDS,
   OidcConfigError,
   decodeFlow,
   encodeFlow,

@@ -18,10 +18,11 @@ import {
   testServer,
 } from '@ninefold/testkit';
 import { createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OIDC_FLOW_COOKIE,
+  OIDC_TIMEOUT_SECONDS,
   TABLES,
   decodeFlow,
   disableUser,
@@ -478,3 +479,28 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+// the provider is the same on every database: one dialect is enough, and the test waits for the timeout
+describe('single sign-on with a provider that never answers', () => {
+  it(
+    'gives up on discovery after its timeout and sends the browser to the sign-in page',
+    async () => {
+      const sockets: Socket[] = [];
+      const silent = createNetServer((socket) => void sockets.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const issuer = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      try {
+        const { base } = await ssoServer('sqlite', { issuer, clientSecret: OIDC_TEST_CLIENT_SECRET });
+        const started = Date.now();
+        const answer = await get(`${base}/api/${API_PATHS.oidcStart}`, new Map());
+        expect(answer.status).toBe(302);
+        expect(answer.headers.get('location')).toBe('/sign-in?error=E_SSO_FAILED');
+        expect(Date.now() - started).toBeGreaterThanOrEqual(OIDC_TIMEOUT_SECONDS * 1000 - 100);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    },
+    (OIDC_TIMEOUT_SECONDS + 20) * 1000,
+  );
+});

@@ -65,6 +65,11 @@ export interface StartOptions {
    * sign-on off (decisions 0030, 0036).
    */
   readonly env?: Environment;
+  /**
+   * The model to serve, made from the compiled one: for tests of what the spec's notation does not
+   * say yet (a provider of single sign-on, say). Default: as compiled.
+   */
+  readonly transformModel?: (compiled: Model) => Model;
 }
 
 export interface RunningServer {
@@ -112,7 +117,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       `The spec has errors; run \`ninefold check ${options.specPath}\` for details.\n${lines.join('\n')}`,
     );
   }
-  const model = modelForEnvironment(compiled.model, options, print);
+  const model = modelForEnvironment(
+    options.transformModel?.(compiled.model) ?? compiled.model,
+    options,
+    print,
+  );
   const env = options.env ?? process.env;
   // a webhook whose URL or secret is set but malformed stops the start before anything is opened
   resolveWebhooks(model, env);

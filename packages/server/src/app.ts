@@ -13,6 +13,7 @@ import { registerAdminSessionRoutes } from './auth/admin-sessions.js';
 import { registerMfaRoutes } from './auth/mfa/routes.js';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerAccountRoutes } from './auth/account-routes.js';
+import { registerOidcRoutes } from './auth/oidc-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { registerTokenRoutes } from './auth/token-routes.js';
 import { registerAuthEventRoutes } from './audit/auth-event-routes.js';
@@ -155,6 +156,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerTokenRoutes(api, context);
     registerAuthEventRoutes(api, context);
     registerMfaRoutes(api, context);
+    registerOidcRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);

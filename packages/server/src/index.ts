@@ -73,6 +73,15 @@ export {
 } from './auth/users.js';
 export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/password.js';
 export { requireUser, type RequestAuth } from './auth/request-auth.js';
+export {
+  OIDC_FLOW_COOKIE,
+  OIDC_FLOW_SECONDS,
+  OIDC_TIMEOUT_SECONDS,
+  OidcConfigError,
+  decodeFlow,
+  encodeFlow,
+  type OidcFlow,
+} from './auth/oidc.js';
 
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
 export { publicModel, signedOutModel } from './http/public-model.js';

@@ -7,3 +7,4 @@ export * from './server.js';
 export * from './contract.js';
 export * from './examples.js';
 export * from './jobs.js';
+export * from './oidc-provider.js';

@@ -4,6 +4,7 @@ import {
   Anchor,
   Button,
   Center,
+  Divider,
   Paper,
   PasswordInput,
   Stack,
@@ -11,10 +12,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { API_PATHS, type ErrorCode, type Model } from '@ninefold/model';
 import { type FormEvent, Suspense, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { lazyComponent } from '../runtime/lazy';
-import { describeError } from '../runtime/messages';
+import { describeError, message } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { useSession } from './session';
 import { useSignIn } from './session-actions';
@@ -27,6 +29,32 @@ const SecondStep = lazyComponent(() => import('./SecondStep').then((module) => m
 export function safeNext(next: string | null): string {
   if (next === null || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   return next;
+}
+
+/** The codes single sign-on sends back to this page. */
+const SSO_CODES = ['E_SSO_FAILED', 'E_SSO_NO_ACCOUNT'] as const satisfies readonly ErrorCode[];
+
+/**
+ * The message of a single sign-on that did not work, from the code the server put in the address
+ * (`?error=E_SSO_FAILED`): only a code of the catalogue, never text from the address (anyone can
+ * write an address), and only single sign-on's.
+ *
+ * @example ssoFailure(model, 'E_SSO_NO_ACCOUNT')?.message
+ */
+export function ssoFailure(model: Model, code: string | null): { code: ErrorCode; message: string } | null {
+  const known = SSO_CODES.find((c) => c === code);
+  if (known === undefined) return null;
+  const label = model.auth.oidc?.label ?? 'single sign-on';
+  return {
+    code: known,
+    message: message(model, known, { value: label, reason: 'try again, or ask an admin for help' }),
+  };
+}
+
+/** Where "Sign in with …" goes: the server's start of single sign-on, coming back to `next`. */
+function ssoStart(model: Model, next: string): string {
+  const base = model.calls.basePath.replace(/\/+$/, '');
+  return `${base}/${API_PATHS.oidcStart}?returnTo=${encodeURIComponent(next)}`;
 }
 
 export function SignInPage() {
@@ -47,7 +75,8 @@ export function SignInPage() {
     event.preventDefault();
     signIn.mutate({ email, password });
   };
-  const failure = signIn.error === null ? null : describeError(model, signIn.error);
+  const failure =
+    signIn.error === null ? ssoFailure(model, params.get('error')) : describeError(model, signIn.error);
   const expired = params.get('next') !== null && signIn.error === null;
   const challenge = signIn.data !== undefined && 'mfa' in signIn.data ? signIn.data.mfa.challenge : null;
 
@@ -68,6 +97,7 @@ export function SignInPage() {
       </Center>
     );
   }
+  const oidc = model.auth.oidc;
 
   return (
     <Center mih="100dvh" p="md" component="main">
@@ -114,6 +144,15 @@ export function SignInPage() {
             <Button type="submit" loading={signIn.isPending} fullWidth>
               Sign in
             </Button>
+            {oidc !== null && (
+              <>
+                <Divider label="or" labelPosition="center" />
+                {/* a full-page navigation: the server sends the browser on to the provider */}
+                <Button component="a" href={ssoStart(model, next)} variant="default" fullWidth>
+                  Sign in with {oidc.label}
+                </Button>
+              </>
+            )}
             <Text size="sm" c="dimmed" ta="center">
               <Anchor component={Link} to="/about">
                 About this app

@@ -21,6 +21,7 @@ import { describeWebhookDeliveries } from './webhooks.js';
 import { accountPaths } from './account-paths.js';
 import { notificationPaths } from './notification-paths.js';
 import { MFA_CHALLENGE_SCHEMA, mfaPaths } from './mfa-paths.js';
+import { ssoPaths } from './sso-paths.js';
 import {
   ANY_REQUEST,
   BY_ID,
@@ -146,6 +147,8 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: { '204': { description: 'Signed out.' } },
     }),
   };
+  // single sign-on, when the spec has a provider (decision 0039)
+  Object.assign(paths, ssoPaths(model, { op, anyRequest: ANY_REQUEST }));
 
   // the jobs, for admins (jobs/admin.ts, decision 0028)
   schemas['Job'] = jobSchema();

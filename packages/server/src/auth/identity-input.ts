@@ -22,7 +22,9 @@ export function readTexts<K extends string>(
 ): Record<K, string> {
   const names = Object.keys(fields) as K[];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('E_BAD_REQUEST', { reason: `the body must be a JSON object with ${names.join(', ')}` });
+    throw new ApiError('E_BAD_REQUEST', {
+      reason: `the body must be a JSON object with ${names.join(', ')}`,
+    });
   }
   const record = body as Record<string, unknown>;
   const issues: FieldIssue[] = [];

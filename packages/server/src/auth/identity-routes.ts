@@ -4,7 +4,13 @@
  * sign-up (`sign-ups.ts`) and password reset (`password-resets.ts`). The mail settings are read
  * once, here, from the server's environment.
  */
-import { API_PATHS, type InvitationAnswer, type Model, type WireInvitation, type WireLink } from '@ninefold/model';
+import {
+  API_PATHS,
+  type InvitationAnswer,
+  type Model,
+  type WireInvitation,
+  type WireLink,
+} from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { type Database } from '../db/open.js';
@@ -14,7 +20,13 @@ import { apiPath } from '../http/paths.js';
 import { mailSettings } from '../mail/settings.js';
 import { type Env } from '../webhooks/resolve.js';
 import { readTexts } from './identity-input.js';
-import { inviteUser, inviteeAgain, listInvitations, requireInviter, revokeInvitation } from './invitations.js';
+import {
+  inviteUser,
+  inviteeAgain,
+  listInvitations,
+  requireInviter,
+  revokeInvitation,
+} from './invitations.js';
 import { setPasswordByLink } from './link-accounts.js';
 import { inspectLink, publicBase, useLink, wireLink } from './links.js';
 import { hashPassword } from './password.js';
@@ -85,7 +97,9 @@ export function registerIdentityRoutes(
     const at = now();
     const user = await database.db.transaction().execute(async (tx) => {
       const link = await useLink(tx, body.token, 'invitation', at);
-      const accepted = await setPasswordByLink(tx, model, link.userId, passwordHash, at, { endSessions: false });
+      const accepted = await setPasswordByLink(tx, model, link.userId, passwordHash, at, {
+        endSessions: false,
+      });
       await recordAuthEvent(tx, {
         kind: 'invitation-accepted',
         at,

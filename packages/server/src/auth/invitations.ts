@@ -197,7 +197,11 @@ export async function inviteeAgain(database: Database, model: Model, id: string)
     );
   }
   if (decodeBoolean(row['disabled'])) {
-    throw new ApiError('E_CONFLICT', {}, { detail: 'This user is disabled: enable them before inviting them.' });
+    throw new ApiError(
+      'E_CONFLICT',
+      {},
+      { detail: 'This user is disabled: enable them before inviting them.' },
+    );
   }
   return { id: String(row['id']), email: String(row['email']), name: String(row['name'] ?? '') };
 }
@@ -216,10 +220,15 @@ export async function revokeInvitation(
   const { now } = options;
   await database.db.transaction().execute(async (tx) => {
     const link = await linkById(tx, id);
-    if (link === null || link.purpose !== 'invitation') throw new ApiError('E_NOT_FOUND', { entity: 'Invitation' });
+    if (link === null || link.purpose !== 'invitation')
+      throw new ApiError('E_NOT_FOUND', { entity: 'Invitation' });
     const state = invitationState(link, now);
     if (state === 'accepted')
-      throw new ApiError('E_CONFLICT', {}, { detail: 'This invitation was accepted: disable the user instead.' });
+      throw new ApiError(
+        'E_CONFLICT',
+        {},
+        { detail: 'This invitation was accepted: disable the user instead.' },
+      );
     if (state !== 'pending') return;
     await tx
       .updateTable(TABLES.links)
@@ -251,7 +260,11 @@ export async function inviteNewUser(
   record: Readonly<Record<string, unknown>>,
 ): Promise<InvitationAnswer> {
   const settings = mailSettings(context.env ?? process.env);
-  const invitee = { id: String(record['id']), email: String(record['email']), name: String(record['name'] ?? '') };
+  const invitee = {
+    id: String(record['id']),
+    email: String(record['email']),
+    name: String(record['name'] ?? ''),
+  };
   return inviteUser(
     tx,
     invitee,

@@ -81,7 +81,9 @@ export function registerPasswordResetRoutes(
     const at = now();
     const user = await database.db.transaction().execute(async (tx) => {
       const link = await useLink(tx, body.token, 'password-reset', at);
-      const changed = await setPasswordByLink(tx, model, link.userId, passwordHash, at, { endSessions: true });
+      const changed = await setPasswordByLink(tx, model, link.userId, passwordHash, at, {
+        endSessions: true,
+      });
       await recordAuthEvent(tx, {
         kind: 'password-reset-completed',
         at,

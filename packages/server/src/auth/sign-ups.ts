@@ -60,7 +60,13 @@ export function registerSignUpRoutes(
     const issues: FieldIssue[] = [
       ...(isEmail(email)
         ? checkDomain(model, email)
-        : [{ field: 'email', code: 'E_FORMAT' as const, params: { field: 'Email', expected: 'an email address' } }]),
+        : [
+            {
+              field: 'email',
+              code: 'E_FORMAT' as const,
+              params: { field: 'Email', expected: 'an email address' },
+            },
+          ]),
       ...(isBlank(name) ? [{ field: 'name', code: 'E_REQUIRED' as const, params: { field: 'Name' } }] : []),
       ...([...name].length > MAX_NAME
         ? [{ field: 'name', code: 'E_TOO_LONG' as const, params: { field: 'Name', max: MAX_NAME } }]

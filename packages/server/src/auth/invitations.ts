@@ -23,7 +23,7 @@ import { PASSWORD_HASH_COLUMN, TABLES } from '../schema/names.js';
 import { enqueueLinkMail } from './identity-mail.js';
 import { type LinkRow, createLink, linkById, linkUrl, publicBase, revokeLinks } from './links.js';
 import { requireUserContext } from './request-auth.js';
-import { usersTable } from './users.js';
+import { normalizeEmail, usersTable } from './users.js';
 import { type Env } from '../webhooks/resolve.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server's own tables and the spec's users
@@ -271,4 +271,36 @@ export async function inviteNewUser(
     { settings, base: publicBase(settings, request) },
     { actorId: request.auth.user?.id ?? null, now: context.now(), origin: requestOrigin(request) },
   );
+}
+
+/**
+ * An invitation from the command line (`ninefold users add` without a password, `ninefold users
+ * invite`): mailed when SMTP_URL is set (the server's job runner sends it; NINEFOLD_PUBLIC_URL is
+ * then needed), otherwise the answer's link, to print this once — starting with NINEFOLD_PUBLIC_URL,
+ * or only its path (`/link#token=…`) when that is unset.
+ *
+ * @example const answer = await inviteByCommand(database, model, 'zoe@example.com', process.env);
+ */
+export async function inviteByCommand(
+  database: Database,
+  model: Model,
+  email: string,
+  env: Env,
+  now: () => Date = () => new Date(),
+): Promise<InvitationAnswer> {
+  const settings = mailSettings(env);
+  if (settings.smtpUrl !== null && settings.publicUrl === null)
+    throw new Error('Set NINEFOLD_PUBLIC_URL (the app’s public address): mailed links start with it.');
+  const row = await database.db
+    .selectFrom(usersTable(model))
+    .select('id')
+    .where('email', '=', normalizeEmail(email))
+    .executeTakeFirst();
+  if (row === undefined)
+    throw new ApiError('E_NOT_FOUND', { entity: 'User' }, { detail: `No user has the email ${email}.` });
+  const invitee = await inviteeAgain(database, model, String(row['id']));
+  const base = settings.publicUrl?.replace(/\/+$/, '') ?? '';
+  return database.db
+    .transaction()
+    .execute((tx) => inviteUser(tx, invitee, { settings, base }, { actorId: null, now: now(), origin: {} }));
 }

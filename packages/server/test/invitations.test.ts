@@ -219,13 +219,13 @@ for (const dialect of DIALECTS) {
         problem(await w.call('POST', '/api/invitations', { cookie: ada, payload: { user: first.user } })),
       ).toMatchObject({
         status: 409,
-        code: 'E_CONFLICT',
+        code: 'E_INVITATION_REFUSED',
       });
       expect(
         problem(await w.call('DELETE', `/api/invitations/${String(third.id)}`, { cookie: ada })),
       ).toMatchObject({
         status: 409,
-        code: 'E_CONFLICT',
+        code: 'E_INVITATION_REFUSED',
       });
       const revoked = await w.server.database.db
         .selectFrom(TABLES.authEvents)

@@ -178,7 +178,7 @@ export async function listInvitations(
 
 /**
  * The user an invitation may be sent to again: one who exists (E_NOT_FOUND), is not disabled and
- * has no password yet (E_CONFLICT: a user with a password resets it instead).
+ * has no password yet (E_INVITATION_REFUSED: a user with a password resets it instead).
  *
  * @example const invitee = await inviteeAgain(database, model, id);
  */
@@ -190,25 +190,23 @@ export async function inviteeAgain(database: Database, model: Model, id: string)
     .executeTakeFirst();
   if (row === undefined) throw new ApiError('E_NOT_FOUND', { entity: 'User' });
   if (row[PASSWORD_HASH_COLUMN] !== null && row[PASSWORD_HASH_COLUMN] !== undefined) {
-    throw new ApiError(
-      'E_CONFLICT',
-      {},
-      { detail: 'This user already has a password: they can reset it from the sign-in page instead.' },
-    );
+    throw new ApiError('E_INVITATION_REFUSED', {
+      action: 'sent',
+      reason: 'the user already has a password; they can reset it from the sign-in page',
+    });
   }
   if (decodeBoolean(row['disabled'])) {
-    throw new ApiError(
-      'E_CONFLICT',
-      {},
-      { detail: 'This user is disabled: enable them before inviting them.' },
-    );
+    throw new ApiError('E_INVITATION_REFUSED', {
+      action: 'sent',
+      reason: 'the user is disabled; enable them first',
+    });
   }
   return { id: String(row['id']), email: String(row['email']), name: String(row['name'] ?? '') };
 }
 
 /**
- * Revokes a waiting invitation (E_NOT_FOUND for no invitation of that id; E_CONFLICT when it was
- * accepted already). Revoking one revoked or expired changes nothing. Records `invitation-revoked`.
+ * Revokes a waiting invitation (E_NOT_FOUND for no invitation of that id; E_INVITATION_REFUSED when
+ * it was accepted already). Revoking one revoked or expired changes nothing. Records `invitation-revoked`.
  *
  * @example await revokeInvitation(database, id, { actorId, now, origin });
  */
@@ -224,11 +222,10 @@ export async function revokeInvitation(
       throw new ApiError('E_NOT_FOUND', { entity: 'Invitation' });
     const state = invitationState(link, now);
     if (state === 'accepted')
-      throw new ApiError(
-        'E_CONFLICT',
-        {},
-        { detail: 'This invitation was accepted: disable the user instead.' },
-      );
+      throw new ApiError('E_INVITATION_REFUSED', {
+        action: 'revoked',
+        reason: 'it was accepted already; disable the user instead',
+      });
     if (state !== 'pending') return;
     await tx
       .updateTable(TABLES.links)

@@ -105,7 +105,8 @@ export function linkPaths(
     delete: op([...changing, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_URI_TOO_LONG', 'E_INVITATION_REFUSED'], {
       operationId: 'revokeInvitation',
       tags: ['identity'],
-      summary: 'Revokes a waiting invitation: its link stops working. E_INVITATION_REFUSED when it was accepted.',
+      summary:
+        'Revokes a waiting invitation: its link stops working. E_INVITATION_REFUSED when it was accepted.',
       parameters: [{ name: 'id', in: 'path', required: true, schema: text }, csrf],
       responses: { '204': { description: 'Revoked.' } },
     }),

@@ -14,6 +14,7 @@ import { registerMfaRoutes } from './auth/mfa/routes.js';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerAccountRoutes } from './auth/account-routes.js';
 import { registerOidcRoutes } from './auth/oidc-routes.js';
+import { registerIdentityRoutes } from './auth/identity-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { registerTokenRoutes } from './auth/token-routes.js';
 import { registerAuthEventRoutes } from './audit/auth-event-routes.js';
@@ -163,6 +164,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerNotificationRoutes(api, context);
     registerMailOutboxRoutes(api, context);
     registerAdminSessionRoutes(api, context);
+    registerIdentityRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

@@ -82,6 +82,9 @@ export {
   encodeFlow,
   type OidcFlow,
 } from './auth/oidc.js';
+export { inviteByCommand } from './auth/invitations.js';
+export { LINK_MAIL_JOB } from './auth/identity-mail.js';
+export { PER_ADDRESS, PER_EMAIL } from './auth/identity-limiter.js';
 
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
 export { publicModel, signedOutModel } from './http/public-model.js';

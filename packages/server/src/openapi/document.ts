@@ -19,6 +19,7 @@ import { JOB_STATES } from '../jobs/job.js';
 import { resourcePath } from '../resources/routes.js';
 import { describeWebhookDeliveries } from './webhooks.js';
 import { accountPaths } from './account-paths.js';
+import { linkPaths } from './link-paths.js';
 import { notificationPaths } from './notification-paths.js';
 import { MFA_CHALLENGE_SCHEMA, mfaPaths } from './mfa-paths.js';
 import { ssoPaths } from './sso-paths.js';
@@ -338,6 +339,11 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       };
     }
   }
+
+  // one-time links: invitations (and the User's create), sign-up, password reset (decision 0037)
+  const links = linkPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING }, schemas, paths);
+  Object.assign(paths, links.paths);
+  Object.assign(schemas, links.schemas);
 
   return {
     openapi: '3.1.0',

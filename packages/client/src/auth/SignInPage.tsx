@@ -12,6 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { APP_PATHS } from '@ninefold/model';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
@@ -91,6 +92,21 @@ export function SignInPage() {
             <Button type="submit" loading={signIn.isPending} fullWidth>
               Sign in
             </Button>
+            {model.auth.passwordReset && (
+              <Text size="sm" ta="center">
+                <Anchor component={Link} to={APP_PATHS.forgotPassword}>
+                  Forgot your password?
+                </Anchor>
+              </Text>
+            )}
+            {/* single sign-on ("Sign in with …", when `auth.oidc` is set) goes here */}
+            {model.auth.signUp !== null && (
+              <Text size="sm" ta="center">
+                <Anchor component={Link} to={APP_PATHS.signUp}>
+                  Create an account
+                </Anchor>
+              </Text>
+            )}
             <Text size="sm" c="dimmed" ta="center">
               <Anchor component={Link} to="/about">
                 About this app

@@ -10,6 +10,7 @@ import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { installAuthentication } from './auth/request-auth.js';
+import { registerIdentityRoutes } from './auth/identity-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
 import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
@@ -151,6 +152,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerWebhookRoutes(api, context);
     registerNotificationRoutes(api, context);
     registerMailOutboxRoutes(api, context);
+    registerIdentityRoutes(api, context);
     registerOpenApiRoutes(api, model);
   });
   return app;

@@ -73,6 +73,9 @@ export {
 } from './auth/users.js';
 export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/password.js';
 export { requireUser, type RequestAuth } from './auth/request-auth.js';
+export { inviteByCommand } from './auth/invitations.js';
+export { LINK_MAIL_JOB } from './auth/identity-mail.js';
+export { PER_ADDRESS, PER_EMAIL } from './auth/identity-limiter.js';
 
 export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './http/errors.js';
 export { publicModel, signedOutModel } from './http/public-model.js';

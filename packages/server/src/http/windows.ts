@@ -24,6 +24,9 @@ export class FixedWindows {
   readonly #windows = new Map<string, Window>();
   #lastSweep = 0;
 
+  /** `windowMs`: how long a window lasts (default one minute; identity's limits count by the hour). */
+  constructor(private readonly windowMs: number = WINDOW_MS) {}
+
   /** The key's open window at `now`, or undefined when it has none. */
   peek(key: string, now: number): Window | undefined {
     const window = this.#windows.get(key);
@@ -38,13 +41,13 @@ export class FixedWindows {
       open.count += 1;
       return open;
     }
-    const window = { count: 1, resetAt: now + WINDOW_MS };
+    const window = { count: 1, resetAt: now + this.windowMs };
     this.#windows.set(key, window);
     return window;
   }
 
   #sweep(now: number): void {
-    if (now - this.#lastSweep < WINDOW_MS) return;
+    if (now - this.#lastSweep < this.windowMs) return;
     this.#lastSweep = now;
     for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
   }

@@ -7,6 +7,7 @@
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { EFFECTS_JOB, fanOut } from '../effects/fan-out.js';
+import { LINK_MAIL_JOB, linkMailHandler } from '../auth/identity-mail.js';
 import { MAIL_JOB, mailHandler } from '../mail/send.js';
 import { mailSettings } from '../mail/settings.js';
 import { deliverNotification } from '../notifications/deliver.js';
@@ -37,7 +38,8 @@ export interface JobContext {
  * The handlers of a product's job kinds: `ninefold.timer`, a timed transition (`timers/`);
  * `ninefold.effects`, a change's fan-out into its notifications and deliveries (`effects/`);
  * `ninefold.notify`, a notification's delivery (`notifications/`); `ninefold.mail`, one mail
- * (`mail/`); and `ninefold.webhook`, a webhook delivery (`webhooks/`). The settings they read from
+ * (`mail/`); `ninefold.link-mail`, a mail with a one-time link (`auth/identity-mail.ts`); and
+ * `ninefold.webhook`, a webhook delivery (`webhooks/`). The settings they read from
  * the environment are read here, once: a webhook that cannot be sent (a `WebhookConfigError` naming
  * it) or a malformed mail setting throws, so the server or worker that builds its runner does not
  * start.
@@ -55,6 +57,7 @@ export function productJobHandlers(context: JobContext): JobHandlers {
     [EFFECTS_JOB]: async (job) => void (await fanOut({ model, database }, job, now())),
     [NOTIFY_JOB]: async (job) => void (await deliverNotification({ model, database, settings }, job, now())),
     [MAIL_JOB]: mailHandler({ model, database, settings, now }),
+    [LINK_MAIL_JOB]: linkMailHandler({ model, database, settings, now }),
     [WEBHOOK_JOB]: webhookHandler({
       database,
       webhooks,

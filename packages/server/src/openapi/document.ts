@@ -17,6 +17,7 @@ import { MAX_JOBS_LISTED } from '../jobs/admin.js';
 import { JOB_STATES } from '../jobs/job.js';
 import { resourcePath } from '../resources/routes.js';
 import { describeWebhookDeliveries } from './webhooks.js';
+import { linkPaths } from './link-paths.js';
 import { notificationPaths } from './notification-paths.js';
 import {
   ANY_REQUEST,
@@ -318,6 +319,11 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       };
     }
   }
+
+  // one-time links: invitations (and the User's create), sign-up, password reset (decision 0037)
+  const links = linkPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING }, schemas, paths);
+  Object.assign(paths, links.paths);
+  Object.assign(schemas, links.schemas);
 
   return {
     openapi: '3.1.0',

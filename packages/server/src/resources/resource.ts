@@ -4,6 +4,7 @@
  */
 import { type Entity, type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
+import { type Env } from '../webhooks/resolve.js';
 import { apiPath } from '../http/paths.js';
 import { type Db, type EntityTable, entityTable } from './records.js';
 
@@ -12,6 +13,8 @@ export interface ResourceContext {
   readonly model: Model;
   readonly database: Database;
   readonly now: () => Date;
+  /** The server's environment: the mail settings a new user's invitation is sent by. */
+  readonly env?: Env;
 }
 
 /** One entity's resource. */

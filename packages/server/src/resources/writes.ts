@@ -13,10 +13,11 @@ import {
   checkWrite,
   validateRecord,
 } from '@ninefold/engine';
-import { type Value, SYSTEM_FIELDS } from '@ninefold/model';
+import { INVITATION_KEY, type InvitationAnswer, type Value, SYSTEM_FIELDS } from '@ninefold/model';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import { recordHistory } from '../audit/history.js';
+import { inviteNewUser } from '../auth/invitations.js';
 import { sessionCacheOf } from '../auth/session-cache.js';
 import { normalizeEmail } from '../auth/users.js';
 import { ApiError } from '../http/errors.js';
@@ -84,6 +85,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const fields = info.columns.filter((c) => !isSystem(c) && record[c] !== null);
       const row = encodeFields(info, record, info.columns, resource.database.dialect);
       const keyed = { key, outcome: { status: 201, recordId: String(record['id']) }, now };
+      let invitation: InvitationAnswer | null = null;
       await inTransaction(resource, keyed, async (tx) => {
         // every column bound in the table's order: one text for every create
         const insert = inserts.query(
@@ -111,12 +113,15 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           actorSummary: actorSummaryOf(request),
           now,
         });
+        // a new user has no password: their invitation is made with them (decision 0037)
+        if (entity === 'User') invitation = await inviteNewUser(resource, tx, request, record);
       });
       reply
         .code(201)
         .header('etag', etag(record))
         .header('location', `${resource.path}/${String(record['id'])}`);
-      return present(resource, inColumns(info, record), caller);
+      const shown = present(resource, inColumns(info, record), caller);
+      return invitation === null ? shown : { ...shown, [INVITATION_KEY]: invitation };
     });
   };
 

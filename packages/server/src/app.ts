@@ -11,7 +11,10 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { randomUUID } from 'node:crypto';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerIdentityRoutes } from './auth/identity-routes.js';
+import { registerAccountRoutes } from './auth/account-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
+import { registerTokenRoutes } from './auth/token-routes.js';
+import { registerAuthEventRoutes } from './audit/auth-event-routes.js';
 import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
 import { installPrivateCaching } from './http/cache-control.js';
@@ -147,6 +150,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       request.auth.user === null ? models.signedOut : models.signedIn,
     );
     registerSessionRoutes(api, context);
+    registerAccountRoutes(api, context);
+    registerTokenRoutes(api, context);
+    registerAuthEventRoutes(api, context);
     registerResources(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);

@@ -16,6 +16,7 @@
  */
 import { FixedWindows, WINDOW_MS, secondsLeft } from '../http/windows.js';
 import { LruMap } from '../lru-map.js';
+import { weakMemo } from '../memo.js';
 
 export type LimitDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
@@ -120,6 +121,19 @@ export class LoginLimiter {
 export function delaySeconds(over: number): number {
   return Math.min(MAX_DELAY_SECONDS, 2 ** Math.min(over - 1, 30));
 }
+
+/**
+ * The login limiter of an app: one per app context, shared by every route that checks a password
+ * (signing in, changing one's password), so that guesses through one count against the other.
+ *
+ * @example const limiter = loginLimiterOf(context); limiter.attempt({ account, address })
+ */
+export const loginLimiterOf: (context: {
+  readonly model: { readonly limits: { readonly loginAttemptsPerMinute: number } };
+  readonly now: () => Date;
+}) => LoginLimiter = weakMemo(
+  (context) => new LoginLimiter(context.model.limits.loginAttemptsPerMinute, context.now),
+);
 
 function refused(retryAfterSeconds: number): LimitDecision {
   return { allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) };

@@ -1,7 +1,7 @@
 /**
  * Authentication: every API request gets `request.auth` (the signed-in user, from the session
- * cookie) before anything else looks at it (the request rate limit keys on it). It reads nothing
- * else: a route reads its own records.
+ * cookie or a personal API token sent as `Authorization: Bearer`) before anything else looks at it
+ * (the request rate limit keys on it). It reads nothing else: a route reads its own records.
  */
 import { type UserContext } from '@ninefold/engine';
 import { type Model, SESSION_COOKIE } from '@ninefold/model';
@@ -11,6 +11,7 @@ import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { addRouteOnRequest } from '../http/route-hooks.js';
+import { type TokenLookup, readToken } from './api-tokens.js';
 import { type SessionLookup, cachedSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
 
@@ -23,6 +24,11 @@ export interface RequestAuth {
   readonly expired: boolean;
   /** The signed-in user as the engine sees them (their User record, id and roles); null when signed out. */
   readonly context: UserContext | null;
+  /**
+   * The personal API token the request was authenticated by (its id), or null for a session: a
+   * token acts on the data as its user, with its own roles, but manages no account (decision 0038).
+   */
+  readonly tokenId: string | null;
 }
 
 declare module 'fastify' {
@@ -32,13 +38,13 @@ declare module 'fastify' {
 }
 
 // every RequestAuth has the same keys, so that reading one is a monomorphic property load
-const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false, context: null };
+const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false, context: null, tokenId: null };
 
 /**
- * Authentication: resolves the session cookie of every request under `calls.basePath` into
- * `request.auth` (who is signed in, nothing else; other routes of the scope, the probes and the API
- * description, get an anonymous one). A callback hook, so that a request without a session, or
- * with a cached one (`SessionCache`), costs no promise.
+ * Authentication: resolves the bearer token or else the session cookie of every request under
+ * `calls.basePath` into `request.auth` (who is signed in, nothing else; other routes of the scope,
+ * the probes and the API description, get an anonymous one). A callback hook, so that a request
+ * without a session, or with a cached one (`SessionCache`), costs no promise.
  *
  * @example installAuthentication(app, { model, database, now: () => new Date() });
  */
@@ -67,6 +73,12 @@ function sessionHook(context: {
   const { database, model } = context;
   return (request, _reply, done) => {
     request.auth = ANONYMOUS;
+    // one property read for a browser's request: only a script's pays for the token's branch
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined && isBearer(authorization)) {
+      bearer(context, request, authorization).then(() => done(), done);
+      return;
+    }
     const id = request.cookies[SESSION_COOKIE];
     if (id === undefined || id === '') return done();
     const now = context.now();
@@ -86,11 +98,45 @@ function sessionHook(context: {
 /** `request.auth` of a session lookup's answer for the cookie's id. */
 function authOf(found: SessionLookup, id: string): RequestAuth {
   if (found.status === 'active')
-    return { user: found.user, sessionId: id, expired: false, context: found.context };
+    return { user: found.user, sessionId: id, expired: false, context: found.context, tokenId: null };
   return found.status === 'expired' ? EXPIRED : ANONYMOUS;
 }
 
-const EXPIRED: RequestAuth = { user: null, sessionId: null, expired: true, context: null };
+const EXPIRED: RequestAuth = { user: null, sessionId: null, expired: true, context: null, tokenId: null };
+
+/**
+ * Whether an Authorization header uses the Bearer scheme (its name without regard to case, RFC
+ * 9110). Another scheme (a proxy's Basic, say) is not ours: the cookie decides, as without it.
+ *
+ * @example isBearer('Bearer nf_q3V…') // true; isBearer('Basic YW5uOg==') // false
+ */
+export function isBearer(authorization: string): boolean {
+  return authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ';
+}
+
+/**
+ * Authenticates a request by its bearer token, or refuses it: a request that names a token is
+ * never taken for anyone else's, so it ignores any cookie (and forgets it, so that no route reads
+ * one), whether or not the token works.
+ */
+async function bearer(
+  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  request: FastifyRequest,
+  authorization: string,
+): Promise<void> {
+  request.cookies = {};
+  const found = await readToken(context.database, context.model, authorization.slice(7).trim(), context.now());
+  if (found.status !== 'active') throw tokenProblem(found);
+  request.auth = { user: found.user, sessionId: null, expired: false, context: found.context, tokenId: found.tokenId };
+}
+
+/** A refused token's problem, with the challenge RFC 6750 asks for. */
+function tokenProblem(found: Exclude<TokenLookup, { status: 'active' }>): ApiError {
+  const headers = { 'www-authenticate': 'Bearer error="invalid_token"' };
+  return found.status === 'expired'
+    ? new ApiError('E_TOKEN_EXPIRED', {}, { headers })
+    : new ApiError('E_UNAUTHENTICATED', {}, { headers });
+}
 
 /**
  * The signed-in user, or E_UNAUTHENTICATED (E_SESSION_EXPIRED when the session ran out).

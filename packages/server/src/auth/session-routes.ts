@@ -19,7 +19,8 @@ import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
-import { LoginLimiter } from './login-limiter.js';
+import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
+import { loginLimiterOf } from './login-limiter.js';
 import { dummyHash, verifyPassword } from './password.js';
 import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
@@ -37,7 +38,7 @@ export function registerSessionRoutes(
   context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
 ): void {
   const { model, database, now } = context;
-  const limiter = new LoginLimiter(model.limits.loginAttemptsPerMinute, now);
+  const limiter = loginLimiterOf(context);
   const path = apiPath(model, API_PATHS.session);
   void dummyHash(); // computed ahead, so the first unknown email costs no more than later ones
 
@@ -63,10 +64,19 @@ export function registerSessionRoutes(
     const user = row === undefined ? null : toSummary(row);
     if (user === null || !matches || user.disabled || typeof stored !== 'string') {
       limiter.failed(client);
+      await recordAuthEvent(database.db, {
+        kind: 'sign-in-failed',
+        at: now(),
+        userId: user?.id ?? null,
+        email: client.account,
+        ...requestOrigin(request),
+      });
       throw new ApiError('E_INVALID_CREDENTIALS');
     }
     limiter.succeeded(client);
-    return reply.send(await startSession(context, request, reply, user, 'password'));
+    const answer = await startSession(context, request, reply, user, 'password');
+    await recordAuthEvent(database.db, { kind: 'sign-in', at: now(), userId: user.id, ...requestOrigin(request) });
+    return reply.send(answer);
   });
 
   app.get(path, async (request, reply) => {
@@ -80,6 +90,9 @@ export function registerSessionRoutes(
   app.delete(path, async (request: FastifyRequest, reply: FastifyReply) => {
     const id = request.cookies[SESSION_COOKIE];
     if (id !== undefined && id !== '') await endSession(database, id);
+    const user = request.auth.user;
+    if (user !== null && request.auth.sessionId !== null)
+      await recordAuthEvent(database.db, { kind: 'sign-out', at: now(), userId: user.id, ...requestOrigin(request) });
     clearCookie(request, reply, model);
     return reply.code(204).send();
   });

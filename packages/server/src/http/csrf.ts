@@ -1,10 +1,13 @@
 /**
  * CSRF defence for a cookie-authenticated API: a state-changing request must carry a custom header
  * (which a cross-site form or image cannot send) and, when the browser names its Origin, come from
- * this host.
+ * this host. A request authenticated by a bearer token needs neither (decision 0038): a cross-site
+ * page cannot send an Authorization header without CORS, which the server does not answer, and such
+ * a request ignores the cookie, so nothing the browser adds by itself can act for anyone.
  */
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { isBearer } from '../auth/request-auth.js';
 import { ApiError } from './errors.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -23,6 +26,9 @@ export function installCsrfCheck(app: FastifyInstance): void {
 
 function csrfProblem(request: FastifyRequest): ApiError | undefined {
   if (!STATE_CHANGING.has(request.method)) return undefined;
+  // authenticated by its token or refused (auth/request-auth.ts): never by the cookie
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined && isBearer(authorization)) return undefined;
   if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
     return new ApiError(
       'E_CSRF',

@@ -11,6 +11,7 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   type Model,
   SESSION_COOKIE,
+  TOKEN_PREFIX,
 } from '@ninefold/model';
 import { apiPath } from '../http/paths.js';
 import { MAX_JOBS_LISTED } from '../jobs/admin.js';
@@ -18,6 +19,7 @@ import { JOB_STATES } from '../jobs/job.js';
 import { resourcePath } from '../resources/routes.js';
 import { describeWebhookDeliveries } from './webhooks.js';
 import { linkPaths } from './link-paths.js';
+import { accountPaths } from './account-paths.js';
 import { notificationPaths } from './notification-paths.js';
 import {
   ANY_REQUEST,
@@ -193,6 +195,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const notifications = notificationPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
   Object.assign(paths, notifications.paths);
   Object.assign(schemas, notifications.schemas);
+  // personal API tokens, the own account and the identity audit trail (decision 0038)
+  const account = accountPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
+  Object.assign(paths, account.paths);
+  Object.assign(schemas, account.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);
@@ -333,7 +339,8 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       description: model.product.summary,
     },
     servers: [{ url: '/' }],
-    security: [{ session: [] }],
+    // either one: a browser's session cookie, or a script's personal API token
+    security: [{ session: [] }, { bearer: [] }],
     paths,
     components: {
       schemas,
@@ -343,6 +350,13 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           in: 'cookie',
           name: SESSION_COOKIE,
           description: `The session cookie that \`POST ${apiPath(model, API_PATHS.session)}\` sets.`,
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            `A personal API token (\`${TOKEN_PREFIX}…\`) that \`POST ${apiPath(model, API_PATHS.tokens)}\` made: ` +
+            'the request acts as its user with the token’s roles, needs no CSRF header and ignores any cookie.',
         },
       },
       parameters: {

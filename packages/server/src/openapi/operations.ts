@@ -12,8 +12,8 @@ const PROBLEM = PROBLEM_MEDIA_TYPE;
 
 /** Codes any request may meet; E_UNAVAILABLE when its database connection fails (decision 0023). */
 export const ANY_REQUEST = ['E_RATE_LIMITED', 'E_INTERNAL', 'E_BAD_REQUEST', 'E_UNAVAILABLE'];
-/** Codes of any request that needs a session. */
-export const SIGNED_IN = [...ANY_REQUEST, 'E_UNAUTHENTICATED', 'E_SESSION_EXPIRED'];
+/** Codes of any request that needs a session or an API token (decision 0038). */
+export const SIGNED_IN = [...ANY_REQUEST, 'E_UNAUTHENTICATED', 'E_SESSION_EXPIRED', 'E_TOKEN_EXPIRED'];
 /** Codes of any request that changes data. */
 export const CHANGING = [...SIGNED_IN, 'E_CSRF', 'E_PAYLOAD_TOO_LARGE'];
 /** Codes of a change to a resource, which may carry an Idempotency-Key. */

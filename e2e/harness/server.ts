@@ -64,18 +64,27 @@ export async function compileExample(file: string): Promise<Model> {
   return compiled.model;
 }
 
+/** What a test may change of an example's server. */
+export interface ExampleOptions {
+  /** The server's environment (default the process's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The model to serve, made from the compiled one (`StartOptions.transformModel`). */
+  readonly transformModel?: (compiled: Model) => Model;
+}
+
 /**
  * Starts an example's server on a temporary database.
  *
  * @example const ex = await startExample('examples/helpdesk.md'); … await ex.close();
  */
-export async function startExample(file: string): Promise<Example> {
+export async function startExample(file: string, options: ExampleOptions = {}): Promise<Example> {
   if (!existsSync(join(CLIENT_DIR, 'index.html'))) {
     throw new Error(
       `The client is not built: run \`npm run build -w @ninefold/client\` (expected ${CLIENT_DIR}).`,
     );
   }
-  const model = await compileExample(file);
+  const compiled = await compileExample(file);
+  const model = options.transformModel?.(compiled) ?? compiled;
   const dataDir = await mkdtemp(join(tmpdir(), 'ninefold-e2e-'));
   const server = await startServer({
     specPath: file,
@@ -87,12 +96,19 @@ export async function startExample(file: string): Promise<Example> {
     logger: false,
     print: () => {},
     clientDir: CLIENT_DIR,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.transformModel === undefined ? {} : { transformModel: options.transformModel }),
   });
   const cookies = new Map<string, string>();
   const accounts = server.demoAccounts.map((a) => ({ role: a.role, email: a.email, password: a.password }));
   // the arrangement runs on a quiet twin of the app over the same database: same sessions and
   // rules, but its own rate-limit counters, so arranging never spends the browser's request budget
-  const twin = buildApp({ model, database: server.database, logger: false });
+  const twin = buildApp({
+    model,
+    database: server.database,
+    logger: false,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
   const demo = demoApi(twin, model, server.demoAccounts, cookies);
 
   const example: Example = {

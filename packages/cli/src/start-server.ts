@@ -57,6 +57,11 @@ export interface StartOptions {
    * variable unset there stops the start, or with `demo` turns its webhook off (decision 0030).
    */
   readonly env?: Environment;
+  /**
+   * The model to serve, made from the compiled one: for tests of what the spec's notation does not
+   * say yet (a provider of single sign-on, say). Default: as compiled.
+   */
+  readonly transformModel?: (compiled: Model) => Model;
 }
 
 export interface RunningServer {
@@ -107,7 +112,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       `The spec has errors; run \`ninefold check ${options.specPath}\` for details.\n${lines.join('\n')}`,
     );
   }
-  const model = modelForEnvironment(compiled.model, options, print);
+  const model = modelForEnvironment(
+    options.transformModel?.(compiled.model) ?? compiled.model,
+    options,
+    print,
+  );
   const env = options.env ?? process.env;
   // a webhook whose URL or secret is set but malformed stops the start before anything is opened
   resolveWebhooks(model, env);
@@ -128,10 +137,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts =
-      options.demo === true ? await seedDemo(database, model, options.demoData !== false, print) : [];
+      options.demo === true ? await seedDemo(database, model, options.demoData !== false, print, env) : [];
     const app = buildApp({
       model,
       database,
+      env,
       logger: options.logger ?? { level: 'info' },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     });
@@ -190,6 +200,7 @@ async function seedDemo(
   model: Model,
   withData: boolean,
   print: (line: string) => void,
+  env: Environment,
 ): Promise<DemoAccount[]> {
   const lease = await acquireStartupLease(database, 'demo', {
     onWait: () =>
@@ -200,7 +211,7 @@ async function seedDemo(
     if (demoAccounts.length === 0 || !withData) return demoAccounts;
     // a quiet twin of the app on the same database: the records are made through every rule of
     // the API without a request log of the seeding
-    const seeder = buildApp({ model, database, logger: false });
+    const seeder = buildApp({ model, database, logger: false, env });
     try {
       const { created } = await seedDemoData(seeder, database, model, demoAccounts);
       const made = Object.entries(created).map(

@@ -233,8 +233,10 @@ function Sessions() {
                         <Button
                           size="xs"
                           variant="default"
-                          loading={end.isPending && end.variables.includes(session.id)}
-                          onClick={() => end.mutate([session.id])}
+                          loading={
+                            end.isPending && end.variables !== 'others' && end.variables.id === session.id
+                          }
+                          onClick={() => end.mutate({ id: session.id })}
                           aria-label={`${TEXT.end}: ${browserName(session.userAgent)}, ${formatDateTime(session.lastSeenAt, locale)}`}
                         >
                           {TEXT.end}
@@ -255,8 +257,8 @@ function Sessions() {
               <Button
                 variant="default"
                 color="red"
-                loading={end.isPending && end.variables.length > 1}
-                onClick={() => end.mutate(others.map((session) => session.id))}
+                loading={end.isPending && end.variables === 'others'}
+                onClick={() => end.mutate('others')}
               >
                 {TEXT.endOthers}
               </Button>

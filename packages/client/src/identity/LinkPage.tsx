@@ -7,7 +7,7 @@
  * A link that no longer works says why, in the catalogue's words, and how to get a new one.
  */
 import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
-import { APP_PATHS, type LinkPurpose, type Problem, type WireLink } from '@ninefold/model';
+import { APP_PATHS, type WireLink } from '@ninefold/model';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
@@ -33,10 +33,9 @@ const TEXT = {
   account: 'Account',
   password: 'New password',
   passwordSubmit: 'Set password and sign in',
-  askInviter: 'Ask the person who invited you to send a new invitation.',
-  newReset: 'Ask for a new link',
+  askInviter: 'Invited by someone? Ask them to send you a new invitation.',
+  newReset: 'Ask for a new password link',
   newSignUp: 'Sign up again',
-  signIn: 'Sign in',
   anyNew:
     'If you asked for a new password, ask for a new link. If you were invited, ask the person who invited you.',
 } as const;
@@ -46,9 +45,6 @@ export function tokenOf(hash: string): string | null {
   const token = new URLSearchParams(hash.replace(/^#/, '')).get('token');
   return token === null || token === '' ? null : token;
 }
-
-/** What a failed link's problem may add (decision 0040): its purpose, and a reset's address. */
-type LinkProblem = Problem & { readonly purpose?: LinkPurpose; readonly email?: string };
 
 export default function LinkPage() {
   const location = useLocation();
@@ -70,7 +66,7 @@ export default function LinkPage() {
     if (needsWholeModel) return <LoadWholeModel to="/" />;
     return <Navigate to="/" replace />;
   }
-  if (token === null) return <Broken error={null} />;
+  if (token === null) return <Broken error={null} link={null} />;
   if (link.isPending) {
     return (
       <AuthCard title={TEXT.checking} backToSignIn={false}>
@@ -80,10 +76,10 @@ export default function LinkPage() {
       </AuthCard>
     );
   }
-  if (link.isError) return <Broken error={link.error} />;
+  if (link.isError) return <Broken error={link.error} link={null} />;
   // used or expired while the page was open: the same page as for a link that arrived so
   if (use.error instanceof ApiError && use.error.code.startsWith('E_LINK_'))
-    return <Broken error={use.error} />;
+    return <Broken error={use.error} link={link.data} />;
   return <LinkForm link={link.data} token={token} action={use} />;
 }
 
@@ -155,44 +151,43 @@ function LinkForm({
   );
 }
 
-/** Why a link does not work, and the way to a new one for its purpose (when the server says it). */
-function Broken({ error }: { error: unknown }) {
+/**
+ * Why a link does not work, and the way to a new one: for its purpose when the page knew it (a link
+ * that expired or was used while the page was open), otherwise every way there is — the server
+ * tells nothing more of a link that no longer works.
+ */
+function Broken({ error, link }: { error: unknown; link: WireLink | null }) {
   const model = useModel();
   const described =
     error === null
       ? { code: 'E_LINK_INVALID', message: message(model, 'E_LINK_INVALID') }
       : describeError(model, error);
-  const problem = error instanceof ApiError ? (error.problem as LinkProblem) : null;
-  const purpose = problem?.purpose;
+  const purpose = link?.purpose ?? null;
   const resetPath =
-    problem?.email === undefined
-      ? APP_PATHS.forgotPassword
-      : `${APP_PATHS.forgotPassword}?${new URLSearchParams({ email: problem.email }).toString()}`;
+    purpose === 'password-reset' && link !== null
+      ? `${APP_PATHS.forgotPassword}?${new URLSearchParams({ email: link.email }).toString()}`
+      : APP_PATHS.forgotPassword;
+  const offers = {
+    invitation: purpose === null || purpose === 'invitation',
+    signUp: (purpose === null || purpose === 'sign-up') && model.auth.signUp !== null,
+    reset: (purpose === null || purpose === 'password-reset') && model.auth.passwordReset,
+  };
   return (
     <AuthCard title={TEXT.broken}>
       <Alert color="red" role="alert" data-error-code={described.code}>
         {described.message}
       </Alert>
-      {purpose === 'invitation' ? (
-        <Text size="sm">{TEXT.askInviter}</Text>
-      ) : purpose === 'sign-up' && model.auth.signUp !== null ? (
-        <Button component={Link} to={APP_PATHS.signUp} variant="light">
-          {TEXT.newSignUp}
-        </Button>
-      ) : purpose === 'password-reset' && model.auth.passwordReset ? (
+      {offers.reset && (
         <Button component={Link} to={resetPath} variant="light">
           {TEXT.newReset}
         </Button>
-      ) : (
-        <>
-          <Text size="sm">{TEXT.anyNew}</Text>
-          {model.auth.passwordReset && (
-            <Button component={Link} to={resetPath} variant="light">
-              {TEXT.newReset}
-            </Button>
-          )}
-        </>
       )}
+      {offers.signUp && (
+        <Button component={Link} to={APP_PATHS.signUp} variant="light">
+          {TEXT.newSignUp}
+        </Button>
+      )}
+      {offers.invitation && <Text size="sm">{TEXT.askInviter}</Text>}
     </AuthCard>
   );
 }

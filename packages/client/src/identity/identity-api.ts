@@ -141,17 +141,19 @@ export function useSessions() {
 }
 
 /**
- * Ends some of the signed-in user's sessions (one, or every other one).
+ * Ends one of the signed-in user's sessions (`id`), or every one but this (`others`).
  *
- * @example useEndSessions().mutate(['id1', 'id2'])
+ * @example useEndSessions().mutate({ id: session.id }); useEndSessions().mutate('others')
  */
 export function useEndSessions() {
   const http = useHttp();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (ids: readonly string[]) => {
-      for (const id of ids) await http.request<void>('DELETE', path(API_PATHS.sessions, id));
-    },
+    mutationFn: (which: { readonly id: string } | 'others') =>
+      http.request<void>(
+        'DELETE',
+        which === 'others' ? API_PATHS.sessions : path(API_PATHS.sessions, which.id),
+      ),
     onSettled: () => client.invalidateQueries({ queryKey: identityKeys.sessions }),
   });
 }

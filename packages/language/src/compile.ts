@@ -6,6 +6,7 @@ import { Environments, checkExpression } from './expressions/check.js';
 import { readConstants, readLimits } from './facets/constants.js';
 import { type CompileContext } from './facets/context.js';
 import { builtinUser, finishEntities, readEntities } from './facets/entities.js';
+import { readAuth } from './facets/auth.js';
 import { readErrors } from './facets/errors.js';
 import { readCalls, readProduct } from './facets/product.js';
 import { Reader } from './facets/reader.js';
@@ -18,7 +19,6 @@ import { checkTransitionErrors, readStates } from './facets/states.js';
 import {
   API_PATHS,
   FACETS,
-  DEFAULT_AUTH,
   MODEL_VERSION,
   type Entity,
   type Facet,
@@ -68,6 +68,7 @@ export const TOP_LEVEL_KEYS = {
   states: { section: 4, merge: 'dict' },
   rules: { section: 5, merge: 'list' },
   roles: { section: 6, merge: 'dict' },
+  auth: { section: 6, merge: 'dict' },
   calls: { section: 7, merge: 'dict' },
   notifications: { section: 7, merge: 'dict' },
   webhooks: { section: 7, merge: 'dict' },
@@ -289,6 +290,7 @@ function compileText(text: string, file: string): CompileResult {
   checkTransitionErrors(ctx);
   const rules = readRules(ctx, collected.lists.get('rules') ?? []);
   const roles = readRoles(ctx, dict('roles'));
+  const auth = readAuth(ctx, dict('auth'), roles);
   const roleList = Object.keys(roles);
   const checkRole = (name: string, span: Span, where: string) => {
     if (!roleList.includes(name))
@@ -356,8 +358,7 @@ function compileText(text: string, file: string): CompileResult {
     calls,
     notifications,
     webhooks,
-    // section 6's `auth:` is read in a later step (decision 0035); until then every spec gets the default
-    auth: DEFAULT_AUTH,
+    auth,
     errors: ctx.errors,
     constants: ctx.constants,
     limits,

@@ -14,6 +14,7 @@
 import { TOP_LEVEL_KEYS } from './compile.js';
 import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
+import { authSchema } from './notation-schema-auth.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
 import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
@@ -707,6 +708,7 @@ const TOP: Readonly<Record<keyof typeof TOP_LEVEL_KEYS, JsonSchema>> = {
         'Section 6: roles by lower-case name. Without any, one `user` role may do everything after login.',
     },
   ),
+  auth: authSchema,
   calls,
   notifications: dictionary('notification', ref('notification'), {
     title: 'Notifications',

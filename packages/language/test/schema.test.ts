@@ -12,6 +12,7 @@ import { RULE_KEYS } from '../src/facets/rules.js';
 import { NAV_KEYS, SCREEN_KEYS } from '../src/facets/screens.js';
 import { CHANNELS, NOTIFICATION_KEYS } from '../src/facets/notifications.js';
 import { WEBHOOK_KEYS } from '../src/facets/webhooks.js';
+import { AUTH_KEYS, OIDC_KEYS, OIDC_ROLES_KEYS } from '../src/facets/auth.js';
 import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from '../src/facets/states.js';
 import { FIELD_TYPES, SCREEN_KINDS } from '@ninefold/model';
 import { compile, notationSchema, TOP_LEVEL_KEYS } from '../src/index.js';
@@ -82,6 +83,12 @@ describe('the notation schema', () => {
     ]);
     expect(keysOf(top('calls'))).toEqual([...CALLS_KEYS]);
     expect(keysOf(top('limits'))).toEqual([...LIMIT_KEYS]);
+    expect(keysOf(top('auth'))).toEqual([...AUTH_KEYS]);
+    const oidc = (top('auth')['properties'] as Record<string, JsonSchema>)['oidc']!;
+    expect(keysOf(oidc)).toEqual([...OIDC_KEYS]);
+    expect(keysOf((oidc['properties'] as Record<string, JsonSchema>)['roles']!)).toEqual([
+      ...OIDC_ROLES_KEYS,
+    ]);
     expect(keysOf(def('entity'))).toEqual([...ENTITY_KEYS]);
     expect(keysOf(objectBranch(def('field')))).toEqual([...FIELD_KEYS]);
     expect(keysOf(def('machine'))).toEqual([...MACHINE_KEYS]);
@@ -226,6 +233,17 @@ roles:
   manager: { inherits: employee, Claim: { read: all } }
   auditor: { inherits: [manager], Claim: true }
   guestish:
+auth:
+  signUp: employee
+  signUpDomains: [example.com, Example.org]
+  passwordReset: false
+  tokens: [auditor, manager]
+  oidc:
+    issuer: \${OIDC_ISSUER}
+    clientId: \${OIDC_CLIENT_ID}
+    clientSecret: \${OIDC_CLIENT_SECRET}
+    label: Acme
+    roles: { claim: groups, map: { finance-team: auditor, managers: manager } }
 calls: { basePath: /api, timeoutMs: 5000, retries: 1, offlineQueue: false }
 notifications:
   claim-submitted:
@@ -334,6 +352,58 @@ limits: { requestsPerMinute: 100 }
     for (const doc of cases) {
       const compiled = compile(JSON.stringify(doc), { file: 'hooks.yaml' }).ok;
       expect(validate(doc), JSON.stringify(doc.webhooks)).toBe(compiled);
+    }
+  });
+
+  it('refuses in `auth` what the compiler refuses: domains, issuers, a secret in clear, empty names', () => {
+    const roles = { employee: { label: 'Employee' } };
+    const authDoc = (auth: Record<string, unknown>) => ({ roles, auth });
+    const sso = (oidc: Record<string, unknown>) =>
+      authDoc({ oidc: { issuer: '\${I}', clientId: 'c', clientSecret: '\${S}', ...oidc } });
+    const cases = [
+      authDoc({
+        signUp: 'employee',
+        signUpDomains: ['example.com', 'mail.Example.co.uk', 'xn--bcher-kva.example'],
+      }),
+      authDoc({ signUp: 'employee', signUpDomains: 'example.com' }),
+      ...[
+        '@example.com',
+        'localhost',
+        '*.example.com',
+        '10.0.0.1',
+        '-a.com',
+        'a..com',
+        `${'a'.repeat(64)}.com`,
+      ].map((domain) => authDoc({ signUp: 'employee', signUpDomains: [domain] })),
+      authDoc({ tokens: 'employee', passwordReset: true }),
+      authDoc({ passwordReset: 'yes' }),
+      authDoc({ signup: 'employee' }),
+      ...[
+        'https://login.example.com/realms/a',
+        'https://\${T}.example.com',
+        'http://localhost:4000',
+        'http://127.0.0.1',
+      ]
+        .concat([
+          'http://login.example.com',
+          'ftp://login.example.com',
+          'login.example.com',
+          'http://\${HOST}',
+        ])
+        .map((issuer) => sso({ issuer })),
+      sso({ clientSecret: 's3cr3t' }),
+      sso({ clientSecret: 'x\${S}' }),
+      sso({ clientId: '' }),
+      sso({ label: ' ' }),
+      sso({ label: 'Acme', roles: { claim: 'groups', map: { staff: 'employee' } } }),
+      sso({ roles: { claim: '', map: { staff: 'employee' } } }),
+      sso({ roles: { claim: 'groups' } }),
+      sso({ roles: { claim: 'groups', map: {}, extra: 1 } }),
+      authDoc({ oidc: { issuer: '\${I}', clientId: 'c' } }),
+    ];
+    for (const doc of cases) {
+      const compiled = compile(JSON.stringify(doc), { file: 'auth.yaml' }).ok;
+      expect(validate(doc), JSON.stringify(doc.auth)).toBe(compiled);
     }
   });
 

@@ -53,6 +53,21 @@ export const DIAGNOSTIC_CODES = {
     severity: 'error',
     title: 'A webhook secret is written in the spec, not read from the environment.',
   },
+  NF217: { severity: 'error', title: 'A sign-up domain is not a domain name.' },
+  NF218: { severity: 'warning', title: '`auth.signUpDomains` is set while sign-up is off.' },
+  NF219: {
+    severity: 'error',
+    title: 'A single sign-on issuer is neither an https URL nor a `${NAME}` reference.',
+  },
+  NF220: {
+    severity: 'error',
+    title: 'A single sign-on client secret is written in the spec, not read from the environment.',
+  },
+  NF221: {
+    severity: 'error',
+    title:
+      'A single sign-on setting that must name something is empty: the client id, the label or the role claim.',
+  },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -77,6 +92,7 @@ export const DIAGNOSTIC_CODES = {
   },
   NF319: { severity: 'error', title: 'A notification to an email field is not sent by `email`.' },
   NF320: { severity: 'error', title: 'A notification text uses a name its record does not have.' },
+  NF321: { severity: 'error', title: 'Sign-up gives a role that may change every user’s roles (an admin).' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

@@ -12,8 +12,8 @@ import { checkName } from './reader.js';
 
 export const WEBHOOK_KEYS = ['on', 'url', 'secret'] as const;
 
-/** The whole text is one `${NAME}`. */
-const ONE_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+/** The whole text is one `${NAME}`: how a secret is written (`auth.oidc.clientSecret` too). */
+export const ONE_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /**
  * Reads every webhook; one with a problem is reported and left out.

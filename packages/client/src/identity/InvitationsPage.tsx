@@ -186,7 +186,7 @@ function Invitations() {
               {TEXT.cancel}
             </Button>
             <Button
-              color="red"
+              color="red.8"
               loading={revoke.isPending}
               onClick={() => {
                 if (revoking !== null) revoke.mutate(revoking.id, { onSettled: () => setRevoking(null) });

@@ -153,7 +153,7 @@ export default function TokensPage() {
               {TEXT.cancel}
             </Button>
             <Button
-              color="red"
+              color="red.8"
               loading={revoke.isPending}
               onClick={() => {
                 if (revoking === null) return;

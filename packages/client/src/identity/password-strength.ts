@@ -48,7 +48,12 @@ const estimator = onDemand<Estimator>(async () => {
     maxLength: PASSWORD_MAX_LENGTH,
   });
   return (password, userInputs) => {
-    const result = zxcvbn.check(password, [...userInputs]);
+    // zxcvbn matches whole inputs: "Ada Lovelace" and "ada.lovelace@example.com" as their words
+    const words = userInputs.flatMap((text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+    const result = zxcvbn.check(
+      password,
+      words.filter((word) => word.length >= 3),
+    );
     return { score: result.score, warning: result.feedback.warning };
   };
 });

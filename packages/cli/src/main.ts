@@ -13,7 +13,7 @@ Commands:
   check <file|folder>…   compile specs and report diagnostics and unspecified facets
   start <spec>           migrate the database and serve the product's API
   migrate <spec>         bring the database to the spec's schema and print the plan
-  users <action>         add, list, set-roles, disable, reset-password
+  users <action>         add, invite, list, set-roles, disable, reset-password
   worker <spec>          run the product's jobs beside the servers (PostgreSQL)
   help [command]         show help
 

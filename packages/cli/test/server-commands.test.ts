@@ -12,14 +12,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Started = { url: string; close(): Promise<void> };
 
 /** Runs the command line against buffers, on SQLite in a temporary folder. */
-async function run(args: string[], options: { onStarted?: (server: Started) => void } = {}) {
+async function run(
+  args: string[],
+  options: { onStarted?: (server: Started) => void; env?: Record<string, string> } = {},
+) {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
     cwd: repo,
-    env: {},
+    env: options.env ?? {},
     ...(options.onStarted === undefined ? {} : { onStarted: options.onStarted }),
   });
   return { code, stdout, stderr };
@@ -156,7 +159,8 @@ describe('ninefold users', () => {
       ...common,
     ]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toMatch(/Password: \S{12,}/);
+    // no password given: an invitation, its link printed this once (no SMTP_URL here)
+    expect(added.stdout).toMatch(/Invitation link, shown this once .*\n {2}\/link#token=[A-Za-z0-9_-]{43}\n/);
     const again = await run([
       'users',
       'add',
@@ -197,5 +201,46 @@ describe('ninefold users', () => {
     expect(reset.code, reset.stderr).toBe(0);
     expect((await run(['users', 'fly', ...common])).code).toBe(2);
     expect((await run(['users', 'list'])).code).toBe(2);
+  });
+
+  it('invites a user without a password, again on demand, by mail when SMTP_URL is set', async () => {
+    const common = ['--spec', 'examples/expense-claims.md', '--data', join(dir, 'invitations')];
+    const add = (email: string, env: Record<string, string> = {}, extra: string[] = []) =>
+      run(['users', 'add', '--email', email, '--name', 'Bo', '--roles', 'employee', ...extra, ...common], {
+        env,
+      });
+    const public_ = { NINEFOLD_PUBLIC_URL: 'https://claims.example.com/' };
+    const bo = await add('bo@example.com', public_);
+    expect(bo.code, bo.stderr).toBe(0);
+    const first = /#token=(\S+)/.exec(bo.stdout)?.[1];
+    expect(bo.stdout).toContain(`https://claims.example.com/link#token=${first ?? ''}`);
+    const again = await run(['users', 'invite', 'Bo@Example.com', ...common], { env: public_ });
+    expect(again.code, again.stderr).toBe(0);
+    const second = /#token=(\S+)/.exec(again.stdout)?.[1];
+    expect(second).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(second).not.toBe(first);
+
+    // with SMTP_URL the link is mailed by the server's runner, never printed; it needs the public address
+    const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
+    const mailed = await run(['users', 'invite', 'bo@example.com', ...common], {
+      env: { ...smtp, ...public_ },
+    });
+    expect(mailed.code, mailed.stderr).toBe(0);
+    expect(mailed.stdout).toMatch(/^Invitation mailed to bo@example.com/);
+    expect(mailed.stdout).not.toContain('token');
+    const nowhere = await run(['users', 'invite', 'bo@example.com', ...common], { env: smtp });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('NINEFOLD_PUBLIC_URL');
+
+    // a user with a password resets it instead; an unknown one is named
+    expect((await add('cy@example.com', {}, ['--password', 'a much longer password'])).stdout).not.toContain(
+      'Invitation',
+    );
+    const hasPassword = await run(['users', 'invite', 'cy@example.com', ...common]);
+    expect(hasPassword.code).toBe(1);
+    expect(hasPassword.stderr).toContain('already has a password');
+    const unknown = await run(['users', 'invite', 'nobody@example.com', ...common]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('nobody@example.com');
   });
 });

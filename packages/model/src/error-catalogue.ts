@@ -351,6 +351,15 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_INVITATION_REFUSED',
+    status: 409,
+    message: 'This invitation cannot be {action}: {reason}.',
+    description:
+      'An invitation to a user who has a password (they reset it instead) or is disabled, or the revocation of one already accepted.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_PASSWORD_COMMON',
     status: 422,
     message: 'This password is one of the most common ones. Choose another.',

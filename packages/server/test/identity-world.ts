@@ -41,6 +41,11 @@ roles:
     User: { read: true }
   customer:
     Note: { read: true }
+  lead:
+    User:
+      read: true
+      create: "'customer' in roles"
+      fields: { write: [name, email, roles] }
 `;
 
 /** The people product with these `auth` settings. */

@@ -219,13 +219,13 @@ for (const dialect of DIALECTS) {
         problem(await w.call('POST', '/api/invitations', { cookie: ada, payload: { user: first.user } })),
       ).toMatchObject({
         status: 409,
-        code: 'E_CONFLICT',
+        code: 'E_INVITATION_REFUSED',
       });
       expect(
         problem(await w.call('DELETE', `/api/invitations/${String(third.id)}`, { cookie: ada })),
       ).toMatchObject({
         status: 409,
-        code: 'E_CONFLICT',
+        code: 'E_INVITATION_REFUSED',
       });
       const revoked = await w.server.database.db
         .selectFrom(TABLES.authEvents)
@@ -261,10 +261,33 @@ for (const dialect of DIALECTS) {
         status: 401,
         code: 'E_UNAUTHENTICATED',
       });
-      // nothing changed: Zoe's invitation still works
+      // a role that may create only some users sees, sends and revokes only their invitations
+      const lee = await w.signedIn('lee@example.com', ['lead']);
+      const cat = (
+        await w.call('POST', '/api/users', {
+          cookie: lee,
+          payload: { email: 'cat@example.com', name: 'Cat', roles: ['customer'] },
+        })
+      ).json()[INVITATION_KEY] as InvitationAnswer;
+      expect(cat.createdBy).not.toBeNull();
+      const leeSees = (await w.call('GET', '/api/invitations', { cookie: lee })).json()
+        .data as WireInvitation[];
+      expect(leeSees.map((i) => i.email)).toEqual(['cat@example.com']);
       expect(
-        (await w.call('GET', '/api/invitations?state=pending', { cookie: ada })).json().data,
-      ).toHaveLength(1);
+        problem(await w.call('POST', '/api/invitations', { cookie: lee, payload: { user: zoe.user } })),
+      ).toMatchObject({
+        status: 403,
+      });
+      expect(problem(await w.call('DELETE', `/api/invitations/${zoe.id}`, { cookie: lee }))).toMatchObject({
+        status: 404,
+      });
+      expect(
+        (await w.call('POST', '/api/invitations', { cookie: lee, payload: { user: cat.user } })).statusCode,
+      ).toBe(201);
+      // nothing changed: Zoe's invitation still waits, and Cat's newest
+      const waiting = (await w.call('GET', '/api/invitations?state=pending', { cookie: ada })).json()
+        .data as WireInvitation[];
+      expect(waiting.map((i) => i.email).sort()).toEqual(['cat@example.com', 'zoe@example.com']);
       // the body is the named fields only: no mass assignment
       expect(
         problem(

@@ -4,6 +4,7 @@
  * known one, every session ended on success, rate limits per client and per address, and no route
  * at all when the spec turns reset off.
  */
+import { INVITATION_KEY, type InvitationAnswer, type WireInvitation } from '@ninefold/model';
 import { DIALECTS, PASSWORD, givenUser, login, problem, sessionCookie } from '@ninefold/testkit';
 import { describe, expect, it } from 'vitest';
 import { PER_ADDRESS, PER_EMAIL, TABLES, disableUser } from '../src/index.js';
@@ -113,6 +114,30 @@ for (const dialect of DIALECTS) {
       });
       expect(problem(refused)).toMatchObject({ status: 410, code: 'E_LINK_EXPIRED' });
       expect(refused.cookies).toEqual([]);
+    });
+
+    it('lets an invitee who lost their invitation in by a reset, and their invitation stops waiting', async () => {
+      const w = await identityWorld(dialect, peopleModel(), { smtp: false });
+      const ada = await w.signedIn('ada@example.com', ['admin']);
+      const created = await w.call('POST', '/api/users', {
+        cookie: ada,
+        payload: { email: 'zoe@example.com', name: 'Zoe', roles: ['staff'] },
+      });
+      const invitation = created.json()[INVITATION_KEY] as InvitationAnswer;
+      await w.call('POST', '/api/password-resets', { payload: { email: 'zoe@example.com' } });
+      await w.runJobs();
+      const [mail] = await w.server.database.db.selectFrom(TABLES.mailOutbox).select('text').execute();
+      const done = await w.call('POST', '/api/password-resets/complete', {
+        payload: { token: tokenIn(String(mail?.['text'])), password: NEW_PASSWORD },
+      });
+      expect(done.statusCode).toBe(200);
+      const listed = (await w.call('GET', '/api/invitations', { cookie: ada })).json()
+        .data as WireInvitation[];
+      expect(listed.map((i) => i.state)).toEqual(['revoked']);
+      const accept = await w.call('POST', '/api/invitations/accept', {
+        payload: { token: tokenIn(invitation.link ?? ''), password: 'yet another long phrase' },
+      });
+      expect(problem(accept)).toMatchObject({ status: 410, code: 'E_LINK_EXPIRED' });
     });
 
     it('limits requests per address asked for and per client, alike for known and unknown addresses', async () => {

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { type InvitationAnswer } from '@ninefold/model';
 import {
   type UserSummary,
   ApiError,
   addUser,
   disableUser,
+  inviteByCommand,
   listUsers,
   migrate,
   problemOf,
@@ -18,7 +20,9 @@ export const USERS_HELP = `Usage: ninefold users <action> --spec <spec> [options
 
 Actions:
   add --email <email> --name <name> --roles <a,b> [--password <p>]
-                                 add a user (a random password is generated and printed when none is given)
+                                 add a user; without --password, invite them: a one-time link to choose
+                                 one (7 days), mailed when SMTP_URL is set, otherwise printed
+  invite <email>                 invite a user who has no password again (the earlier link stops working)
   list                           every user, their roles and whether they are disabled
   set-roles <email> <a,b>        replace a user's roles
   disable <email> [--enable]     disable a user and end their sessions (or enable them again)
@@ -28,6 +32,9 @@ Actions:
 Options:
   --spec <spec>    the spec whose roles and User entity apply (required)
   --data <folder>  where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
+
+Invitations are mailed by the server's job runner when SMTP_URL is set (NINEFOLD_PUBLIC_URL, the
+app's public address, is then needed); without SMTP_URL the link is printed, this once.
 `;
 
 /** `ninefold users …`. */
@@ -58,7 +65,14 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
     return EXIT.usage;
   };
   if (values.spec === undefined) return usage('Give the spec with --spec <file>.');
-  const arity: Record<string, number> = { add: 0, list: 0, 'set-roles': 2, disable: 1, 'reset-password': 1 };
+  const arity: Record<string, number> = {
+    add: 0,
+    invite: 1,
+    list: 0,
+    'set-roles': 2,
+    disable: 1,
+    'reset-password': 1,
+  };
   if (action === undefined || arity[action] === undefined)
     return usage(`Unknown action \`${action ?? ''}\`.`);
   if (rest.length !== arity[action])
@@ -73,6 +87,7 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
   const opened = await openSpecDatabase(values.spec, values.data, io);
   if (opened === null) return EXIT.errors;
   const { model, database } = opened;
+  const env = io.env ?? {};
   const roleList = (text: string) =>
     text
       .split(',')
@@ -85,17 +100,20 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
     const email = rest[0] ?? '';
     switch (action) {
       case 'add': {
-        const password = values.password ?? randomBytes(12).toString('base64url');
         const user = await addUser(database, model, {
           email: values.email ?? '',
           name: values.name ?? '',
           roles: roleList(values.roles ?? ''),
-          password,
+          ...(values.password === undefined ? {} : { password: values.password }),
         });
         io.stdout.write(`Added ${show(user)}`);
-        if (values.password === undefined) io.stdout.write(`Password: ${password}\n`);
+        if (values.password === undefined)
+          io.stdout.write(invitationText(await inviteByCommand(database, model, user.email, env)));
         break;
       }
+      case 'invite':
+        io.stdout.write(invitationText(await inviteByCommand(database, model, email, env)));
+        break;
       case 'list':
         for (const user of await listUsers(database, model)) io.stdout.write(show(user));
         break;
@@ -119,9 +137,14 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof ApiError) {
-      const problem = problemOf(model, error.code, error.params, { errors: error.errors });
+      const problem = problemOf(model, error.code, error.params, {
+        errors: error.errors,
+        detail: error.detail,
+      });
       const details = (problem.errors ?? []).map((e) => `  ${e.field ?? ''}: ${e.message}\n`).join('');
-      io.stderr.write(`${problem.message}\n${details}`);
+      io.stderr.write(
+        `${problem.message}\n${problem.detail === undefined ? '' : `${problem.detail}\n`}${details}`,
+      );
       return EXIT.errors;
     }
     io.stderr.write(`${(error as Error).message}\n`);
@@ -129,4 +152,15 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** What the command line says of an invitation: mailed, or its link, this once. */
+function invitationText(invitation: InvitationAnswer): string {
+  if (invitation.mailed)
+    return `Invitation mailed to ${invitation.email} (valid until ${invitation.expiresAt}).\n`;
+  const link = invitation.link ?? '';
+  const whole = link.startsWith('/')
+    ? `${link}\n  (open it at the app's address; set NINEFOLD_PUBLIC_URL to print the whole link)`
+    : link;
+  return `Invitation link, shown this once (works once, until ${invitation.expiresAt}):\n  ${whole}\n`;
 }

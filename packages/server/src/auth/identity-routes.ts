@@ -58,29 +58,38 @@ export function registerIdentityRoutes(
   });
 
   api.get(invitations, async (request): Promise<{ data: WireInvitation[] }> => {
-    requireInviter(model, request);
+    const inviter = requireInviter(context, request);
     const state = listFilter(request.query, 'state', INVITATION_STATES);
-    return { data: await listInvitations(database, model, now(), state) };
+    const all = await listInvitations(database, model, now(), state);
+    // a role whose create permission is a condition sees the invitations of those it may invite
+    const mine = await Promise.all(all.map((invitation) => inviter.mayInvite(invitation.user)));
+    return { data: all.filter((_invitation, i) => mine[i] === true) };
   });
 
   api.post(invitations, async (request, reply) => {
-    const actorId = requireInviter(model, request);
+    const inviter = requireInviter(context, request);
     const { user } = readTexts(request.body, { user: 'User' }, 'an invitation');
+    if (!(await inviter.mayInvite(user))) throw new ApiError('E_FORBIDDEN');
     const invitee = await inviteeAgain(database, model, user);
     const base = publicBase(settings, request);
     const at = now();
     const answer: InvitationAnswer = await database.db
       .transaction()
       .execute((tx) =>
-        inviteUser(tx, invitee, { settings, base }, { actorId, now: at, origin: requestOrigin(request) }),
+        inviteUser(
+          tx,
+          invitee,
+          { settings, base },
+          { actorId: inviter.id, now: at, origin: requestOrigin(request) },
+        ),
       );
     return reply.code(201).send(answer);
   });
 
   api.delete<{ Params: { id: string } }>(`${invitations}/:id`, async (request, reply) => {
-    const actorId = requireInviter(model, request);
+    const inviter = requireInviter(context, request);
     await revokeInvitation(database, request.params.id, {
-      actorId,
+      inviter,
       now: now(),
       origin: requestOrigin(request),
     });

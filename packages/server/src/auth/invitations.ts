@@ -5,11 +5,12 @@
  * again (the earlier link stops working) and revoke one; the invitee accepts with a password and is
  * signed in. Every step is in the identity audit trail, in the transaction of the step.
  */
-import { accessFor } from '@ninefold/engine';
+import { accessFor, can } from '@ninefold/engine';
 import {
   type InvitationAnswer,
   type InvitationState,
   type Model,
+  type Value,
   type WireInvitation,
 } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
@@ -19,6 +20,7 @@ import { decodeBoolean } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { type MailSettings, mailSettings } from '../mail/settings.js';
+import { columnValues, decodeRow, entityTable } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN, TABLES } from '../schema/names.js';
 import { enqueueLinkMail } from './identity-mail.js';
 import { type LinkRow, createLink, linkById, linkUrl, publicBase, revokeLinks } from './links.js';
@@ -98,16 +100,56 @@ export async function inviteUser(
   };
 }
 
+/** Who asks to see, send or revoke invitations, and whom they may invite. */
+export interface Inviter {
+  /** The signed-in user's id. */
+  readonly id: string;
+  /**
+   * Whether they may invite a user: whether they may create that User record, decided on the
+   * record when their roles' create permission is a condition (deny by default).
+   */
+  mayInvite(userId: string | null): Promise<boolean>;
+}
+
 /**
- * Refuses anyone who is not signed in (E_UNAUTHENTICATED) or whose roles may not create users
- * (E_FORBIDDEN): who may make an account may invite to it. Returns the signed-in user's id.
+ * Refuses anyone who is not signed in (E_UNAUTHENTICATED) or whose roles may create no user
+ * (E_FORBIDDEN): who may make an account may invite to it.
  *
- * @example const actorId = requireInviter(model, request);
+ * @example const inviter = requireInviter(context, request); if (!(await inviter.mayInvite(id))) …
  */
-export function requireInviter(model: Model, request: FastifyRequest): string {
+export function requireInviter(
+  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  request: FastifyRequest,
+): Inviter {
+  const { model, database } = context;
   const user = requireUserContext(request);
-  if (accessFor(model, user, 'create', 'User') === false) throw new ApiError('E_FORBIDDEN');
-  return user.id;
+  const access = accessFor(model, user, 'create', 'User');
+  if (access === false) throw new ApiError('E_FORBIDDEN');
+  return {
+    id: user.id,
+    async mayInvite(userId) {
+      if (access === true) return true;
+      const record = userId === null ? null : await userRecord(database, model, userId);
+      return record !== null && can(model, user, 'create', 'User', record, { now: context.now() });
+    },
+  };
+}
+
+/** A User record as rules read it, or null. */
+async function userRecord(
+  database: Database,
+  model: Model,
+  id: string,
+): Promise<Record<string, Value> | null> {
+  const entity = model.entities['User'];
+  if (entity === undefined) return null;
+  const info = entityTable(model, entity);
+  const row = await database.db
+    .selectFrom(info.table)
+    .select([...info.columns])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? null : decodeRow(info, columnValues(info, row));
 }
 
 /** The state of an invitation's link at `now`. */
@@ -178,7 +220,7 @@ export async function listInvitations(
 
 /**
  * The user an invitation may be sent to again: one who exists (E_NOT_FOUND), is not disabled and
- * has no password yet (E_CONFLICT: a user with a password resets it instead).
+ * has no password yet (E_INVITATION_REFUSED: a user with a password resets it instead).
  *
  * @example const invitee = await inviteeAgain(database, model, id);
  */
@@ -190,45 +232,45 @@ export async function inviteeAgain(database: Database, model: Model, id: string)
     .executeTakeFirst();
   if (row === undefined) throw new ApiError('E_NOT_FOUND', { entity: 'User' });
   if (row[PASSWORD_HASH_COLUMN] !== null && row[PASSWORD_HASH_COLUMN] !== undefined) {
-    throw new ApiError(
-      'E_CONFLICT',
-      {},
-      { detail: 'This user already has a password: they can reset it from the sign-in page instead.' },
-    );
+    throw new ApiError('E_INVITATION_REFUSED', {
+      action: 'sent',
+      reason: 'the user already has a password; they can reset it from the sign-in page',
+    });
   }
   if (decodeBoolean(row['disabled'])) {
-    throw new ApiError(
-      'E_CONFLICT',
-      {},
-      { detail: 'This user is disabled: enable them before inviting them.' },
-    );
+    throw new ApiError('E_INVITATION_REFUSED', {
+      action: 'sent',
+      reason: 'the user is disabled; enable them first',
+    });
   }
   return { id: String(row['id']), email: String(row['email']), name: String(row['name'] ?? '') };
 }
 
 /**
- * Revokes a waiting invitation (E_NOT_FOUND for no invitation of that id; E_CONFLICT when it was
- * accepted already). Revoking one revoked or expired changes nothing. Records `invitation-revoked`.
+ * Revokes a waiting invitation (E_NOT_FOUND for no invitation of that id; E_INVITATION_REFUSED when
+ * it was accepted already). Revoking one revoked or expired changes nothing. Records `invitation-revoked`.
  *
- * @example await revokeInvitation(database, id, { actorId, now, origin });
+ * @example await revokeInvitation(database, id, { inviter, now, origin });
  */
 export async function revokeInvitation(
   database: Database,
   id: string,
-  options: { readonly actorId: string; readonly now: Date; readonly origin: Origin },
+  options: { readonly inviter: Inviter; readonly now: Date; readonly origin: Origin },
 ): Promise<void> {
-  const { now } = options;
+  const { now, inviter } = options;
+  const found = await linkById(database.db, id);
+  // an invitation of someone they may not invite is not theirs to see
+  if (found === null || found.purpose !== 'invitation' || !(await inviter.mayInvite(found.userId)))
+    throw new ApiError('E_NOT_FOUND', { entity: 'Invitation' });
   await database.db.transaction().execute(async (tx) => {
     const link = await linkById(tx, id);
-    if (link === null || link.purpose !== 'invitation')
-      throw new ApiError('E_NOT_FOUND', { entity: 'Invitation' });
+    if (link === null) throw new ApiError('E_NOT_FOUND', { entity: 'Invitation' });
     const state = invitationState(link, now);
     if (state === 'accepted')
-      throw new ApiError(
-        'E_CONFLICT',
-        {},
-        { detail: 'This invitation was accepted: disable the user instead.' },
-      );
+      throw new ApiError('E_INVITATION_REFUSED', {
+        action: 'revoked',
+        reason: 'it was accepted already; disable the user instead',
+      });
     if (state !== 'pending') return;
     await tx
       .updateTable(TABLES.links)
@@ -241,7 +283,7 @@ export async function revokeInvitation(
       at: now,
       userId: link.userId,
       email: link.email,
-      actorId: options.actorId,
+      actorId: inviter.id,
       ...options.origin,
     });
   });

@@ -84,6 +84,8 @@ export function registerPasswordResetRoutes(
       const changed = await setPasswordByLink(tx, model, link.userId, passwordHash, at, {
         endSessions: true,
       });
+      // a user who never accepted their invitation has a password now: it no longer waits
+      await revokeLinks(tx, 'invitation', changed.id, at);
       await recordAuthEvent(tx, {
         kind: 'password-reset-completed',
         at,

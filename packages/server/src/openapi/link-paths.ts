@@ -83,11 +83,11 @@ export function linkPaths(
         },
       },
     }),
-    post: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION', 'E_NOT_FOUND', 'E_CONFLICT'], {
+    post: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION', 'E_NOT_FOUND', 'E_INVITATION_REFUSED'], {
       operationId: 'inviteUser',
       tags: ['identity'],
       summary:
-        'Invites a user who has no password again: the earlier link stops working. E_CONFLICT for a user with a password (they reset it) or a disabled one.',
+        'Invites a user who has no password again: the earlier link stops working. E_INVITATION_REFUSED for a user with a password (they reset it) or a disabled one.',
       parameters: [csrf],
       requestBody: {
         required: true,
@@ -102,10 +102,11 @@ export function linkPaths(
     }),
   };
   paths[`${invitations}/{id}`] = {
-    delete: op([...changing, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_URI_TOO_LONG', 'E_CONFLICT'], {
+    delete: op([...changing, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_URI_TOO_LONG', 'E_INVITATION_REFUSED'], {
       operationId: 'revokeInvitation',
       tags: ['identity'],
-      summary: 'Revokes a waiting invitation: its link stops working. E_CONFLICT when it was accepted.',
+      summary:
+        'Revokes a waiting invitation: its link stops working. E_INVITATION_REFUSED when it was accepted.',
       parameters: [{ name: 'id', in: 'path', required: true, schema: text }, csrf],
       responses: { '204': { description: 'Revoked.' } },
     }),

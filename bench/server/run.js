@@ -245,6 +245,13 @@ const clerk = await signIn(ninefold, seeded.clerk.email);
 const manager = await signIn(ninefold, seeded.manager.email);
 const few = await signIn(ninefold, seeded.sparse.email);
 const asClerk = { cookie: clerk };
+// a personal API token of the clerk's: the same reads, authenticated by Authorization: Bearer
+const { body: made } = await json(`${ninefold.url}/api/tokens`, {
+  method: 'POST',
+  headers: { ...asClerk, ...CSRF, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'bench' }),
+});
+const asClerkScript = { authorization: `Bearer ${made.token}` };
 const asFew = { cookie: few };
 const ownIds = seeded.clerkIds.slice(0, 1000);
 
@@ -358,6 +365,28 @@ for (const m of MEASUREMENTS) {
   console.log(
     `  ratio ${ratio.toFixed(2)}${m.target === null ? ' (no target: informational)' : `   target ≥ ${m.target}   ${verdict(ratio >= m.target)}`}\n`,
   );
+}
+
+if (wanted('bearer')) {
+  // the same get by id, as a script with the clerk's token and as the clerk's browser: what a token
+  // costs (a lookup per request, no cache) against a cached session
+  const paths = ownIds.map((id) => `/api/claims/${id}`);
+  const [bearer, cookie] = await pair([
+    { server: ninefold, request: { path: '/api/claims', paths, headers: asClerkScript } },
+    { server: ninefold, request: { path: '/api/claims', paths, headers: asClerk } },
+  ]);
+  const ratio = bearer.rps / cookie.rps;
+  results.bearer = { bearer, cookie, ratio, cpuRatio: cookie.cpu / bearer.cpu };
+  console.log('get by id (1,000 own ids in turn), bearer token ÷ session cookie');
+  for (const [name, s] of [
+    ['bearer', bearer],
+    ['cookie', cookie],
+  ]) {
+    console.log(
+      `  ${name.padEnd(9)} ${num(s.rps).padStart(7)} req/s (${num(s.rpsMin)}–${num(s.rpsMax)})   p50 ${ms(s.p50)}   p99 ${ms(s.p99)}   CPU ${num(s.cpu)} µs/req`,
+    );
+  }
+  console.log(`  ratio ${ratio.toFixed(2)} (no target: informational)\n`);
 }
 
 if (wanted('paging')) {

@@ -110,11 +110,16 @@ for (const dialect of DIALECTS) {
       await givenUser(server, 'ann@example.com', ['employee']);
       const cookie = await signIn(server, 'Laptop');
       const change = () =>
-        call(server, cookie, 'PUT', '/api/account/password', { currentPassword: 'a wrong guess', password: NEW_PASSWORD });
+        call(server, cookie, 'PUT', '/api/account/password', {
+          currentPassword: 'a wrong guess',
+          password: NEW_PASSWORD,
+        });
       for (let i = 0; i < 2; i++) {
         const wrong = await change();
         expect(wrong.statusCode).toBe(422);
-        expect(problem(wrong).errors?.map((e) => [e.field, e.code])).toEqual([['currentPassword', 'E_WRONG_PASSWORD']]);
+        expect(problem(wrong).errors?.map((e) => [e.field, e.code])).toEqual([
+          ['currentPassword', 'E_WRONG_PASSWORD'],
+        ]);
       }
       // three attempts a minute from one address (the spec's limit): the sign-in was the first
       const limited = await change();
@@ -136,14 +141,16 @@ for (const dialect of DIALECTS) {
         expect(response.statusCode).toBe(422);
         return problem(response).errors?.map((e) => [e.field, e.code]);
       };
-      expect(await issues({ currentPassword: PASSWORD, password: 'short' })).toEqual([['password', 'E_TOO_SHORT']]);
+      expect(await issues({ currentPassword: PASSWORD, password: 'short' })).toEqual([
+        ['password', 'E_TOO_SHORT'],
+      ]);
       expect(await issues({ currentPassword: PASSWORD, password: 'password123' })).toEqual([
         ['password', 'E_PASSWORD_COMMON'],
       ]);
       expect(await issues({ password: NEW_PASSWORD })).toEqual([['currentPassword', 'E_REQUIRED']]);
-      expect(await issues({ currentPassword: PASSWORD, password: NEW_PASSWORD, email: 'eve@example.com' })).toEqual([
-        ['email', 'E_UNKNOWN_FIELD'],
-      ]);
+      expect(
+        await issues({ currentPassword: PASSWORD, password: NEW_PASSWORD, email: 'eve@example.com' }),
+      ).toEqual([['email', 'E_UNKNOWN_FIELD']]);
       expect((await login(server.app, 'ann@example.com')).response.statusCode).toBe(200);
       const signedOut = await checkedInject(server.app, server.model, {
         method: 'PUT',
@@ -168,12 +175,16 @@ for (const dialect of DIALECTS) {
         currentPassword: '',
         password: NEW_PASSWORD,
       });
-      expect(problem(response).errors?.map((e) => [e.field, e.code])).toEqual([['currentPassword', 'E_REQUIRED']]);
+      expect(problem(response).errors?.map((e) => [e.field, e.code])).toEqual([
+        ['currentPassword', 'E_REQUIRED'],
+      ]);
       const guessed = await call(server, cookie, 'PUT', '/api/account/password', {
         currentPassword: 'anything at all',
         password: NEW_PASSWORD,
       });
-      expect(problem(guessed).errors?.map((e) => [e.field, e.code])).toEqual([['currentPassword', 'E_WRONG_PASSWORD']]);
+      expect(problem(guessed).errors?.map((e) => [e.field, e.code])).toEqual([
+        ['currentPassword', 'E_WRONG_PASSWORD'],
+      ]);
       expect((await login(server.app, 'ivy@example.com', NEW_PASSWORD)).response.statusCode).toBe(401);
     });
   });

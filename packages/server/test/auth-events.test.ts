@@ -91,7 +91,12 @@ for (const dialect of DIALECTS) {
         expect.objectContaining({ at: at(3), kind: 'sign-out', userId: cal.id }),
         expect.objectContaining({ at: at(2), kind: 'sign-in', userId: cal.id }),
         // an unknown address is kept as it was tried, normalised
-        expect.objectContaining({ at: at(1), kind: 'sign-in-failed', userId: null, email: 'nobody@example.com' }),
+        expect.objectContaining({
+          at: at(1),
+          kind: 'sign-in-failed',
+          userId: null,
+          email: 'nobody@example.com',
+        }),
         {
           id: 'string',
           at: at(0),
@@ -145,7 +150,9 @@ for (const dialect of DIALECTS) {
         ['sign-in', ada.id],
         ['sign-in-failed', cal.id],
       ]);
-      expect(kinds(await list(server, adaCookie, `?limit=2&before=${first[1]?.id}`))).toEqual([['sign-in', cal.id]]);
+      expect(kinds(await list(server, adaCookie, `?limit=2&before=${first[1]?.id}`))).toEqual([
+        ['sign-in', cal.id],
+      ]);
 
       for (const query of ['?kind=lunch', '?limit=0', '?user=%00', `?before=${cal.id}`, '?before=x']) {
         const bad = await get(server, adaCookie, `/api/admin/auth-events${query}`);

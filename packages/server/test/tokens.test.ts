@@ -19,7 +19,7 @@ import {
   type TestServer,
 } from '@ninefold/testkit';
 import { sql } from 'kysely';
-import { TABLES, buildApp, disableUser, setRoles } from '../src/index.js';
+import { TABLES, buildApp, disableUser, openApiDocument, setRoles } from '../src/index.js';
 
 const SPEC = `
 product: { name: Claims }
@@ -103,7 +103,11 @@ for (const dialect of DIALECTS) {
       const made = await makeToken(server, ann.cookie, { name: '  Nightly export ' });
       expect(made.token).toMatch(TOKEN);
       // the user's roles that auth.tokens lists; 90 days
-      expect(made).toMatchObject({ name: 'Nightly export', roles: ['employee', 'integration'], lastUsedAt: null });
+      expect(made).toMatchObject({
+        name: 'Nightly export',
+        roles: ['employee', 'integration'],
+        lastUsedAt: null,
+      });
       expect(Date.parse(made.expiresAt) - server.clock.now().getTime()).toBe(90 * DAY);
 
       const rows = await server.database.db.selectFrom(TABLES.apiTokens).selectAll().execute();
@@ -207,7 +211,9 @@ for (const dialect of DIALECTS) {
       expect(write.statusCode).toBe(403);
       expect(problem(write).code).toBe('E_FORBIDDEN');
       // Ann herself, signed in, may
-      expect((await asBrowser(server, ann.cookie, 'POST', '/api/claims', { title: 'Taxi' })).statusCode).toBe(201);
+      expect((await asBrowser(server, ann.cookie, 'POST', '/api/claims', { title: 'Taxi' })).statusCode).toBe(
+        201,
+      );
 
       // an admin's token without the admin role is no admin's
       await givenUser(server, 'ada@example.com', ['admin', 'integration']);
@@ -227,15 +233,27 @@ for (const dialect of DIALECTS) {
       await setRoles(server.database, server.model, 'ann@example.com', ['integration'], server.clock);
       const write = await asScript(server, token, 'POST', '/api/claims', { title: 'Taxi' });
       expect(problem(write).code).toBe('E_FORBIDDEN');
-      expect((await asScript(server, token, 'GET', '/api/session')).json().user.roles).toEqual(['integration']);
+      expect((await asScript(server, token, 'GET', '/api/session')).json().user.roles).toEqual([
+        'integration',
+      ]);
       // given back, it is the token's again: the token keeps what it was given
-      await setRoles(server.database, server.model, 'ann@example.com', ['employee', 'integration'], server.clock);
+      await setRoles(
+        server.database,
+        server.model,
+        'ann@example.com',
+        ['employee', 'integration'],
+        server.clock,
+      );
       expect((await asScript(server, token, 'POST', '/api/claims', { title: 'Taxi' })).statusCode).toBe(201);
 
       // a role the spec no longer lets hold tokens is gone from them too
       const narrowed = { ...server.model, auth: { ...DEFAULT_AUTH, tokens: ['integration'] } };
       const app = buildApp({ model: narrowed, database: server.database, now: server.clock.now });
-      const session = await app.inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } });
+      const session = await app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(session.json().user.roles).toEqual(['integration']);
       await app.close();
 
@@ -274,11 +292,34 @@ for (const dialect of DIALECTS) {
       expect(listed.json().data).toHaveLength(1);
     });
 
+    it('refuses an address that keeps sending refused tokens, without looking them up, for the minute', async () => {
+      const model = {
+        ...specModel(`${SPEC}limits: { requestsPerMinute: { guest: 3, default: 600 } }\n`),
+        auth: { ...DEFAULT_AUTH, tokens: ['employee'] },
+      };
+      const server = await testServer(dialect, model);
+      await givenUser(server, 'ann@example.com', ['employee']);
+      const cookie = (await login(server.app, 'ann@example.com')).cookie ?? '';
+      const { token } = await makeToken(server, cookie);
+      const guess = (n: number) =>
+        asScript(server, token.slice(0, -4) + String(1000 + n), 'GET', '/api/claims');
+      for (let n = 0; n < 3; n++) expect(problem(await guess(n)).code).toBe('E_UNAUTHENTICATED');
+      const limited = await guess(3);
+      expect(problem(limited).code).toBe('E_RATE_LIMITED');
+      expect(limited.headers['retry-after']).toBe('60');
+      // the address waits, whatever it sends; the browser's session is not held up
+      expect(problem(await asScript(server, token, 'GET', '/api/claims')).code).toBe('E_RATE_LIMITED');
+      expect((await asBrowser(server, cookie, 'GET', '/api/claims')).statusCode).toBe(200);
+      server.clock.advance(60_000);
+      expect((await asScript(server, token, 'GET', '/api/claims')).statusCode).toBe(200);
+    });
+
     it('records its last use at most once a minute', async () => {
       const { server, ann } = await setup(dialect);
       const made = await makeToken(server, ann.cookie);
       const lastUsed = async () =>
-        (await asBrowser(server, ann.cookie, 'GET', '/api/tokens')).json().data[0].lastUsedAt as string | null;
+        (await asBrowser(server, ann.cookie, 'GET', '/api/tokens')).json().data[0].lastUsedAt as
+          string | null;
       const start = server.clock.now().toISOString();
       expect(await lastUsed()).toBeNull();
       await asScript(server, made.token, 'GET', '/api/claims');
@@ -339,7 +380,9 @@ for (const dialect of DIALECTS) {
       // nor can a user none of whose roles may hold tokens, nor anyone signed out
       await givenUser(server, 'vic@example.com', ['visitor']);
       const vic = (await login(server.app, 'vic@example.com')).cookie ?? '';
-      expect(problem(await asBrowser(server, vic, 'POST', '/api/tokens', { name: 'CI' })).code).toBe('E_FORBIDDEN');
+      expect(problem(await asBrowser(server, vic, 'POST', '/api/tokens', { name: 'CI' })).code).toBe(
+        'E_FORBIDDEN',
+      );
       expect((await asBrowser(server, vic, 'GET', '/api/tokens')).json().data).toEqual([]);
       const signedOut = await checkedInject(server.app, server.model, {
         method: 'POST',
@@ -354,9 +397,9 @@ for (const dialect of DIALECTS) {
       expect((await asScript(server, longest.token, 'GET', '/api/claims')).statusCode).toBe(200);
       expect(problem(await asBrowser(server, vic, 'DELETE', '/api/tokens/%00')).code).toBe('E_NOT_FOUND');
       // every refusal made nothing
-      const count = await sql<{ n: unknown }>`select count(*) as n from ${sql.table(TABLES.apiTokens)}`.execute(
-        server.database.db,
-      );
+      const count = await sql<{
+        n: unknown;
+      }>`select count(*) as n from ${sql.table(TABLES.apiTokens)}`.execute(server.database.db);
       expect(Number(count.rows[0]?.n)).toBe(1);
     });
 
@@ -368,7 +411,9 @@ for (const dialect of DIALECTS) {
         password: 'a brand new passphrase',
       });
       expect(problem(password).code).toBe('E_FORBIDDEN');
-      expect(problem(await asScript(server, made.token, 'GET', '/api/account/sessions')).code).toBe('E_FORBIDDEN');
+      expect(problem(await asScript(server, made.token, 'GET', '/api/account/sessions')).code).toBe(
+        'E_FORBIDDEN',
+      );
       expect(problem(await asScript(server, made.token, 'DELETE', '/api/account/sessions')).code).toBe(
         'E_FORBIDDEN',
       );
@@ -386,5 +431,32 @@ describe('personal API tokens without auth.tokens', () => {
     const ada = (await login(server.app, 'ada@example.com')).cookie ?? '';
     const response = await asBrowser(server, ada, 'POST', '/api/tokens', { name: 'CI' });
     expect(problem(response).code).toBe('E_FORBIDDEN');
+  });
+});
+
+describe('personal API tokens in the OpenAPI document', () => {
+  it('describes the bearer scheme beside the cookie, and keeps the account’s routes to the cookie', () => {
+    const doc = openApiDocument(tokenModel()) as Record<string, unknown> & {
+      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc['security']).toEqual([{ session: [] }, { bearer: [] }]);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/tokens',
+        '/api/tokens/{id}',
+        '/api/account/password',
+        '/api/account/sessions',
+        '/api/account/sessions/{id}',
+        '/api/admin/auth-events',
+      ]),
+    );
+    // what only a person may do names the cookie alone
+    expect(doc.paths['/api/tokens']?.['post']?.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/account/password']?.['put']?.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/tokens']?.['get']?.security).toBeUndefined();
+    // any signed-in request may meet an expired token
+    expect(JSON.stringify(doc.paths['/api/claims']?.['get']?.responses['401'])).toContain('E_TOKEN_EXPIRED');
   });
 });

@@ -4,7 +4,13 @@
  * only, anyone else gets E_FORBIDDEN), narrowed by `kind`, `user` (a user's id) and `before` (the id
  * of the last entry of the page before), at most `limit` (500).
  */
-import { API_PATHS, AUTH_EVENT_KINDS, type AuthEventKind, type Model, type WireAuthEvent } from '@ninefold/model';
+import {
+  API_PATHS,
+  AUTH_EVENT_KINDS,
+  type AuthEventKind,
+  type Model,
+  type WireAuthEvent,
+} from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
 import { type Database } from '../db/open.js';
 import { listFilter, listLimit, requireAdmin } from '../http/admin-lists.js';

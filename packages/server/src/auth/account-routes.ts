@@ -6,7 +6,13 @@
  * the table keeps, never the cookie. These are the person's, not a script's: a request made with an
  * API token is refused (E_FORBIDDEN).
  */
-import { API_PATHS, type Model, RETRY_AFTER_HEADER, type SessionMethod, type WireSession } from '@ninefold/model';
+import {
+  API_PATHS,
+  type Model,
+  RETRY_AFTER_HEADER,
+  type SessionMethod,
+  type WireSession,
+} from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { recordHistory } from '../audit/history.js';
@@ -124,7 +130,12 @@ export function registerAccountRoutes(
       // a session past its lifetime is over, though its row waits for its next lookup to go
       .filter(
         (row) =>
-          !isExpired(model.limits, Date.parse(String(row['created_at'])), Date.parse(String(row['last_seen_at'])), time),
+          !isExpired(
+            model.limits,
+            Date.parse(String(row['created_at'])),
+            Date.parse(String(row['last_seen_at'])),
+            time,
+          ),
       )
       .map((row) => wireSession(row, sessionHash));
     return { data };
@@ -135,22 +146,24 @@ export function registerAccountRoutes(
     const { id } = request.params as { id: string };
     const at = now();
     // a hash-shaped text only: no other text reaches the database (a NUL is no PostgreSQL text)
-    const ended = !SESSION_HASH.test(id) ? false : await database.db.transaction().execute(async (tx) => {
-      const result = await tx
-        .deleteFrom(TABLES.sessions)
-        .where('id_hash', '=', id)
-        .where('user_id', '=', user.id)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return false;
-      await recordAuthEvent(tx, {
-        kind: 'session-ended',
-        at,
-        userId: user.id,
-        detail: { sessions: id === sessionHash ? 'this one' : '1' },
-        ...requestOrigin(request),
-      });
-      return true;
-    });
+    const ended = !SESSION_HASH.test(id)
+      ? false
+      : await database.db.transaction().execute(async (tx) => {
+          const result = await tx
+            .deleteFrom(TABLES.sessions)
+            .where('id_hash', '=', id)
+            .where('user_id', '=', user.id)
+            .executeTakeFirst();
+          if (Number(result.numDeletedRows) === 0) return false;
+          await recordAuthEvent(tx, {
+            kind: 'session-ended',
+            at,
+            userId: user.id,
+            detail: { sessions: id === sessionHash ? 'this one' : '1' },
+            ...requestOrigin(request),
+          });
+          return true;
+        });
     // someone else's session is as unknown as one that never was
     if (!ended) throw new ApiError('E_NOT_FOUND', { entity: 'session' });
     sessionCacheOf(database).forgetUser(user.id);
@@ -220,7 +233,11 @@ function readPasswordChange(body: unknown): { currentPassword: string; password:
   const issues: FieldIssue[] = [];
   for (const name of Object.keys(record)) {
     if (!(PASSWORD_FIELDS as readonly string[]).includes(name))
-      issues.push({ field: name, code: 'E_UNKNOWN_FIELD', params: { field: name, entity: 'a password change' } });
+      issues.push({
+        field: name,
+        code: 'E_UNKNOWN_FIELD',
+        params: { field: name, entity: 'a password change' },
+      });
   }
   for (const name of PASSWORD_FIELDS) {
     const label = name === 'currentPassword' ? 'Current password' : 'New password';

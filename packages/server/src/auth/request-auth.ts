@@ -4,13 +4,15 @@
  * (the request rate limit keys on it). It reads nothing else: a route reads its own records.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Model, SESSION_COOKIE } from '@ninefold/model';
+import { type Model, RETRY_AFTER_HEADER, SESSION_COOKIE } from '@ninefold/model';
 import { type CookieSerializeOptions } from '@fastify/cookie';
 import { type FastifyInstance, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
+import { requestsPerMinute } from '../http/rate-limit.js';
 import { addRouteOnRequest } from '../http/route-hooks.js';
+import { FixedWindows, secondsLeft } from '../http/windows.js';
 import { type TokenLookup, readToken } from './api-tokens.js';
 import { type SessionLookup, cachedSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
@@ -71,12 +73,13 @@ function sessionHook(context: {
   readonly now: () => Date;
 }): onRequestHookHandler {
   const { database, model } = context;
+  const refusals = new TokenRefusals(requestsPerMinute(model, null));
   return (request, _reply, done) => {
     request.auth = ANONYMOUS;
     // one property read for a browser's request: only a script's pays for the token's branch
     const authorization = request.headers.authorization;
     if (authorization !== undefined && isBearer(authorization)) {
-      bearer(context, request, authorization).then(() => done(), done);
+      bearer(context, refusals, request, authorization).then(() => done(), done);
       return;
     }
     const id = request.cookies[SESSION_COOKIE];
@@ -121,13 +124,52 @@ export function isBearer(authorization: string): boolean {
  */
 async function bearer(
   context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  refusals: TokenRefusals,
   request: FastifyRequest,
   authorization: string,
 ): Promise<void> {
   request.cookies = {};
-  const found = await readToken(context.database, context.model, authorization.slice(7).trim(), context.now());
-  if (found.status !== 'active') throw tokenProblem(found);
-  request.auth = { user: found.user, sessionId: null, expired: false, context: found.context, tokenId: found.tokenId };
+  const now = context.now();
+  refusals.check(request.ip, now.getTime());
+  const found = await readToken(context.database, context.model, authorization.slice(7).trim(), now);
+  if (found.status !== 'active') {
+    refusals.count(request.ip, now.getTime());
+    throw tokenProblem(found);
+  }
+  request.auth = {
+    user: found.user,
+    sessionId: null,
+    expired: false,
+    context: found.context,
+    tokenId: found.tokenId,
+  };
+}
+
+/**
+ * Refused tokens by address: a refused token is answered before the request rate limit counts it,
+ * and a well-formed one costs a lookup, so past the guests' limit of refusals a minute an address
+ * is refused (E_RATE_LIMITED) without a lookup until its window ends.
+ */
+class TokenRefusals {
+  readonly #windows = new FixedWindows();
+
+  constructor(private readonly perMinute: number) {}
+
+  /** Throws E_RATE_LIMITED when the address has used up its refusals of the minute. */
+  check(address: string, now: number): void {
+    const window = this.#windows.peek(address, now);
+    if (window === undefined || window.count < this.perMinute) return;
+    const retryAfter = secondsLeft(window, now);
+    throw new ApiError(
+      'E_RATE_LIMITED',
+      { retryAfter },
+      { headers: { [RETRY_AFTER_HEADER]: String(retryAfter) } },
+    );
+  }
+
+  count(address: string, now: number): void {
+    this.#windows.count(address, now);
+  }
 }
 
 /** A refused token's problem, with the challenge RFC 6750 asks for. */

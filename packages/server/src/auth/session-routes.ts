@@ -75,7 +75,12 @@ export function registerSessionRoutes(
     }
     limiter.succeeded(client);
     const answer = await startSession(context, request, reply, user, 'password');
-    await recordAuthEvent(database.db, { kind: 'sign-in', at: now(), userId: user.id, ...requestOrigin(request) });
+    await recordAuthEvent(database.db, {
+      kind: 'sign-in',
+      at: now(),
+      userId: user.id,
+      ...requestOrigin(request),
+    });
     return reply.send(answer);
   });
 
@@ -92,7 +97,12 @@ export function registerSessionRoutes(
     if (id !== undefined && id !== '') await endSession(database, id);
     const user = request.auth.user;
     if (user !== null && request.auth.sessionId !== null)
-      await recordAuthEvent(database.db, { kind: 'sign-out', at: now(), userId: user.id, ...requestOrigin(request) });
+      await recordAuthEvent(database.db, {
+        kind: 'sign-out',
+        at: now(),
+        userId: user.id,
+        ...requestOrigin(request),
+      });
     clearCookie(request, reply, model);
     return reply.code(204).send();
   });

@@ -44,7 +44,11 @@ export function registerTokenRoutes(
   api.post(path, async (request, reply) => {
     const user = requireUser(request);
     if (request.auth.tokenId !== null)
-      throw new ApiError('E_FORBIDDEN', {}, { detail: 'An API token cannot make tokens: sign in to make one.' });
+      throw new ApiError(
+        'E_FORBIDDEN',
+        {},
+        { detail: 'An API token cannot make tokens: sign in to make one.' },
+      );
     const allowed = tokenRoles(model, user);
     if (allowed.length === 0)
       throw new ApiError('E_FORBIDDEN', {}, { detail: 'None of your roles may hold API tokens.' });
@@ -95,25 +99,31 @@ export function registerTokenRoutes(
     const { id } = request.params as { id: string };
     const at = now();
     // an id-shaped text only: no other text reaches the database (a NUL is no PostgreSQL text)
-    const revoked = !isRecordId(id) ? false : await database.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .selectFrom(TABLES.apiTokens)
-        .select(['id', 'name'])
-        .where('id', '=', id)
-        .where('user_id', '=', user.id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (row === undefined) return false;
-      await tx.updateTable(TABLES.apiTokens).set({ revoked_at: at.toISOString() }).where('id', '=', id).execute();
-      await recordAuthEvent(tx, {
-        kind: 'token-revoked',
-        at,
-        userId: user.id,
-        detail: { token: id, name: String(row['name']) },
-        ...requestOrigin(request),
-      });
-      return true;
-    });
+    const revoked = !isRecordId(id)
+      ? false
+      : await database.db.transaction().execute(async (tx) => {
+          const row = await tx
+            .selectFrom(TABLES.apiTokens)
+            .select(['id', 'name'])
+            .where('id', '=', id)
+            .where('user_id', '=', user.id)
+            .where('revoked_at', 'is', null)
+            .executeTakeFirst();
+          if (row === undefined) return false;
+          await tx
+            .updateTable(TABLES.apiTokens)
+            .set({ revoked_at: at.toISOString() })
+            .where('id', '=', id)
+            .execute();
+          await recordAuthEvent(tx, {
+            kind: 'token-revoked',
+            at,
+            userId: user.id,
+            detail: { token: id, name: String(row['name']) },
+            ...requestOrigin(request),
+          });
+          return true;
+        });
     // someone else's token is as unknown as one that never was
     if (!revoked) throw new ApiError('E_NOT_FOUND', { entity: 'API token' });
     return reply.code(204).send();

@@ -166,6 +166,9 @@ describe('identity', () => {
     const context = await newContext(browser, example);
     const page = await context.newPage();
     await page.goto('/sign-in');
+    // the sign-in page's ways to an account and to a new password
+    await page.getByRole('link', { name: 'Forgot your password?' }).waitFor();
+    expect(await axeProblems(page)).toEqual([]);
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create an account' }).waitFor();
     expect(await axeProblems(page)).toEqual([]);

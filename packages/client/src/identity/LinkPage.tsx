@@ -59,10 +59,10 @@ export default function LinkPage() {
   const session = useSession();
   const needsWholeModel = useNeedsWholeModel(session.data != null);
   const link = useInspectLink(token);
-  const use = useLink();
+  const action = useLink();
 
   // signed in by the link: on to the first screen (with the whole model, when this page had not)
-  if (use.isSuccess) {
+  if (action.isSuccess) {
     if (needsWholeModel) return <LoadWholeModel to="/" />;
     return <Navigate to="/" replace />;
   }
@@ -78,9 +78,9 @@ export default function LinkPage() {
   }
   if (link.isError) return <Broken error={link.error} link={null} />;
   // used or expired while the page was open: the same page as for a link that arrived so
-  if (use.error instanceof ApiError && use.error.code.startsWith('E_LINK_'))
-    return <Broken error={use.error} link={link.data} />;
-  return <LinkForm link={link.data} token={token} action={use} />;
+  if (action.error instanceof ApiError && action.error.code.startsWith('E_LINK_'))
+    return <Broken error={action.error} link={link.data} />;
+  return <LinkForm link={link.data} token={token} action={action} />;
 }
 
 function LinkForm({

@@ -6,7 +6,6 @@
  */
 import '../styles/identity';
 import { PasswordInput, Progress, Stack, Text } from '@mantine/core';
-import { PASSWORD_MAX_LENGTH } from '@ninefold/model';
 import { useEffect, useId, useState } from 'react';
 import { STRENGTH_TEXT, loadStrengthEstimator, passwordStrength } from './password-strength';
 
@@ -49,7 +48,6 @@ export function NewPasswordInput({
         autoComplete="new-password"
         required
         value={value}
-        maxLength={PASSWORD_MAX_LENGTH * 2}
         onChange={(event) => onChange(event.currentTarget.value)}
         error={error}
         aria-describedby={meterId}

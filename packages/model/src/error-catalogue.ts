@@ -368,6 +368,15 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_PASSWORD_CONTEXT',
+    status: 422,
+    message: 'This password is too close to your name, your address or the product’s name. Choose another.',
+    description:
+      'A new password built on a context word (the product’s name, the person’s e-mail or name) with few characters around it.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_WRONG_PASSWORD',
     status: 422,
     message: 'The current password is not correct.',

@@ -78,6 +78,11 @@ for (const dialect of DIALECTS) {
       });
       expect(problem(common)).toMatchObject({ status: 422, code: 'E_VALIDATION' });
       expect(problem(common).errors?.[0]).toMatchObject({ field: 'password', code: 'E_PASSWORD_COMMON' });
+      // nor one built on the product's name (or the invitee's address or name)
+      const context = await w.call('POST', '/api/invitations/accept', {
+        payload: { token, password: 'PineDesk2026' },
+      });
+      expect(problem(context).errors?.[0]).toMatchObject({ field: 'password', code: 'E_PASSWORD_CONTEXT' });
 
       const accepted = await w.call('POST', '/api/invitations/accept', {
         payload: { token, password: NEW_PASSWORD },

@@ -42,6 +42,11 @@ for (const dialect of DIALECTS) {
         email: 'ann@example.com',
       });
 
+      // the policy holds, with the address's words: the link still works after a refusal
+      const near = await w.call('POST', '/api/password-resets/complete', {
+        payload: { token, password: 'example-2026' },
+      });
+      expect(problem(near).errors?.[0]).toMatchObject({ field: 'password', code: 'E_PASSWORD_CONTEXT' });
       const done = await w.call('POST', '/api/password-resets/complete', {
         payload: { token, password: NEW_PASSWORD },
       });

@@ -95,6 +95,11 @@ for (const dialect of DIALECTS) {
       const issues = (response: typeof a) => problem(response).errors?.map((e) => `${e.field} ${e.code}`);
       expect(issues(a)).toEqual(['name E_REQUIRED', 'password E_PASSWORD_COMMON']);
       expect(issues(b)).toEqual(issues(a));
+      // a password built on the address is refused alike
+      const near = (email: string) =>
+        w.call('POST', '/api/sign-ups', { payload: { email, password: 'example2026', name: 'Someone' } });
+      expect(issues(await near('ann@example.com'))).toEqual(['password E_PASSWORD_CONTEXT']);
+      expect(issues(await near('new3@example.com'))).toEqual(['password E_PASSWORD_CONTEXT']);
     });
 
     it('takes only the spec’s domains, alike for new and taken addresses', async () => {

@@ -27,7 +27,7 @@ import {
   requireInviter,
   revokeInvitation,
 } from './invitations.js';
-import { setPasswordByLink } from './link-accounts.js';
+import { linkPasswordContext, setPasswordByLink } from './link-accounts.js';
 import { inspectLink, publicBase, useLink, wireLink } from './links.js';
 import { hashPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
@@ -99,8 +99,9 @@ export function registerIdentityRoutes(
   api.post(`${invitations}/accept`, async (request, reply) => {
     const body = readTexts(request.body, { token: 'Token', password: 'Password' }, 'an invitation');
     // the link is checked before the password: a dead link says so, whatever the password
-    await inspectLink(database.db, body.token, now(), 'invitation');
-    const issues = checkNewPassword(body.password);
+    const link = await inspectLink(database.db, body.token, now(), 'invitation');
+    const words = await linkPasswordContext(database.db, model, link);
+    const issues = checkNewPassword(body.password, 'password', words);
     if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
     const passwordHash = await hashPassword(body.password);
     const at = now();

@@ -11,6 +11,7 @@ import { type DialectName, decodeInteger, encodeBoolean, isUniqueViolation } fro
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
+import { type PasswordContext } from './password-policy.js';
 import { type UserSummary, endUserSessions, toSummary, usersTable } from './users.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the users table is the spec's
@@ -111,4 +112,31 @@ export async function openAccount(
     },
   });
   return { id, email: account.email, name: account.name, roles, disabled: false };
+}
+
+/**
+ * What a new password set by a link must not be built on (`checkNewPassword`'s context): the
+ * product's name, the link's address and its user's name.
+ *
+ * @example checkNewPassword(password, 'password', await linkPasswordContext(db, model, link));
+ */
+export async function linkPasswordContext(
+  db: Db,
+  model: Model,
+  link: { readonly userId: string | null; readonly email: string },
+): Promise<PasswordContext> {
+  const row =
+    link.userId === null
+      ? undefined
+      : await db
+          .selectFrom(usersTable(model))
+          .select('name')
+          .where('id', '=', link.userId)
+          .executeTakeFirst();
+  const name = row?.['name'];
+  return {
+    productName: model.product.name,
+    email: link.email,
+    ...(typeof name === 'string' ? { name } : {}),
+  };
 }

@@ -20,7 +20,7 @@ import { type MailSettings } from '../mail/settings.js';
 import { enqueueLinkMail } from './identity-mail.js';
 import { readTexts } from './identity-input.js';
 import { IdentityLimiter } from './identity-limiter.js';
-import { setPasswordByLink } from './link-accounts.js';
+import { linkPasswordContext, setPasswordByLink } from './link-accounts.js';
 import { createLink, inspectLink, publicBase, revokeLinks, useLink } from './links.js';
 import { hashPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
@@ -74,8 +74,9 @@ export function registerPasswordResetRoutes(
   api.post(`${path}/complete`, async (request, reply) => {
     const body = readTexts(request.body, { token: 'Token', password: 'Password' }, 'a password reset');
     // the link is checked before the password: a dead link says so, whatever the password
-    await inspectLink(database.db, body.token, now(), 'password-reset');
-    const issues = checkNewPassword(body.password);
+    const link = await inspectLink(database.db, body.token, now(), 'password-reset');
+    const words = await linkPasswordContext(database.db, model, link);
+    const issues = checkNewPassword(body.password, 'password', words);
     if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
     const passwordHash = await hashPassword(body.password);
     const at = now();

@@ -71,7 +71,7 @@ export function registerSignUpRoutes(
       ...([...name].length > MAX_NAME
         ? [{ field: 'name', code: 'E_TOO_LONG' as const, params: { field: 'Name', max: MAX_NAME } }]
         : []),
-      ...checkNewPassword(body.password),
+      ...checkNewPassword(body.password, 'password', { productName: model.product.name, email, name }),
     ];
     if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
     const base = publicBase(settings, request);

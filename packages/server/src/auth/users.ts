@@ -64,7 +64,13 @@ export async function addUser(
   const issues = [
     ...checkEmail(email),
     ...checkRoles(model, user.roles),
-    ...(user.password === undefined ? [] : checkNewPassword(user.password)),
+    ...(user.password === undefined
+      ? []
+      : checkNewPassword(user.password, 'password', {
+          productName: model.product.name,
+          email,
+          name: user.name,
+        })),
     ...(isBlank(user.name) // blank as the engine means it: white space and invisible characters
       ? [{ field: 'name', code: 'E_REQUIRED' as const, params: { field: 'Name' } }]
       : []),
@@ -191,7 +197,7 @@ export async function resetPassword(
   password: string,
   clock: Clock = {},
 ): Promise<UserSummary> {
-  const issues = checkNewPassword(password);
+  const issues = checkNewPassword(password, 'password', { productName: model.product.name, email });
   if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
   const passwordHash = await hashPassword(password);
   return updateUser(database, model, email, clock, () => ({

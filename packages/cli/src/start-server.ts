@@ -17,13 +17,20 @@ import {
   type TrustProxy,
   acquireStartupLease,
   buildApp,
+  mailSettings,
   migrate,
   openDatabase,
   productJobHandlers,
   resolveWebhooks,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
-import { describeUnset, type Environment, unsetVariables, withoutUnsetWebhooks } from './environment.js';
+import {
+  describeUnset,
+  type Environment,
+  mailLinksProblem,
+  unsetVariables,
+  withoutUnsetReaders,
+} from './environment.js';
 
 export interface StartOptions {
   readonly specPath: string;
@@ -53,8 +60,9 @@ export interface StartOptions {
   /** The reverse proxies whose X-Forwarded-* headers count (`--trust-proxy`); none by default. */
   readonly trustProxy?: TrustProxy;
   /**
-   * Where the spec's `${NAME}` references are read (default: the process's environment). A
-   * variable unset there stops the start, or with `demo` turns its webhook off (decision 0030).
+   * Where the spec's `${NAME}` references and the mail settings are read (default: the process's
+   * environment). A variable unset there stops the start, or with `demo` turns its webhook or single
+   * sign-on off (decisions 0030, 0036).
    */
   readonly env?: Environment;
   /**
@@ -78,19 +86,16 @@ export interface RunningServer {
 
 /**
  * The model to serve in this environment: as compiled when every variable it reads is set; else,
- * with `demo`, without the webhooks that read an unset one (said in a line); else an error naming
- * every unset variable and its webhook.
+ * with `demo`, without the webhooks and the single sign-on that read an unset one (each said in a
+ * line); else an error naming every unset variable and what reads it.
  */
 function modelForEnvironment(model: Model, options: StartOptions, print: (line: string) => void): Model {
   const env = options.env ?? process.env;
   const unset = unsetVariables(model, env);
   if (unset.length === 0) return model;
   if (options.demo !== true) throw new Error(describeUnset(unset));
-  const demo = withoutUnsetWebhooks(model, env);
-  const names = unset.map((v) => v.name).join(', ');
-  print(
-    `Demo: ${demo.off.length === 1 ? 'webhook' : 'webhooks'} ${demo.off.map((n) => `\`${n}\``).join(', ')} ${demo.off.length === 1 ? 'is' : 'are'} off, as ${names} ${unset.length === 1 ? 'is' : 'are'} not set.`,
-  );
+  const demo = withoutUnsetReaders(model, env);
+  for (const line of demo.said) print(line);
   return demo.model;
 }
 
@@ -120,6 +125,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const env = options.env ?? process.env;
   // a webhook whose URL or secret is set but malformed stops the start before anything is opened
   resolveWebhooks(model, env);
+  // so do mail settings that are malformed (SMTP_URL…) or would make sign-in links trust a Host header
+  mailSettings(env);
+  const mailProblem = mailLinksProblem(env);
+  if (mailProblem !== null) throw new Error(mailProblem);
 
   const url = options.databaseUrl ?? process.env['DATABASE_URL'];
   let database: Database;
@@ -131,13 +140,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
 
   try {
-    // a malformed mail setting (SMTP_URL…) refuses to start before anything listens
     const handlers = { ...productJobHandlers({ model, database, env }), ...options.jobHandlers };
     const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts =
-      options.demo === true ? await seedDemo(database, model, options.demoData !== false, print, env) : [];
+      options.demo === true ? await seedDemo(database, model, env, options.demoData !== false, print) : [];
     const app = buildApp({
       model,
       database,
@@ -198,9 +206,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 async function seedDemo(
   database: Database,
   model: Model,
+  env: Environment,
   withData: boolean,
   print: (line: string) => void,
-  env: Environment,
 ): Promise<DemoAccount[]> {
   const lease = await acquireStartupLease(database, 'demo', {
     onWait: () =>
@@ -211,7 +219,7 @@ async function seedDemo(
     if (demoAccounts.length === 0 || !withData) return demoAccounts;
     // a quiet twin of the app on the same database: the records are made through every rule of
     // the API without a request log of the seeding
-    const seeder = buildApp({ model, database, logger: false, env });
+    const seeder = buildApp({ model, database, env, logger: false });
     try {
       const { created } = await seedDemoData(seeder, database, model, demoAccounts);
       const made = Object.entries(created).map(

@@ -32,8 +32,10 @@ Options:
                        Secure over HTTPS.
   --quiet              no request log
 
-A webhook's \${NAME} references are read from the environment: start refuses while one is unset,
-naming each; with --demo, such a webhook is turned off for that run instead.
+A webhook's and single sign-on's (auth.oidc) \${NAME} references are read from the environment:
+start refuses while one is unset, naming each; with --demo, such a webhook or single sign-on is
+turned off for that run instead. With SMTP_URL set, NINEFOLD_PUBLIC_URL must be set too: the mails'
+sign-in links point at it.
 
 SIGTERM or Ctrl-C drains the requests in flight, then stops.
 `;

@@ -17,7 +17,8 @@ finish. Any number of workers and \`ninefold start\` servers share the jobs; eac
 attempt. It migrates the database as \`ninefold start\` does, and refuses a plan that would lose data.
 
 On SQLite (no DATABASE_URL), \`ninefold start\` runs the jobs itself and no worker is needed.
-Like \`ninefold start\`, it refuses to run while a \${NAME} that a webhook reads is unset.
+Like \`ninefold start\`, it refuses to run while a \${NAME} that a webhook or single sign-on
+(auth.oidc) reads is unset.
 `;
 
 /** `ninefold worker`. */

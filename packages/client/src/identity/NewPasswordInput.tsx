@@ -7,6 +7,7 @@
 import '../styles/identity';
 import { PasswordInput, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useId, useState } from 'react';
+import { useModel } from '../runtime/runtime';
 import { STRENGTH_TEXT, loadStrengthEstimator, passwordStrength } from './password-strength';
 
 export interface NewPasswordInputProps {
@@ -15,7 +16,7 @@ export interface NewPasswordInputProps {
   onChange(value: string): void;
   /** The server's refusal of the password, if any. */
   readonly error?: string | undefined;
-  /** Words of the person a password should not use (their name, e-mail). */
+  /** Words of the person a password should not be built on (their name, e-mail); the product's name is added. */
   readonly userInputs?: readonly string[];
   readonly autoFocus?: boolean;
 }
@@ -40,7 +41,8 @@ export function NewPasswordInput({
       () => undefined,
     );
   }, []);
-  const strength = passwordStrength(value, userInputs);
+  const product = useModel().product.name;
+  const strength = passwordStrength(value, [...userInputs, product]);
   return (
     <Stack gap={6}>
       <PasswordInput

@@ -25,6 +25,7 @@ export const STRENGTH_TEXT = {
   tooShort: `Too short: use at least ${PASSWORD_MIN_LENGTH} characters, better ${PASSWORD_RECOMMENDED_LENGTH}.`,
   tooLong: `Too long: use at most ${PASSWORD_MAX_LENGTH} characters.`,
   common: 'This is one of the most common passwords: choose another.',
+  context: 'Too close to your name, your address or the name of this app: choose another.',
   weak: `Weak: easy to guess. Add more words, up to ${PASSWORD_RECOMMENDED_LENGTH} characters or more.`,
   fair: `Fair. Longer is stronger: ${PASSWORD_RECOMMENDED_LENGTH} characters or more is best.`,
   good: 'Good.',
@@ -68,13 +69,50 @@ export function loadStrengthEstimator(): Promise<unknown> {
   return estimator.load();
 }
 
+/** Context words shorter than this are too common inside other words (the server's rule too). */
+const MIN_CONTEXT_WORD = 4;
+
+/**
+ * The words a password must not be built on, as the server's policy reads them
+ * (`server/src/auth/password-policy.ts`, `contextWords`): each text whole and word by word, an
+ * address as its local part and its domain's labels, and "ninefold".
+ *
+ * @example contextWords(['Ann Lee', 'ann.lee@example.com']) // ['ninefold', 'annlee', 'ann.lee', 'example']
+ */
+export function contextWords(texts: readonly string[]): string[] {
+  const words = new Set<string>(['ninefold']);
+  const add = (text: string) => {
+    const lower = text.toLowerCase().trim();
+    for (const word of [lower.replace(/\s+/g, ''), ...lower.split(/[^\p{L}\p{N}]+/u)])
+      if ([...word].length >= MIN_CONTEXT_WORD) words.add(word);
+  };
+  for (const text of texts) {
+    if (!text.includes('@')) {
+      add(text);
+      continue;
+    }
+    const [local = '', domain = ''] = text.toLowerCase().split('@');
+    add(local);
+    for (const label of domain.split('.').slice(0, -1)) add(label);
+  }
+  return [...words];
+}
+
+/** Whether a password is a context word with fewer than the minimum length around it. */
+function isContextPassword(password: string, texts: readonly string[]): boolean {
+  const lower = password.toLowerCase().replace(/\s+/g, '');
+  return contextWords(texts).some(
+    (word) => lower.includes(word) && [...lower.replace(word, '')].length < PASSWORD_MIN_LENGTH,
+  );
+}
+
 /** zxcvbn's warnings that mean "a well-known password" (its keys: no translations are loaded). */
 const COMMON_WARNINGS = new Set(['topTen', 'topHundred', 'common', 'similarToCommon', 'pwned']);
 
 /**
- * The meter's reading of a password; null while the estimator loads (the length rules still
- * apply without it). `userInputs` are words of the person (their name, address) a good password
- * does not use.
+ * The meter's reading of a password; null while the estimator loads (the length and context rules
+ * still apply without it). `userInputs` are what a good password is not built on: the person's name
+ * and address, the product's name.
  *
  * @example passwordStrength('correct horse battery staple', ['Ada'])?.verdict // 'Strong.'
  */
@@ -86,6 +124,8 @@ export function passwordStrength(password: string, userInputs: readonly string[]
   const estimate = estimator.current();
   if (length < PASSWORD_MIN_LENGTH)
     return { percent: 10, color: 'red', verdict: STRENGTH_TEXT.tooShort, refused: true };
+  if (isContextPassword(password, userInputs))
+    return { percent: 15, color: 'red', verdict: STRENGTH_TEXT.context, refused: true };
   if (estimate === null) return null;
   const { score, warning } = estimate(password, userInputs);
   if (warning !== null && COMMON_WARNINGS.has(warning) && score <= 2)

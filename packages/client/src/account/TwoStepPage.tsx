@@ -1,6 +1,6 @@
 /**
- * `/account/two-step`: the two-step sign-in section on a page of its own, until the account page
- * (`/account`) shows the section itself. The section loads in a chunk of its own.
+ * `/account/two-step`: the two-step sign-in section on a page of its own, for a link straight to it;
+ * the account page (`/account`) shows the same section. The section loads in a chunk of its own.
  */
 import { Stack, Title } from '@mantine/core';
 import { Suspense } from 'react';

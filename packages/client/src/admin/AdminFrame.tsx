@@ -4,17 +4,25 @@
  */
 import '../styles/admin';
 import { Group, Stack, Title } from '@mantine/core';
+import { isAdmin } from '@ninefold/engine/grants';
 import { SIGNED_IN_PATHS } from '@ninefold/model';
 import { type ReactNode } from 'react';
 import { useMatch } from 'react-router';
+import { useSession } from '../auth/session';
 import { ButtonLink } from '../components/buttons';
+import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
 
-/** The admin area's pages, in the order their links show. */
+/**
+ * The admin area's pages, in the order their links show. Invitations are also for those who may
+ * create users without being admins (`adminOnly: false`): they see that link alone.
+ */
 export const ADMIN_PAGES = [
-  { path: SIGNED_IN_PATHS.adminJobs, label: 'Jobs' },
-  { path: SIGNED_IN_PATHS.adminWebhooks, label: 'Webhook deliveries' },
-  { path: SIGNED_IN_PATHS.adminMail, label: 'Mail outbox' },
+  { path: SIGNED_IN_PATHS.adminJobs, label: 'Jobs', adminOnly: true },
+  { path: SIGNED_IN_PATHS.adminWebhooks, label: 'Webhook deliveries', adminOnly: true },
+  { path: SIGNED_IN_PATHS.adminMail, label: 'Mail outbox', adminOnly: true },
+  { path: SIGNED_IN_PATHS.adminInvitations, label: 'Invitations', adminOnly: false },
+  { path: SIGNED_IN_PATHS.adminAudit, label: 'Audit trail', adminOnly: true },
 ] as const;
 
 /**
@@ -24,11 +32,14 @@ export const ADMIN_PAGES = [
  */
 export function AdminFrame({ title, children }: { title: string; children: ReactNode }) {
   useDocumentTitle(title);
+  const model = useModel();
+  const { data: user } = useSession();
+  const admin = user != null && isAdmin(model, user.roles);
   return (
     <Stack gap="md" py="md">
       <Title order={1}>{title}</Title>
       <Group gap="xs" component="nav" aria-label="Admin">
-        {ADMIN_PAGES.map((page) => (
+        {ADMIN_PAGES.filter((page) => admin || !page.adminOnly).map((page) => (
           <AdminLink key={page.path} to={page.path} label={page.label} />
         ))}
       </Group>

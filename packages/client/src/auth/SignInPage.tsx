@@ -12,7 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { API_PATHS, type ErrorCode, type Model } from '@ninefold/model';
+import { API_PATHS, APP_PATHS, type ErrorCode, type Model } from '@ninefold/model';
 import { type FormEvent, Suspense, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { lazyComponent } from '../runtime/lazy';
@@ -144,6 +144,13 @@ export function SignInPage() {
             <Button type="submit" loading={signIn.isPending} fullWidth>
               Sign in
             </Button>
+            {model.auth.passwordReset && (
+              <Text size="sm" ta="center">
+                <Anchor component={Link} to={APP_PATHS.forgotPassword}>
+                  Forgot your password?
+                </Anchor>
+              </Text>
+            )}
             {oidc !== null && (
               <>
                 <Divider label="or" labelPosition="center" />
@@ -152,6 +159,13 @@ export function SignInPage() {
                   Sign in with {oidc.label}
                 </Button>
               </>
+            )}
+            {model.auth.signUp !== null && (
+              <Text size="sm" ta="center">
+                <Anchor component={Link} to={APP_PATHS.signUp}>
+                  Create an account
+                </Anchor>
+              </Text>
             )}
             <Text size="sm" c="dimmed" ta="center">
               <Anchor component={Link} to="/about">

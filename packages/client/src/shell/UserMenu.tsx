@@ -1,20 +1,25 @@
 /**
- * The signed-in user's menu: who they are, their roles, their notification settings (when the spec
- * notifies), the admin area (for admins), and signing out. Its own chunk: the popover it opens
+ * The signed-in user's menu: who they are, their roles, their account (and API tokens, for a role
+ * that may hold them), their notification settings (when the spec notifies), invitations (for whoever
+ * may create users), the admin area (for admins), and signing out. Its own chunk: the popover it opens
  * (Floating UI, focus trap, transitions) is not needed to paint the first page.
  */
 import { Menu, Text } from '@mantine/core';
-import { isAdmin } from '@ninefold/engine/grants';
+import { accessFor, isAdmin } from '@ninefold/engine/grants';
 import { SIGNED_IN_PATHS } from '@ninefold/model';
 import {
   IconBell,
   IconBriefcase,
+  IconKey,
+  IconListDetails,
   IconLogout,
   IconMail,
-  IconShieldLock,
+  IconUser,
+  IconUserPlus,
   IconWebhook,
 } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
+import { useSession } from '../auth/session';
 import { useSignOut } from '../auth/session-actions';
 import { useUserQueue } from '../offline/PendingWrites';
 import { useModel } from '../runtime/runtime';
@@ -34,6 +39,10 @@ export default function UserMenu({
   const signOut = useSignOut();
   const navigate = useNavigate();
   const kept = useUserQueue().writes.length;
+  const { data: session } = useSession();
+  const admin = isAdmin(model, roles);
+  const mayInvite = session != null && accessFor(model, session.context, 'create', 'User') !== false;
+  const mayHoldTokens = roles.some((role) => model.auth.tokens.includes(role));
   return (
     <Menu position="bottom-end" width={240}>
       <Menu.Target>
@@ -48,6 +57,14 @@ export default function UserMenu({
           <Text size="xs">{roles.map((r) => model.roles[r]?.label ?? r).join(', ')}</Text>
         </Menu.Label>
         <Menu.Divider />
+        <Menu.Item component={Link} to={SIGNED_IN_PATHS.account} leftSection={<IconUser size={16} />}>
+          Your account
+        </Menu.Item>
+        {mayHoldTokens && (
+          <Menu.Item component={Link} to={SIGNED_IN_PATHS.accountTokens} leftSection={<IconKey size={16} />}>
+            API tokens
+          </Menu.Item>
+        )}
         {Object.keys(model.notifications).length > 0 && (
           <Menu.Item
             component={Link}
@@ -57,16 +74,18 @@ export default function UserMenu({
             Notification settings
           </Menu.Item>
         )}
-        <Menu.Item
-          component={Link}
-          to={SIGNED_IN_PATHS.accountTwoStep}
-          leftSection={<IconShieldLock size={16} />}
-        >
-          Two-step sign-in
-        </Menu.Item>
-        {isAdmin(model, roles) && (
+        {(admin || mayInvite) && <Menu.Label>Admin</Menu.Label>}
+        {mayInvite && (
+          <Menu.Item
+            component={Link}
+            to={SIGNED_IN_PATHS.adminInvitations}
+            leftSection={<IconUserPlus size={16} />}
+          >
+            Invitations
+          </Menu.Item>
+        )}
+        {admin && (
           <>
-            <Menu.Label>Admin</Menu.Label>
             <Menu.Item
               component={Link}
               to={SIGNED_IN_PATHS.adminJobs}
@@ -84,9 +103,16 @@ export default function UserMenu({
             <Menu.Item component={Link} to={SIGNED_IN_PATHS.adminMail} leftSection={<IconMail size={16} />}>
               Mail outbox
             </Menu.Item>
-            <Menu.Divider />
+            <Menu.Item
+              component={Link}
+              to={SIGNED_IN_PATHS.adminAudit}
+              leftSection={<IconListDetails size={16} />}
+            >
+              Audit trail
+            </Menu.Item>
           </>
         )}
+        {(admin || mayInvite) && <Menu.Divider />}
         {kept > 0 && (
           // signing out keeps them: they are sent when this user signs in again, never for another
           <Menu.Label data-testid="kept-on-sign-out">

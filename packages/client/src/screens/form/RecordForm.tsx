@@ -4,13 +4,22 @@
  * applies; what the server still refuses lands beside its field, or above the form.
  */
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { type ApiRecord, type Entity, type Field, type Screen, type Value } from '@ninefold/model';
+import {
+  type ApiRecord,
+  type Entity,
+  type Field,
+  INVITATION_KEY,
+  type InvitationAnswer,
+  type Screen,
+  type Value,
+} from '@ninefold/model';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { type Control, Controller, type FieldValues, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ApiError, WriteQueued } from '../../api/http';
 import { useCreateRecord, useUpdateRecord } from '../../api/records';
 import { FieldInput } from '../../fields/FieldInput';
+import { InvitationDialog, isInvitationAnswer } from '../../identity/InvitationDialog';
 import { type QueueKey, type QueuedWrite, removeWrite } from '../../offline/queue';
 import { type Authorizer } from '../../runtime/access';
 import { describeError } from '../../runtime/messages';
@@ -43,6 +52,8 @@ export interface RecordFormProps {
    * first ones, its refusal is shown, and it leaves the queue once the form is saved.
    */
   readonly draft?: { readonly queue: QueueKey; readonly write: QueuedWrite };
+  /** Where a saved form goes instead of the record's detail screen (the account page stays). */
+  readonly onSaved?: (record: ApiRecord) => void;
 }
 
 export function RecordForm(props: RecordFormProps) {
@@ -78,6 +89,8 @@ export function RecordForm(props: RecordFormProps) {
   );
   const [queued, setQueued] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
+  // a new user's invitation (`_invitation`), shown once before going on to `next`
+  const [invited, setInvited] = useState<{ answer: InvitationAnswer; next: string | null } | null>(null);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [reloading, setReloading] = useState(false);
   const leaving = useRef(false);
@@ -135,7 +148,21 @@ export function RecordForm(props: RecordFormProps) {
             : await update.mutateAsync({ id: base.id, version: base.version, changes });
       }
       if (props.draft !== undefined) removeWrite(props.draft.queue, props.draft.write.key);
-      leave(detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name));
+      if (props.onSaved !== undefined) {
+        form.reset(recordValues(saved, fields));
+        setBase(saved);
+        props.onSaved(saved);
+        return;
+      }
+      const next = detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name);
+      const invitation: unknown =
+        base === null ? (saved as Record<string, unknown>)[INVITATION_KEY] : undefined;
+      if (isInvitationAnswer(invitation)) {
+        leaving.current = true; // saved: nothing to lose while the dialog shows
+        setInvited({ answer: invitation, next });
+        return;
+      }
+      leave(next);
     } catch (error) {
       if (error instanceof WriteQueued) {
         if (props.draft !== undefined) removeWrite(props.draft.queue, props.draft.write.key);
@@ -202,7 +229,8 @@ export function RecordForm(props: RecordFormProps) {
   const formErrors = submitted ? check.form : [];
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label={screen.title}>
-      <LeaveGuard dirty={formState.isDirty && !saving} leaving={leaving} />
+      <LeaveGuard dirty={formState.isDirty && !saving && invited === null} leaving={leaving} />
+      {invited !== null && <InvitationDialog answer={invited.answer} onClose={() => leave(invited.next)} />}
       <Stack gap="md" maw={720}>
         {queued !== null && (
           <Alert color="blue" title="Saved on this device" role="status" data-error-code="E_OFFLINE_QUEUED">

@@ -1,0 +1,104 @@
+/**
+ * The signed-in user's own User record in the app's record form: the fields their role may read,
+ * editable where it may update them, checked by the engine and the server as on any edit screen.
+ * Its own chunk: the record form (inputs of every type, the engine's checks) loads only here.
+ */
+import '../styles/form';
+import { Alert, Center, Loader, Text } from '@mantine/core';
+import { type Screen, SIGNED_IN_PATHS } from '@ninefold/model';
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRecord } from '../api/records';
+import { SESSION_KEY, useUser } from '../auth/session';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { useAuthorizer } from '../runtime/access';
+import { useModel } from '../runtime/runtime';
+import { RecordForm } from '../screens/form/RecordForm';
+import { formFields, recordValues } from '../screens/form/form-model';
+
+const TEXT = {
+  title: 'Profile',
+  readOnly: 'Your role may not change your profile. Ask the person who looks after this app.',
+  saved: 'Your profile is saved.',
+  noUser: 'This app has no user records.',
+} as const;
+
+/** The account page's form as a screen of the record form: the User's fields, edited in place. */
+const PROFILE_SCREEN: Screen = {
+  id: 'account-profile',
+  path: SIGNED_IN_PATHS.account,
+  kind: 'edit',
+  entity: 'User',
+  title: TEXT.title,
+  roles: null,
+  fields: [],
+  filters: [],
+  where: null,
+  sort: null,
+  actions: [],
+  body: '',
+  generated: true,
+};
+
+export default function ProfileForm() {
+  const model = useModel();
+  const entity = model.entities['User'];
+  if (entity === undefined) return <Text c="dimmed">{TEXT.noUser}</Text>;
+  return <Profile entity={entity} />;
+}
+
+function Profile({ entity }: { entity: NonNullable<ReturnType<typeof useModel>['entities'][string]> }) {
+  const user = useUser();
+  const access = useAuthorizer();
+  const query = useRecord(entity, user.id);
+  const client = useQueryClient();
+  const [saved, setSaved] = useState(0);
+  if (query.isPending) {
+    return (
+      <Center py="md">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (query.isError) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
+  const record = query.data;
+  const mayUpdate = access.can('update', entity.name, record);
+  const fields = formFields(
+    PROFILE_SCREEN,
+    entity,
+    {
+      readable: access.readable(entity.name, record),
+      writable: mayUpdate ? access.writable(entity.name, 'update', record) : [],
+    },
+    null,
+  );
+  return (
+    <>
+      {!mayUpdate && (
+        <Text size="sm" c="dimmed">
+          {TEXT.readOnly}
+        </Text>
+      )}
+      {saved > 0 && (
+        <Alert color="green" variant="light" role="status" key={saved}>
+          {TEXT.saved}
+        </Alert>
+      )}
+      <RecordForm
+        key={`${record.id}:${saved}`}
+        screen={PROFILE_SCREEN}
+        entity={entity}
+        access={access}
+        fields={fields}
+        initial={recordValues(record, fields)}
+        record={record}
+        reload={async () => (await query.refetch()).data}
+        onSaved={() => {
+          setSaved((n) => n + 1);
+          // the name and e-mail in the user menu come from the session
+          void client.invalidateQueries({ queryKey: SESSION_KEY });
+        }}
+      />
+    </>
+  );
+}

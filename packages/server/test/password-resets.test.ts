@@ -4,7 +4,15 @@
  * known one, every session ended on success, rate limits per client and per address, and no route
  * at all when the spec turns reset off.
  */
-import { INVITATION_KEY, type InvitationAnswer, type WireInvitation } from '@ninefold/model';
+import {
+  INVITATION_KEY,
+  type InvitationAnswer,
+  type MfaChallengeAnswer,
+  type MfaEnrolment,
+  type WireInvitation,
+  type WireSession,
+} from '@ninefold/model';
+import { Secret, TOTP } from 'otpauth';
 import { DIALECTS, PASSWORD, givenUser, login, problem, sessionCookie } from '@ninefold/testkit';
 import { describe, expect, it } from 'vitest';
 import { PER_ADDRESS, PER_EMAIL, TABLES, disableUser } from '../src/index.js';
@@ -173,6 +181,45 @@ for (const dialect of DIALECTS) {
       // the windows end
       w.server.clock.advance(15 * 60_000);
       expect((await ask('ann@example.com', '203.0.113.7')).statusCode).toBe(202);
+    });
+
+    it('does not get past a second factor: with it on, the reset asks for a code before signing in', async () => {
+      const w = await identityWorld(dialect, peopleModel());
+      const ann = await w.signedIn('ann@example.com', ['staff']);
+      const code = (secret: string) =>
+        new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+          timestamp: w.server.clock.now().getTime(),
+        });
+      const enrolment = await w.call('POST', '/api/account/mfa', {
+        cookie: ann,
+        payload: { currentPassword: PASSWORD },
+      });
+      const { secret } = enrolment.json<MfaEnrolment>();
+      const confirmed = await w.call('POST', '/api/account/mfa/confirm', {
+        cookie: ann,
+        payload: { code: code(secret) },
+      });
+      expect(confirmed.statusCode).toBe(200);
+      w.server.clock.advance(60_000); // the next code, not the one confirmation spent
+
+      await w.call('POST', '/api/password-resets', { payload: { email: 'ann@example.com' } });
+      await w.runJobs();
+      const token = tokenIn(w.mailsTo('ann@example.com')[0]?.text ?? '');
+      const done = await w.call('POST', '/api/password-resets/complete', {
+        payload: { token, password: NEW_PASSWORD },
+      });
+      // the password is set and every session ended, but the link alone opens none
+      expect(done.statusCode).toBe(202);
+      expect(sessionCookie(done)).toBeUndefined();
+      const { challenge } = done.json<MfaChallengeAnswer>().mfa;
+      const signedIn = await w.call('POST', '/api/session/mfa', {
+        payload: { challenge, code: code(secret) },
+      });
+      expect(signedIn.statusCode).toBe(200);
+      const sessions = await w.call('GET', '/api/account/sessions', { cookie: sessionCookie(signedIn) });
+      expect(sessions.json<{ data: WireSession[] }>().data).toEqual([
+        expect.objectContaining({ current: true, method: 'password-reset' }),
+      ]);
     });
 
     it('has no route when the spec turns reset off', async () => {

@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { checkNewPassword, contextWords } from '../src/auth/password-policy.js';
 import { addUser } from '../src/auth/users.js';
-import { DIALECTS, specModel, testServer } from '@ninefold/testkit';
+import { DIALECTS, login, specModel, testServer } from '@ninefold/testkit';
 
 const codes = (password: string, context = {}) =>
   checkNewPassword(password, 'password', context).map((issue) => issue.code);
@@ -66,5 +66,25 @@ describe.each(DIALECTS)('adding a user on %s', (dialect) => {
       errors: [{ field: 'password', code: 'E_PASSWORD_COMMON' }],
     });
     await expect(add('a lantern over grey water')).resolves.toMatchObject({ email: 'kim@example.com' });
+  });
+
+  it('checks a password exactly as it was set: no trimming, no case folding, no truncation', async () => {
+    // ASVS 5.0 6.2.8
+    const server = await testServer(dialect, specModel('product: { name: Lighthouse }\n'));
+    const password = '  Quiet Harbour  Lamps ' + 'ü'.repeat(100);
+    await addUser(server.database, server.model, {
+      email: 'kim@example.com',
+      name: 'Kim',
+      roles: ['user'],
+      password,
+    });
+    const status = async (attempt: string) =>
+      (await login(server.app, 'kim@example.com', attempt)).response.statusCode;
+    // the right one first: four wrong ones after it stay within the sign-in limiter's free failures
+    expect(await status(password)).toBe(200);
+    expect(await status(password.trim())).toBe(401);
+    expect(await status(password.toLowerCase())).toBe(401);
+    expect(await status(password.slice(0, 72))).toBe(401);
+    expect(await status(password.normalize('NFD'))).toBe(401);
   });
 });

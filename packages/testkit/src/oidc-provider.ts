@@ -9,7 +9,6 @@
  * fills it in Chromium, a server test signs in without one (`signIn`). A sign-in is two forms: the
  * login, then consent (which the provider asks of a loopback client every time).
  */
-import Provider from 'oidc-provider';
 import { generateKeyPairSync } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -81,6 +80,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<T
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // loaded here, not with the test kit: every other test file imports the kit, and this package
+  // takes long to load and warns on Node 20
+  const { default: Provider } = await import('oidc-provider');
 
   const provider = new Provider(issuer, {
     clients: [

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
 
@@ -242,5 +243,90 @@ describe('ninefold users', () => {
     const unknown = await run(['users', 'invite', 'nobody@example.com', ...common]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('nobody@example.com');
+  });
+
+  it('takes a second factor away from someone who lost it, ending their sessions', async () => {
+    const common = ['--spec', 'examples/expense-claims.md', '--data', join(dir, 'reset-mfa')];
+    const password = 'a much longer password';
+    const added = await run([
+      'users',
+      'add',
+      '--email',
+      'dee@example.com',
+      '--name',
+      'Dee',
+      '--roles',
+      'employee',
+      '--password',
+      password,
+      ...common,
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const headers = { 'content-type': 'application/json', 'x-ninefold-csrf': '1' };
+    const signIn = (url: string) =>
+      fetch(`${url}/api/session`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email: 'dee@example.com', password }),
+      });
+    const serve = async () => {
+      let server: Started | undefined;
+      const started = await run(
+        [
+          'start',
+          'examples/expense-claims.md',
+          '--port',
+          '0',
+          ...common.slice(2),
+          '--demo',
+          '--no-demo-data',
+          '--quiet',
+        ],
+        {
+          onStarted: (s) => (server = s),
+        },
+      );
+      expect(started.code, started.stderr).toBe(0);
+      return server!;
+    };
+
+    // Dee turns two-step sign-in on through the API, as the app does
+    let server = await serve();
+    let cookie = '';
+    try {
+      const answer = await signIn(server.url);
+      cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const call = (path: string, body: object) =>
+        fetch(`${server.url}/api/${path}`, {
+          method: 'POST',
+          headers: { ...headers, cookie },
+          body: JSON.stringify(body),
+        });
+      const { secret } = (await (await call('account/mfa', { currentPassword: password })).json()) as {
+        secret: string;
+      };
+      const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+      expect((await call('account/mfa/confirm', { code })).status).toBe(200);
+      expect((await signIn(server.url)).status).toBe(202);
+    } finally {
+      await server.close();
+    }
+
+    const reset = await run(['users', 'reset-mfa', 'Dee@Example.com', ...common]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toContain('Two-step sign-in is off for dee@example.com');
+    const again = await run(['users', 'reset-mfa', 'dee@example.com', ...common]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('has no second factor');
+    expect((await run(['users', 'reset-mfa', 'nobody@example.com', ...common])).code).toBe(1);
+
+    server = await serve();
+    try {
+      // the password alone signs in again; the session of before is over
+      expect((await signIn(server.url)).status).toBe(200);
+      expect((await fetch(`${server.url}/api/session`, { headers: { cookie } })).status).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -83,6 +83,7 @@ export {
   type OidcFlow,
 } from './auth/oidc.js';
 export { inviteByCommand } from './auth/invitations.js';
+export { resetSecondFactor } from './auth/mfa/operator-reset.js';
 export { LINK_MAIL_JOB } from './auth/identity-mail.js';
 export { PER_ADDRESS, PER_EMAIL } from './auth/identity-limiter.js';
 

@@ -11,6 +11,7 @@ import {
   migrate,
   problemOf,
   resetPassword,
+  resetSecondFactor,
   setRoles,
 } from '@ninefold/server';
 import { EXIT, type Io } from '../io.js';
@@ -28,6 +29,8 @@ Actions:
   disable <email> [--enable]     disable a user and end their sessions (or enable them again)
   reset-password <email> [--password <p>]
                                  set a new password (generated when none is given) and end their sessions
+  reset-mfa <email>              take away a user's second factor and recovery codes and end their
+                                 sessions, once you have checked who they are: for someone who lost both
 
 Options:
   --spec <spec>    the spec whose roles and User entity apply (required)
@@ -72,6 +75,7 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
     'set-roles': 2,
     disable: 1,
     'reset-password': 1,
+    'reset-mfa': 1,
   };
   if (action === undefined || arity[action] === undefined)
     return usage(`Unknown action \`${action ?? ''}\`.`);
@@ -130,6 +134,13 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
         const user = await resetPassword(database, model, email, password);
         io.stdout.write(
           `New password for ${user.email}${values.password === undefined ? `: ${password}` : ''}\n`,
+        );
+        break;
+      }
+      case 'reset-mfa': {
+        const user = await resetSecondFactor(database, model, email);
+        io.stdout.write(
+          `Two-step sign-in is off for ${user.email} and their sessions ended: they sign in with their password and turn it on again.\n`,
         );
         break;
       }

@@ -18,7 +18,7 @@ import {
 import { type Span } from '../diagnostics/diagnostic.js';
 import { nearest, suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
-import { type YEntry } from '../source/yaml.js';
+import { describe, type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { mapOf } from './reader.js';
 import { ONE_REFERENCE } from './webhooks.js';
@@ -113,7 +113,7 @@ function readMfa(ctx: CompileContext, entry: YEntry, roleNames: readonly string[
     bag.report(
       'NF202',
       node.span,
-      `\`auth.mfa\` must be \`optional\`, \`required\` or \`{ required: [role, …] }\`, found ${typeof node.value === 'string' ? `\`${node.value}\`` : String(node.value)}.`,
+      `\`auth.mfa\` must be \`optional\`, \`required\` or \`{ required: [role, …] }\`, found ${describe(node)}.`,
       typeof node.value === 'string' && nearest(node.value, ['optional', 'required']) !== null
         ? suggestion(node.value, ['optional', 'required'], 'value')
         : 'write `mfa: required` for everyone who signs in with a password, or `mfa: { required: [admin] }` for some roles',

@@ -43,7 +43,11 @@ async function sessionCount(w: IdentityWorld): Promise<number> {
 }
 
 async function eventKinds(w: IdentityWorld): Promise<string[]> {
-  const rows = await w.server.database.db.selectFrom(TABLES.authEvents).select('kind').orderBy('at').execute();
+  const rows = await w.server.database.db
+    .selectFrom(TABLES.authEvents)
+    .select('kind')
+    .orderBy('at')
+    .execute();
   return rows.map((row) => String(row.kind));
 }
 
@@ -76,17 +80,23 @@ for (const dialect of DIALECTS) {
       expect(await sessionCount(w)).toBe(1);
 
       // a code before any secret is wrong, and counts
-      const early = await w.call('POST', '/api/session/mfa', { payload: { challenge: mfa.challenge, code: '123456' } });
+      const early = await w.call('POST', '/api/session/mfa', {
+        payload: { challenge: mfa.challenge, code: '123456' },
+      });
       expect(problem(early)).toMatchObject({ status: 422, code: 'E_MFA_CODE' });
       // the enrolment needs a live challenge, and nothing else
-      const forged = await w.call('POST', '/api/session/mfa/enrol', { payload: { challenge: 'x'.repeat(43) } });
+      const forged = await w.call('POST', '/api/session/mfa/enrol', {
+        payload: { challenge: 'x'.repeat(43) },
+      });
       expect(problem(forged)).toMatchObject({ status: 401, code: 'E_MFA_CHALLENGE' });
       const extra = await w.call('POST', '/api/session/mfa/enrol', {
         payload: { challenge: mfa.challenge, secret: 'AAAA' },
       });
       expect(problem(extra).errors?.[0]).toMatchObject({ field: 'secret', code: 'E_UNKNOWN_FIELD' });
 
-      const enrolled = await w.call('POST', '/api/session/mfa/enrol', { payload: { challenge: mfa.challenge } });
+      const enrolled = await w.call('POST', '/api/session/mfa/enrol', {
+        payload: { challenge: mfa.challenge },
+      });
       const { secret } = enrolled.json<MfaEnrolment>();
       const wrong = await w.call('POST', '/api/session/mfa', {
         payload: { challenge: mfa.challenge, code: wrongCode(w, secret) },
@@ -114,13 +124,7 @@ for (const dialect of DIALECTS) {
         payload: { challenge: mfa.challenge, code: codeAt(w, secret) },
       });
       expect(problem(replay)).toMatchObject({ status: 401, code: 'E_MFA_CHALLENGE' });
-      expect(await eventKinds(w)).toEqual([
-        'sign-in',
-        'mfa-failed',
-        'mfa-failed',
-        'mfa-enabled',
-        'sign-in',
-      ]);
+      expect(await eventKinds(w)).toEqual(['sign-in', 'mfa-failed', 'mfa-failed', 'mfa-enabled', 'sign-in']);
 
       // from now on, the usual second step: a code, no new secret, no recovery codes
       w.server.clock.advance(60_000);
@@ -128,7 +132,9 @@ for (const dialect of DIALECTS) {
       expect(again.response.statusCode).toBe(202);
       const second = again.response.json<MfaChallengeAnswer>().mfa;
       expect(second.enrol).toBeUndefined();
-      const noNewSecret = await w.call('POST', '/api/session/mfa/enrol', { payload: { challenge: second.challenge } });
+      const noNewSecret = await w.call('POST', '/api/session/mfa/enrol', {
+        payload: { challenge: second.challenge },
+      });
       expect(problem(noNewSecret)).toMatchObject({ status: 409, code: 'E_MFA_STATE' });
       const signedIn = await w.call('POST', '/api/session/mfa', {
         payload: { challenge: second.challenge, code: codeAt(w, secret) },
@@ -137,7 +143,10 @@ for (const dialect of DIALECTS) {
       expect(signedIn.json<EnrolledSessionAnswer>().recoveryCodes).toBeUndefined();
 
       // required: it cannot be turned off, and stays on
-      const off = await w.call('DELETE', '/api/account/mfa', { cookie, payload: { currentPassword: PASSWORD } });
+      const off = await w.call('DELETE', '/api/account/mfa', {
+        cookie,
+        payload: { currentPassword: PASSWORD },
+      });
       expect(problem(off)).toMatchObject({ status: 409, code: 'E_MFA_REQUIRED' });
       expect((await w.call('GET', '/api/account/mfa', { cookie })).json().enabled).toBe(true);
 
@@ -155,7 +164,9 @@ for (const dialect of DIALECTS) {
       const first = (await login(w.server.app, 'sam@example.com')).response.json<MfaChallengeAnswer>().mfa;
       expect(first.enrol).toBe(true);
       w.server.clock.advance(MFA_CHALLENGE.minutes * 60_000);
-      const late = await w.call('POST', '/api/session/mfa/enrol', { payload: { challenge: first.challenge } });
+      const late = await w.call('POST', '/api/session/mfa/enrol', {
+        payload: { challenge: first.challenge },
+      });
       expect(problem(late)).toMatchObject({ status: 401, code: 'E_MFA_CHALLENGE' });
 
       const second = (await login(w.server.app, 'sam@example.com')).response.json<MfaChallengeAnswer>().mfa;

@@ -139,7 +139,12 @@ function readMfa(ctx: CompileContext, entry: YEntry, roleNames: readonly string[
       continue;
     }
     if (required.includes(name)) {
-      bag.report('NF210', span, `The role \`${name}\` is listed twice in \`auth.mfa.required\`.`, 'remove one');
+      bag.report(
+        'NF210',
+        span,
+        `The role \`${name}\` is listed twice in \`auth.mfa.required\`.`,
+        'remove one',
+      );
       continue;
     }
     required.push(name);

@@ -178,7 +178,8 @@ describe('auth: roles', () => {
       code: 'NF202',
       line: 11,
       column: 8,
-      message: /`auth.mfa` must be `optional`, `required` or `\{ required: \[role, …\] \}`, found the text "requird"/,
+      message:
+        /`auth.mfa` must be `optional`, `required` or `\{ required: \[role, …\] \}`, found the text "requird"/,
       hint: /did you mean `required`\?/,
     });
     expectDiagnostic(auth('mfa: true'), {

@@ -4,19 +4,31 @@
  * role must enrol before their first session, and gets their recovery codes with it; a user of
  * another role signs in directly; an enrolled one gets the usual second step; turning it off is
  * refused; an accepted invitation enrols before its session too; the enrol challenge keeps its life
- * and its wrong-code limit.
+ * and its wrong-code limit; single sign-on (through a real provider) is not asked for it.
  */
 import {
+  API_PATHS,
   INVITATION_KEY,
+  SESSION_COOKIE,
   MFA_CHALLENGE,
   type EnrolledSessionAnswer,
   type InvitationAnswer,
   type MfaChallengeAnswer,
   type MfaEnrolment,
 } from '@ninefold/model';
-import { DIALECTS, PASSWORD, givenUser, login, problem, sessionCookie } from '@ninefold/testkit';
+import {
+  DIALECTS,
+  PASSWORD,
+  type TestOidcProvider,
+  givenUser,
+  login,
+  problem,
+  sessionCookie,
+  startOidcProvider,
+  testServer,
+} from '@ninefold/testkit';
 import { Secret, TOTP } from 'otpauth';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES } from '../src/index.js';
 import { type IdentityWorld, identityWorld, peopleModel } from './identity-world.js';
 
@@ -62,6 +74,34 @@ async function enrolAt(w: IdentityWorld, challenge: string) {
     payload: { challenge, code: codeAt(w, enrolment.secret) },
   });
   return { finished, secret: enrolment.secret };
+}
+
+const CALLBACK = `/api/${API_PATHS.oidcCallback}`;
+
+let provider: TestOidcProvider;
+beforeAll(async () => {
+  provider = await startOidcProvider({
+    accounts: [{ sub: 'ada-1', email: 'ada@example.com', name: 'Ada', groups: [] }],
+    redirectUris: [`http://127.0.0.1${CALLBACK}`],
+  });
+});
+afterAll(async () => {
+  await provider?.close();
+});
+
+/** A browser's GET, its cookies kept in a jar, redirects not followed. */
+async function get(url: string, jar: Map<string, string>): Promise<Response> {
+  const response = await fetch(url, {
+    redirect: 'manual',
+    headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
+  });
+  for (const header of response.headers.getSetCookie()) {
+    const [pair = ''] = header.split(';');
+    const at = pair.indexOf('=');
+    if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(header)) jar.delete(pair.slice(0, at));
+    else jar.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  return response;
 }
 
 for (const dialect of DIALECTS) {
@@ -224,6 +264,42 @@ for (const dialect of DIALECTS) {
         .where('method', '=', 'invitation')
         .execute();
       expect(method).toHaveLength(1);
+    });
+
+    it('does not ask single sign-on for it: the provider owns its factors', async () => {
+      const model = peopleModel({
+        mfa: 'required',
+        oidc: {
+          issuer: '${OIDC_ISSUER}',
+          clientId: 'ninefold',
+          clientSecret: '${OIDC_CLIENT_SECRET}',
+          label: 'Acme',
+          roles: null,
+        },
+      });
+      const server = await testServer(dialect, model, {
+        env: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_SECRET: provider.clientSecret },
+      });
+      const ada = await givenUser(server, 'ada@example.com', ['admin']);
+      const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        // the password asks for the enrolment…
+        const { response } = await login(server.app, 'ada@example.com');
+        expect(response.json<MfaChallengeAnswer>().mfa.enrol).toBe(true);
+        // …single sign-on, by the same person, signs in at once
+        const jar = new Map<string, string>();
+        const started = await get(`${base}/api/${API_PATHS.oidcStart}`, jar);
+        expect(started.status).toBe(302);
+        const callback = await provider.signIn(started.headers.get('location')!, 'ada-1');
+        const finished = await get(callback, jar);
+        expect(finished.status).toBe(302);
+        expect(finished.headers.get('location')).toBe('/');
+        expect(jar.has(SESSION_COOKIE)).toBe(true);
+        const session = await get(`${base}/api/${API_PATHS.session}`, jar);
+        expect(((await session.json()) as { user: { id: string } }).user.id).toBe(ada.id);
+      } finally {
+        await server.app.close();
+      }
     });
   });
 }

@@ -2,13 +2,17 @@
  * Two-step sign-in in the app against the real server (decision 0041): the account section turns
  * it on with a code computed by `otpauth` at the server's clock, shows the recovery codes once and
  * turns it off with the password; the sign-in page asks for a code after the password, and takes a
- * recovery code instead. Where the spec requires it (`auth.mfa`), the sign-in page enrols first and
- * shows the recovery codes once before entering, and the section offers no "Turn off".
+ * recovery code instead. Where the spec requires it (`auth.mfa`), the sign-in page and an
+ * invitation's link page enrol first and show the recovery codes once before entering, and the
+ * section offers no "Turn off".
  */
 import {
+  INVITATION_KEY,
   type EnrolledSessionAnswer,
+  type InvitationAnswer,
   type MfaChallengeAnswer,
   type MfaEnrolment,
+  type Model,
   type RecoveryCodesAnswer,
 } from '@ninefold/model';
 import { CSRF, givenUser, login, sessionCookie } from '@ninefold/testkit';
@@ -17,10 +21,10 @@ import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, modelOf, renderApp, world, type World } from './harness';
 
-/** Expense claims where admins must use two-step sign-in. */
-async function requiredWorld(): Promise<World> {
+/** Expense claims where the users of a role (admins unless said) must use two-step sign-in. */
+async function requiredWorld(role = 'admin'): Promise<World> {
   const model = modelOf('expense-claims.md');
-  return world({ ...model, auth: { ...model.auth, mfa: { required: ['admin'] } } });
+  return world({ ...model, auth: { ...model.auth, mfa: { required: [role] } } });
 }
 
 const code = (w: World, secret: string) =>
@@ -167,5 +171,37 @@ describe('two-step sign-in in the app', () => {
     );
     expect(within(section).queryByRole('button', { name: 'Turn off' })).toBeNull();
     expect(within(section).getByRole('button', { name: 'New recovery codes' })).toBeInTheDocument();
+  });
+
+  it('where the spec requires it, an invitee sets their password, then enrols before entering', async () => {
+    const w = await requiredWorld('manager');
+    await w.user('ada', ['admin', 'employee']);
+    const created = await w.api('ada', 'POST', '/api/users', {
+      name: 'Mia Manager',
+      email: 'mia@example.com',
+      roles: ['manager'],
+    });
+    const link = new URL((created.body[INVITATION_KEY] as InvitationAnswer).link!);
+    const model = (await w.api('nobody', 'GET', '/api/model')).body as unknown as Model;
+
+    const { user, jar } = renderApp(w, { path: `${link.pathname}${link.hash}`, model });
+    await screen.findByRole('heading', { name: 'Welcome, set your password' });
+    await user.type(
+      screen.getByLabelText(/^New password/, { selector: 'input' }),
+      'violet harbour lantern 42',
+    );
+    await user.click(screen.getByRole('button', { name: 'Set password and sign in' }));
+    await screen.findByRole('heading', { name: 'Set up two-step sign-in' });
+    expect(jar.cookie).toBeUndefined(); // the password is set, but no session before the factor
+    const secret = (await screen.findByTestId('two-step-key')).textContent!.replace(/\s/g, '');
+    await user.type(screen.getByLabelText(/^authentication code/i), code(w, secret));
+    await user.click(screen.getByRole('button', { name: 'Turn on and sign in' }));
+    const list = await screen.findByTestId('recovery-codes');
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    expect(jar.cookie).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    // signed in on the visitor's model: the page loads again for the whole one
+    expect(await screen.findByLabelText('Loading')).toBeInTheDocument();
+    expect(screen.queryByTestId('recovery-codes')).toBeNull();
   });
 });

@@ -2,13 +2,16 @@
  * Two-step sign-in in real Chromium against the real server (decision 0041): a user turns it on
  * from their account (password, the key the page shows, a code computed here by `otpauth` as an
  * authenticator app would), keeps the recovery codes, signs out, and signs in again with a code,
- * then with a recovery code. axe checks each new screen.
+ * then with a recovery code. Where the spec requires it of a role (`auth.mfa`), a user of that role
+ * enrols at sign-in — the QR code, the key, a first code — and sees the recovery codes once before
+ * entering the app. axe checks each new screen.
  */
+import { type Model } from '@ninefold/model';
 import { Secret, TOTP } from 'otpauth';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { axeProblems } from './harness/axe.js';
-import { launchBrowser, settled, signIn } from './harness/browser.js';
+import { launchBrowser, newContext, settled, signIn } from './harness/browser.js';
 import { type Example, account, startExample } from './harness/server.js';
 
 let browser: Browser;
@@ -119,5 +122,63 @@ describe('two-step sign-in', () => {
     await page.goto('/account/two-step');
     await settled(page);
     await page.getByText('9 recovery codes are left.').waitFor();
+  });
+});
+
+describe('two-step sign-in required by the spec', () => {
+  const ROLE = 'admin';
+  let required: Example;
+  beforeAll(async () => {
+    required = await startExample('examples/expense-claims.md', {
+      transformModel: (model: Model): Model => ({
+        ...model,
+        auth: { ...model.auth, mfa: { required: [ROLE] } },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await required?.close();
+  });
+
+  test('a user of the role enrols at sign-in and keeps the recovery codes before entering', async () => {
+    const { email, password } = account(required, ROLE);
+    const context = await newContext(browser, required);
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page
+      .getByLabel(/^Password/)
+      .first()
+      .fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+    const qr = page.getByRole('img', { name: /QR code/ });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    const secret = ((await page.getByTestId('two-step-key').textContent()) ?? '').replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await axeProblems(page)).toEqual([]);
+    expect((await context.cookies()).some((c) => c.name === 'ninefold_session')).toBe(false);
+
+    const code = page.getByLabel(/^Authentication code/);
+    await code.fill(wrongCode(secret));
+    await page.getByRole('button', { name: 'Turn on and sign in' }).click();
+    await page.locator('[data-error-code="E_MFA_CODE"]').waitFor();
+    await code.fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+    await page.getByRole('button', { name: 'Turn on and sign in' }).click();
+    const list = page.getByTestId('recovery-codes');
+    await list.waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(10);
+    expect(await axeProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('navigation', { name: 'Main', includeHidden: true }).waitFor({ state: 'attached' });
+
+    // required: the account's section offers no way to turn it off
+    await page.goto('/account/two-step');
+    await settled(page);
+    const section = page.getByRole('region', { name: 'Two-step sign-in' });
+    await section.getByTestId('two-step-required').waitFor();
+    expect(await section.getByRole('button', { name: 'Turn off' }).count()).toBe(0);
+    await context.close();
   });
 });

@@ -104,7 +104,8 @@ export async function startExample(file: string, options: ExampleOptions = {}): 
   // the arrangement runs on a quiet twin of the app over the same database: same sessions and
   // rules, but its own rate-limit counters, so arranging never spends the browser's request budget
   const twin = buildApp({
-    model,
+    // the demo accounts arrange with their passwords alone, whatever `auth.mfa` asks of the browser
+    model: { ...model, auth: { ...model.auth, mfa: 'optional' } },
     database: server.database,
     logger: false,
     ...(options.env === undefined ? {} : { env: options.env }),

@@ -167,6 +167,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     jobs.start();
     if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));
+    if (demoAccounts.length > 0 && model.auth.mfa !== 'optional')
+      print(
+        'Demo: the spec requires two-step sign-in (auth.mfa): the first person to sign in as such a demo account adds it to their authenticator app, and only its codes open that account afterwards.',
+      );
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -218,8 +222,14 @@ async function seedDemo(
     const demoAccounts = await seedDemoAccounts(database, model);
     if (demoAccounts.length === 0 || !withData) return demoAccounts;
     // a quiet twin of the app on the same database: the records are made through every rule of
-    // the API without a request log of the seeding
-    const seeder = buildApp({ model, database, env, logger: false });
+    // the API without a request log of the seeding; its demo accounts sign in with their passwords
+    // alone, as no authenticator app stands behind them (`auth.mfa` holds for the served app)
+    const seeder = buildApp({
+      model: { ...model, auth: { ...model.auth, mfa: 'optional' } },
+      database,
+      env,
+      logger: false,
+    });
     try {
       const { created } = await seedDemoData(seeder, database, model, demoAccounts);
       const made = Object.entries(created).map(

@@ -6,7 +6,7 @@
  *
  * @example authSchema.properties.oidc // the shape of `auth.oidc`
  */
-import { AUTH_KEYS, DEFAULT_OIDC_LABEL, OIDC_KEYS, OIDC_ROLES_KEYS } from './facets/auth.js';
+import { AUTH_KEYS, DEFAULT_OIDC_LABEL, MFA_KEYS, OIDC_KEYS, OIDC_ROLES_KEYS } from './facets/auth.js';
 import { NAME_RULES } from './facets/reader.js';
 
 /** A JSON Schema (draft 2020-12) as plain data; the same shape as `notation-schema.ts`'s. */
@@ -99,6 +99,26 @@ const oidc = strictObject(
   },
 );
 
+const mfa: Schema = {
+  description:
+    'Who must sign in with the second factor (an authenticator app): `optional` (the default, each user chooses), `required` (every user who signs in with a password), or `{ required: [role, …] }`. Single sign-on and API tokens are not asked for it.',
+  anyOf: [
+    { enum: ['optional', 'required'] },
+    strictObject(
+      MFA_KEYS,
+      {
+        required: {
+          type: 'array',
+          items: role,
+          minItems: 1,
+          description: 'The roles whose users must use two-step sign-in, like `[admin]`.',
+        },
+      },
+      { required: [...MFA_KEYS] },
+    ),
+  ],
+};
+
 /** `auth:` (section 6): who may sign themselves in, and how. */
 export const authSchema: Schema = strictObject(
   AUTH_KEYS,
@@ -121,6 +141,7 @@ export const authSchema: Schema = strictObject(
     },
     tokens: roles('The roles that may hold personal API tokens. Absent: nobody.'),
     oidc,
+    mfa,
   },
   {
     title: 'Identity',

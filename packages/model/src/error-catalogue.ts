@@ -446,6 +446,16 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_MFA_REQUIRED',
+    status: 409,
+    message:
+      'Two-step sign-in is required for your account ({reason}), so it cannot be turned off. You can replace your recovery codes instead.',
+    description:
+      "Turning the second factor off for a user the spec's `auth.mfa` requires it of (every user, or one of the listed roles).",
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_INTERNAL',
     status: 500,
     message: 'Something went wrong on our side. Reference: {correlationId}.',

@@ -424,6 +424,26 @@ export interface Auth {
   readonly tokens: readonly string[];
   /** Single sign-on with an OpenID Connect provider, or null. */
   readonly oidc: Oidc | null;
+  /** Who must sign in with the second factor (decision 0041); `'optional'` by default. */
+  readonly mfa: MfaPolicy;
+}
+
+/**
+ * `auth.mfa`: whether the second factor is up to each user (`'optional'`), required of every user
+ * who signs in with a password (`'required'`), or of users holding any of the listed roles. Single
+ * sign-on and API tokens are never asked for it: the provider owns its factors, a token is a secret.
+ */
+export type MfaPolicy = 'optional' | 'required' | { readonly required: readonly string[] };
+
+/**
+ * Whether the policy requires the second factor of a user holding these roles.
+ *
+ * @example mfaRequiredOf({ required: ['admin'] }, ['admin', 'agent']) // true
+ */
+export function mfaRequiredOf(policy: MfaPolicy, roles: readonly string[]): boolean {
+  if (policy === 'optional') return false;
+  if (policy === 'required') return true;
+  return roles.some((role) => policy.required.includes(role));
 }
 
 /**
@@ -456,6 +476,7 @@ export const DEFAULT_AUTH: Auth = {
   passwordReset: true,
   tokens: [],
   oidc: null,
+  mfa: 'optional',
 };
 
 export interface Limits {

@@ -196,6 +196,12 @@ export const API_PATHS = {
   recoveryCodes: 'account/mfa/recovery-codes',
   /** `POST { challenge, code }`: a sign-in's second step, after a `202 MfaChallengeAnswer` (`SessionAnswer`). */
   mfaSignIn: 'session/mfa',
+  /**
+   * `POST { challenge }`: for a challenge whose user must enrol first (`auth.mfa`), a new
+   * authenticator secret (`MfaEnrolment`); its first code goes to `session/mfa`, which turns the
+   * factor on and answers the recovery codes with the session, once.
+   */
+  mfaEnrolSignIn: 'session/mfa/enrol',
   /** `DELETE ?user=<id>` ends one user's sessions, `DELETE ?all=true` everyone's but the caller's (admins). */
   adminSessions: 'admin/sessions',
 } as const;
@@ -601,6 +607,8 @@ export interface MfaStatus {
   readonly recoveryCodesLeft: number;
   /** False for a user with no password (single sign-on only): their provider gives their second step. */
   readonly available: boolean;
+  /** The spec's `auth.mfa` requires it of this user: it cannot be turned off. */
+  readonly required: boolean;
 }
 
 /** `POST <basePath>/account/mfa`'s answer: the authenticator app's secret, as text, URI and QR code. */
@@ -623,7 +631,19 @@ export interface RecoveryCodesAnswer {
  * challenge goes with a code to `POST <basePath>/session/mfa`.
  */
 export interface MfaChallengeAnswer {
-  readonly mfa: { readonly challenge: string };
+  /**
+   * `enrol: true` when the spec requires the factor of this user and they have none yet: they get
+   * a secret at `POST <basePath>/session/mfa/enrol` and confirm it with their first code.
+   */
+  readonly mfa: { readonly challenge: string; readonly enrol?: true };
+}
+
+/**
+ * `POST <basePath>/session/mfa`'s answer after an enrolment the spec required: the session, and the
+ * recovery codes of the factor just turned on, this once.
+ */
+export interface EnrolledSessionAnswer extends SessionAnswer {
+  readonly recoveryCodes?: readonly string[];
 }
 
 /** `DELETE <basePath>/admin/sessions`' answer: how many sessions ended. */

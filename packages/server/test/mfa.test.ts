@@ -119,7 +119,7 @@ for (const dialect of DIALECTS) {
       const { cookie } = await login(server.app, 'ann@example.com');
 
       const off = await call(server, 'GET', '/api/account/mfa', cookie);
-      expect(off.json()).toEqual({ enabled: false, recoveryCodesLeft: 0, available: true });
+      expect(off.json()).toEqual({ enabled: false, recoveryCodesLeft: 0, available: true, required: false });
 
       // re-authentication first (ASVS 5.0 7.5.1)
       const noPassword = await call(server, 'POST', '/api/account/mfa', cookie, {});
@@ -171,7 +171,7 @@ for (const dialect of DIALECTS) {
       const plain = recoveryCodes.map((c) => c.replace(/-/g, ''));
       for (const row of stored) expect(plain).not.toContain(String(row.code_hash).toUpperCase());
       const on = await call(server, 'GET', '/api/account/mfa', cookie);
-      expect(on.json()).toEqual({ enabled: true, recoveryCodesLeft: 10, available: true });
+      expect(on.json()).toEqual({ enabled: true, recoveryCodesLeft: 10, available: true, required: false });
 
       // the code that confirmed is spent: the next is half a minute on
       server.clock.advance(STEP_MS);
@@ -381,6 +381,7 @@ for (const dialect of DIALECTS) {
         enabled: false,
         recoveryCodesLeft: 0,
         available: false,
+        required: false,
       });
       const refused = await call(server, 'POST', '/api/account/mfa', cookie, { currentPassword: 'anything' });
       expect(problem(refused)).toMatchObject({ status: 409, code: 'E_MFA_STATE' });

@@ -3,23 +3,12 @@
  * on (password, then the QR code or the key for an authenticator app, then a code from it), see
  * the recovery codes once (copy or download them), replace them, turn it off. Every change but the
  * code's confirmation asks for the password again, as the server does; turning on or off offers to
- * sign out the user's other sessions (ASVS 5.0 7.4.3). Self-contained and its own chunk: drop
+ * sign out the user's other sessions (ASVS 5.0 7.4.3). When the spec requires it of the user
+ * (`auth.mfa`), "Turn off" is not offered, and the section says why. Self-contained and its own chunk: drop
  * `<TwoStepSection />` (lazily) into any signed-in page.
  */
 import '../styles/two-step';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Code,
-  Group,
-  List,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type MfaEnrolment } from '@ninefold/model';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useUser } from '../auth/session';
@@ -27,6 +16,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { Loading } from '../admin/Loading';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
+import { AppKey, RecoveryCodes } from './two-step-parts';
 import { useTwoStep, useTwoStepChanges } from './two-step-api';
 
 /** What the section shows besides the state: a form, the enrolment, or new recovery codes. */
@@ -39,6 +29,7 @@ type Step =
 const IDLE: Step = { kind: 'idle' };
 
 export default function TwoStepSection() {
+  const model = useModel();
   const user = useUser();
   const status = useTwoStep(user.id);
   const changes = useTwoStepChanges(user.id);
@@ -47,7 +38,7 @@ export default function TwoStepSection() {
 
   let body: ReactNode;
   if (step.kind === 'codes') {
-    body = <RecoveryCodes codes={step.codes} onDone={() => setStep(IDLE)} />;
+    body = <RecoveryCodes codes={step.codes} doneLabel="I have saved them" onDone={() => setStep(IDLE)} />;
   } else if (status.isPending) {
     body = <Loading />;
   } else if (status.isError) {
@@ -95,17 +86,24 @@ export default function TwoStepSection() {
             ? '1 recovery code is left.'
             : `${status.data.recoveryCodesLeft} recovery codes are left.`}
         </Text>
+        {status.data.required && (
+          <Text size="sm" data-testid="two-step-required">
+            {model.product.name} requires two-step sign-in for your account, so it cannot be turned off.
+          </Text>
+        )}
         <Group gap="sm">
           <Button variant="default" onClick={() => setStep({ kind: 'password', action: 'codes' })}>
             New recovery codes
           </Button>
-          <Button
-            variant="default"
-            color="red"
-            onClick={() => setStep({ kind: 'password', action: 'disable' })}
-          >
-            Turn off
-          </Button>
+          {!status.data.required && (
+            <Button
+              variant="default"
+              color="red"
+              onClick={() => setStep({ kind: 'password', action: 'disable' })}
+            >
+              Turn off
+            </Button>
+          )}
         </Group>
       </Stack>
     );
@@ -226,7 +224,6 @@ function Enrolment({
     );
   };
   const failure = confirm.error === null ? null : describeError(model, confirm.error);
-  const key = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? enrolment.secret;
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm" maw={420}>
@@ -234,19 +231,7 @@ function Enrolment({
           1. Scan this QR code with an authenticator app (such as Google Authenticator, Microsoft
           Authenticator, 1Password or Aegis).
         </Text>
-        <img
-          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
-          alt={`QR code to add ${model.product.name} to an authenticator app`}
-          width={200}
-          height={200}
-          style={{ background: 'white' }}
-        />
-        <Text size="sm">
-          Cannot scan it? Enter this key in the app instead:{' '}
-          <Code data-testid="two-step-key" style={{ userSelect: 'all' }}>
-            {key}
-          </Code>
-        </Text>
+        <AppKey enrolment={enrolment} />
         <Text size="sm">2. Enter the 6-digit code the app shows.</Text>
         {failure !== null && (
           <Alert color="red" role="alert" data-error-code={failure.code}>
@@ -278,54 +263,5 @@ function Enrolment({
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/** The recovery codes, this once: to copy or download before leaving. */
-function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone(): void }) {
-  const model = useModel();
-  const [copied, setCopied] = useState(false);
-  const text = `${model.product.name} recovery codes — each works once.\n\n${codes.join('\n')}\n`;
-  const copy = () => {
-    void navigator.clipboard?.writeText(text).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `${model.product.name.replace(/[^\w.-]+/g, '-')}-recovery-codes.txt`;
-    link.click();
-    URL.revokeObjectURL(url);
-  };
-  return (
-    <Stack gap="sm" maw={480}>
-      <Alert color="yellow" title="Save your recovery codes now" role="status">
-        If you lose your phone, each of these codes signs you in once instead of the app’s code. They are
-        shown only this once: keep them somewhere safe, like a password manager.
-      </Alert>
-      <List
-        data-testid="recovery-codes"
-        spacing={2}
-        listStyleType="none"
-        ff="monospace"
-        aria-label="Recovery codes"
-      >
-        {codes.map((code) => (
-          <List.Item key={code}>{code}</List.Item>
-        ))}
-      </List>
-      <Group gap="sm">
-        <Button variant="default" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-        <Button variant="default" onClick={download}>
-          Download
-        </Button>
-        <Button onClick={onDone}>I have saved them</Button>
-      </Group>
-    </Stack>
   );
 }

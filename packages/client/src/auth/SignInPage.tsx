@@ -22,7 +22,7 @@ import { useSession } from './session';
 import { useSignIn } from './session-actions';
 import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
 
-// only people with two-step sign-in on need it (decision 0041)
+// only people with two-step sign-in on (or required of them) need it (decision 0041)
 const SecondStep = lazyComponent(() => import('./SecondStep').then((module) => module.default));
 
 /** Only a path of this app: never another origin (`//evil.example`), never a scheme. */
@@ -78,7 +78,8 @@ export function SignInPage() {
   const failure =
     signIn.error === null ? ssoFailure(model, params.get('error')) : describeError(model, signIn.error);
   const expired = params.get('next') !== null && signIn.error === null;
-  const challenge = signIn.data !== undefined && 'mfa' in signIn.data ? signIn.data.mfa.challenge : null;
+  const second = signIn.data !== undefined && 'mfa' in signIn.data ? signIn.data.mfa : null;
+  const challenge = second?.challenge ?? null;
 
   if (challenge !== null) {
     return (
@@ -87,6 +88,7 @@ export function SignInPage() {
           <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
             <SecondStep
               challenge={challenge}
+              enrol={second?.enrol === true}
               onRestart={() => {
                 setPassword('');
                 signIn.reset();

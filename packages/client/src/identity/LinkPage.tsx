@@ -6,9 +6,9 @@
  * confirmation, a reset's new password. Each signs the person in and goes on to the first screen.
  * A link that no longer works says why, in the catalogue's words, and how to get a new one.
  */
-import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
 import { APP_PATHS, type WireLink } from '@ninefold/model';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
 import { LoadWholeModel, useNeedsWholeModel } from '../auth/whole-model';
@@ -19,6 +19,10 @@ import { AuthCard } from './AuthCard';
 import { NewPasswordInput } from './NewPasswordInput';
 import { formProblem } from './form-problem';
 import { useInspectLink, useLink } from './identity-api';
+import { lazyComponent } from '../runtime/lazy';
+
+// only a user with two-step sign-in on, or required of them, needs it (decision 0041)
+const SecondStep = lazyComponent(() => import('../auth/SecondStep').then((module) => module.default));
 
 const TEXT = {
   checking: 'Checking your link',
@@ -61,6 +65,23 @@ export default function LinkPage() {
   const link = useInspectLink(token);
   const action = useLink();
 
+  // the link was right, and the second step (or its required enrolment) comes before the session
+  const second = action.data !== undefined && 'mfa' in action.data ? action.data.mfa : null;
+  if (second !== null && session.data == null) {
+    return (
+      <Center mih="100dvh" p="md" component="main">
+        <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+          <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
+            <SecondStep
+              challenge={second.challenge}
+              enrol={second.enrol === true}
+              onRestart={() => void navigate(APP_PATHS.signIn)}
+            />
+          </Suspense>
+        </Paper>
+      </Center>
+    );
+  }
   // signed in by the link: on to the first screen (with the whole model, when this page had not)
   if (action.isSuccess) {
     if (needsWholeModel) return <LoadWholeModel to="/" />;

@@ -8,6 +8,7 @@ import {
   API_PATHS,
   type AuthEventKind,
   type InvitationAnswer,
+  type MfaChallengeAnswer,
   type NewTokenAnswer,
   type SessionAnswer,
   type WireAuthEvent,
@@ -66,7 +67,8 @@ const LINK_ROUTES = {
 
 /**
  * Uses a one-time link: sets the invitee's password, confirms a sign-up's address, or sets a new
- * password after a reset; each signs the person in.
+ * password after a reset; each signs the person in, or answers the second step's challenge
+ * (a user with two-step sign-in on, or whom the spec requires to turn it on), and no session yet.
  *
  * @example useLink().mutate({ purpose: 'invitation', token, password })
  */
@@ -75,13 +77,15 @@ export function useLink() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { purpose: keyof typeof LINK_ROUTES; token: string; password?: string }) =>
-      http.request<SessionAnswer>('POST', LINK_ROUTES[input.purpose], {
+      http.request<SessionAnswer | MfaChallengeAnswer>('POST', LINK_ROUTES[input.purpose], {
         body:
           input.password === undefined
             ? { token: input.token }
             : { token: input.token, password: input.password },
       }),
-    onSuccess: (answer) => signedIn(client, answer),
+    onSuccess: (answer) => {
+      if ('user' in answer) signedIn(client, answer);
+    },
   });
 }
 

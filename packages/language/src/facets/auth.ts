@@ -10,19 +10,21 @@ import {
   DEFAULT_AUTH,
   envReferences,
   type Auth,
+  type MfaPolicy,
   type Oidc,
   type OidcRoles,
   type Role,
 } from '@ninefold/model';
 import { type Span } from '../diagnostics/diagnostic.js';
-import { suggestion } from '../diagnostics/suggest.js';
+import { nearest, suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
-import { type YEntry } from '../source/yaml.js';
+import { describe, type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { mapOf } from './reader.js';
 import { ONE_REFERENCE } from './webhooks.js';
 
-export const AUTH_KEYS = ['signUp', 'signUpDomains', 'passwordReset', 'tokens', 'oidc'] as const;
+export const AUTH_KEYS = ['signUp', 'signUpDomains', 'passwordReset', 'tokens', 'oidc', 'mfa'] as const;
+export const MFA_KEYS = ['required'] as const;
 export const OIDC_KEYS = ['issuer', 'clientId', 'clientSecret', 'label', 'roles'] as const;
 export const OIDC_ROLES_KEYS = ['claim', 'map'] as const;
 
@@ -36,7 +38,7 @@ const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
  * Reads `auth:` against the compiled roles; `DEFAULT_AUTH` when the spec has none. A key with a
  * problem is reported and left at its default, so the other keys are still checked.
  *
- * @example readAuth(ctx, dict('auth'), roles) // { signUp: 'customer', signUpDomains: [], passwordReset: true, tokens: [], oidc: null }
+ * @example readAuth(ctx, dict('auth'), roles) // { signUp: 'customer', signUpDomains: [], passwordReset: true, tokens: [], oidc: null, mfa: 'optional' }
  */
 export function readAuth(
   ctx: CompileContext,
@@ -94,7 +96,70 @@ export function readAuth(
 
   const oidcEntry = m.get('oidc');
   const oidc = oidcEntry === undefined ? null : readOidc(ctx, oidcEntry, roleNames);
-  return { signUp, signUpDomains, passwordReset, tokens, oidc };
+  const mfaEntry = m.get('mfa');
+  const mfa = mfaEntry === undefined ? DEFAULT_AUTH.mfa : readMfa(ctx, mfaEntry, roleNames);
+  return { signUp, signUpDomains, passwordReset, tokens, oidc, mfa };
+}
+
+/**
+ * `auth.mfa`: `optional`, `required`, or `{ required: [role, …] }` (decision 0041). A wrong shape is
+ * NF202 and an unknown role NF304; either leaves the policy at `optional` for the rest of the check.
+ */
+function readMfa(ctx: CompileContext, entry: YEntry, roleNames: readonly string[]): MfaPolicy {
+  const { reader, bag } = ctx;
+  const node = entry.value;
+  if (node.kind === 'scalar') {
+    if (node.value === 'optional' || node.value === 'required') return node.value;
+    bag.report(
+      'NF202',
+      node.span,
+      `\`auth.mfa\` must be \`optional\`, \`required\` or \`{ required: [role, …] }\`, found ${describe(node)}.`,
+      typeof node.value === 'string' && nearest(node.value, ['optional', 'required']) !== null
+        ? suggestion(node.value, ['optional', 'required'], 'value')
+        : 'write `mfa: required` for everyone who signs in with a password, or `mfa: { required: [admin] }` for some roles',
+    );
+    return DEFAULT_AUTH.mfa;
+  }
+  const m = reader.map(node, '`auth.mfa`', MFA_KEYS);
+  if (m === null) return DEFAULT_AUTH.mfa;
+  const requiredEntry = m.get('required');
+  if (requiredEntry === undefined) {
+    reader.missing(entry.keySpan, 'required', '`auth.mfa`', 'required: [admin]');
+    return DEFAULT_AUTH.mfa;
+  }
+  if (requiredEntry.value.kind !== 'seq') {
+    reader.wrongType(requiredEntry.value, '`auth.mfa.required` must be a list of roles, like `[admin]`');
+    return DEFAULT_AUTH.mfa;
+  }
+  const required: string[] = [];
+  let known = true;
+  for (const { name, span } of reader.names(requiredEntry.value, '`auth.mfa.required`')) {
+    if (!knownRole(ctx, name, span, roleNames, '`auth.mfa.required`')) {
+      known = false;
+      continue;
+    }
+    if (required.includes(name)) {
+      bag.report(
+        'NF210',
+        span,
+        `The role \`${name}\` is listed twice in \`auth.mfa.required\`.`,
+        'remove one',
+      );
+      continue;
+    }
+    required.push(name);
+  }
+  if (!known) return DEFAULT_AUTH.mfa;
+  if (required.length === 0) {
+    bag.report(
+      'NF202',
+      requiredEntry.value.span,
+      '`auth.mfa.required` must name at least one role, found an empty list.',
+      'name the roles that must use two-step sign-in, like `[admin]`, or write `mfa: optional`',
+    );
+    return DEFAULT_AUTH.mfa;
+  }
+  return { required };
 }
 
 /**

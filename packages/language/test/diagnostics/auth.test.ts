@@ -51,6 +51,7 @@ describe('auth compiles', () => {
         '  clientSecret: ${OIDC_CLIENT_SECRET}',
         '  label: Acme',
         '  roles: { claim: groups, map: { support-staff: agent, support-leads: boss } }',
+        'mfa: { required: [admin, agent] }',
       ),
       { file: 'spec.yaml' },
     );
@@ -68,6 +69,7 @@ describe('auth compiles', () => {
         label: 'Acme',
         roles: { claim: 'groups', map: { 'support-staff': 'agent', 'support-leads': 'boss' } },
       },
+      mfa: { required: ['admin', 'agent'] },
     });
   });
 
@@ -91,7 +93,19 @@ describe('auth compiles', () => {
         label: 'single sign-on',
         roles: null,
       },
+      mfa: 'optional',
     });
+  });
+
+  it('`mfa: optional` and `mfa: required` as written; one role for a list of one', () => {
+    for (const policy of ['optional', 'required'] as const) {
+      const result = compile(auth(`mfa: ${policy}`), { file: 'spec.yaml' });
+      if (!result.ok) expect.fail(listed(result.diagnostics));
+      expect(result.model.auth.mfa).toBe(policy);
+    }
+    const one = compile(auth('mfa: { required: [boss] }'), { file: 'spec.yaml' });
+    if (!one.ok) expect.fail(listed(one.diagnostics));
+    expect(one.model.auth.mfa).toEqual({ required: ['boss'] });
   });
 
   it('a spec without `auth:`, or with an empty one, gets DEFAULT_AUTH', () => {
@@ -146,6 +160,78 @@ describe('auth: roles', () => {
       column: 25,
       message: /`integrator` is not a declared role, so `auth.tokens` cannot name it/,
       hint: /did you mean `integration`\?/,
+    });
+  });
+
+  it('NF304: an unknown role in `mfa.required`, with the nearest declared one', () => {
+    expectDiagnostic(auth('mfa: { required: [agent, admn] }'), {
+      code: 'NF304',
+      line: 11,
+      column: 28,
+      message: /`admn` is not a declared role, so `auth.mfa.required` cannot name it/,
+      hint: /did you mean `admin`\?/,
+    });
+  });
+
+  it('NF202: `mfa` neither `optional`, `required` nor `{ required: [role, …] }`', () => {
+    expectDiagnostic(auth('mfa: requird'), {
+      code: 'NF202',
+      line: 11,
+      column: 8,
+      message:
+        /`auth.mfa` must be `optional`, `required` or `\{ required: \[role, …\] \}`, found the text "requird"/,
+      hint: /did you mean `required`\?/,
+    });
+    expectDiagnostic(auth('mfa: true'), {
+      code: 'NF202',
+      line: 11,
+      column: 8,
+      message: /`auth.mfa` must be .*found the boolean true/,
+      hint: /write `mfa: required` for everyone/,
+    });
+    expectDiagnostic(auth('mfa: [admin]'), {
+      code: 'NF202',
+      line: 11,
+      column: 8,
+      message: /`auth.mfa` must be a mapping, found a list/,
+    });
+    expectDiagnostic(auth('mfa: { required: admin }'), {
+      code: 'NF202',
+      line: 11,
+      column: 20,
+      message: /`auth.mfa.required` must be a list of roles, like `\[admin\]`, found the text "admin"/,
+    });
+    expectDiagnostic(auth('mfa: { required: [] }'), {
+      code: 'NF202',
+      line: 11,
+      column: 20,
+      message: /`auth.mfa.required` must name at least one role, found an empty list/,
+      hint: /or write `mfa: optional`/,
+    });
+  });
+
+  it('NF201 and NF203: `mfa` with another key, or without `required`', () => {
+    expectDiagnostic(auth('mfa: { required: [admin], roles: [agent] }'), {
+      code: 'NF201',
+      line: 11,
+      column: 29,
+      message: /`roles` is not a key of `auth.mfa`/,
+    });
+    expectDiagnostic(auth('mfa: {}'), {
+      code: 'NF203',
+      line: 11,
+      column: 3,
+      message: /`auth.mfa` needs `required`/,
+      hint: /required: \[admin\]/,
+    });
+  });
+
+  it('NF210: a role listed twice in `mfa.required`', () => {
+    expectDiagnostic(auth('mfa: { required: [agent, agent] }'), {
+      code: 'NF210',
+      line: 11,
+      column: 28,
+      message: /The role `agent` is listed twice in `auth.mfa.required`/,
     });
   });
 

@@ -33,6 +33,7 @@ import { hashPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
 import { registerPasswordResetRoutes } from './password-resets.js';
 import { sessionCacheOf } from './session-cache.js';
+import { secondStepChallenge } from './mfa/policy.js';
 import { startSession } from './session-routes.js';
 import { registerSignUpRoutes } from './sign-ups.js';
 
@@ -120,6 +121,9 @@ export function registerIdentityRoutes(
       return accepted;
     });
     sessionCacheOf(database).forgetUser(user.id);
+    // a role the spec requires the second factor of turns it on before the first session
+    const challenge = await secondStepChallenge(context, user, 'invitation');
+    if (challenge !== null) return reply.code(202).send(challenge);
     return reply.send(await startSession(context, request, reply, user, 'invitation'));
   });
 

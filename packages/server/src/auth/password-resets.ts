@@ -4,7 +4,8 @@
  * enabled user is mailed a 30-minute link (their earlier unused ones stop working).
  * `POST <basePath>/password-resets/complete { token, password }` sets the password, ends every
  * session of the user (a thief signed in with the old password is out), and signs in — or, for a
- * user with a second factor, answers its challenge as a password sign-in does (decision 0041).
+ * user with a second factor (or required to turn one on), answers its challenge as a password
+ * sign-in does (decision 0041).
  *
  * Rate-limited per client address and per e-mail address (`IdentityLimiter`), counted alike for
  * known and unknown addresses, so nobody can mail-bomb a user or learn who has an account. An
@@ -26,8 +27,7 @@ import { createLink, inspectLink, publicBase, revokeLinks, useLink } from './lin
 import { hashPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
 import { sessionCacheOf } from './session-cache.js';
-import { startSecondStep } from './mfa/challenges.js';
-import { mfaRequired } from './mfa/factor.js';
+import { secondStepChallenge } from './mfa/policy.js';
 import { startSession } from './session-routes.js';
 import { normalizeEmail, usersTable } from './users.js';
 
@@ -102,8 +102,8 @@ export function registerPasswordResetRoutes(
     // their cached sessions end with the rows: none of them is served again
     sessionCacheOf(database).forgetUser(user.id);
     // a reset proves the mailbox, not the second factor: it does not bypass it (ASVS 5.0 6.4.3)
-    if (await mfaRequired(database, user.id))
-      return reply.code(202).send(await startSecondStep(context, user.id, 'password-reset'));
+    const challenge = await secondStepChallenge(context, user, 'password-reset');
+    if (challenge !== null) return reply.code(202).send(challenge);
     return reply.send(await startSession(context, request, reply, user, 'password-reset'));
   });
 }

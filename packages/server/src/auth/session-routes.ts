@@ -1,7 +1,8 @@
 /**
  * `POST <basePath>/session` (sign in), `GET` (who am I), `DELETE` (sign out), under the spec's
- * `calls.basePath` like the resources. A user with the second factor on gets a challenge (202)
- * instead of a session, and finishes at `POST <basePath>/session/mfa` (`mfa/routes.ts`).
+ * `calls.basePath` like the resources. A user with the second factor on, or whom the spec's
+ * `auth.mfa` requires to turn it on, gets a challenge (202) instead of a session, and finishes at
+ * `POST <basePath>/session/mfa` (`mfa/routes.ts`, `mfa/policy.ts`).
  */
 import { type UserContext } from '@ninefold/engine';
 import {
@@ -22,8 +23,7 @@ import { userContext } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { loginLimiterOf } from './login-limiter.js';
-import { startSecondStep } from './mfa/challenges.js';
-import { mfaRequired } from './mfa/factor.js';
+import { secondStepChallenge } from './mfa/policy.js';
 import { dummyHash, verifyPassword } from './password.js';
 import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
@@ -76,10 +76,9 @@ export function registerSessionRoutes(
       });
       throw new ApiError('E_INVALID_CREDENTIALS');
     }
-    if (await mfaRequired(database, user.id)) {
-      // no session yet, and the pair's failures stay until the code is right (decision 0041)
-      return reply.code(202).send(await startSecondStep(context, user.id, 'password'));
-    }
+    const challenge = await secondStepChallenge(context, user, 'password');
+    // no session yet, and the pair's failures stay until the code is right (decision 0041)
+    if (challenge !== null) return reply.code(202).send(challenge);
     limiter.succeeded(client);
     const answer = await startSession(context, request, reply, user, 'password');
     await recordAuthEvent(database.db, {

@@ -25,6 +25,7 @@ import { createLink, publicBase, useLink } from './links.js';
 import { hashPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
 import { sessionCacheOf } from './session-cache.js';
+import { secondStepChallenge } from './mfa/policy.js';
 import { startSession } from './session-routes.js';
 import { normalizeEmail, usersTable } from './users.js';
 
@@ -133,6 +134,9 @@ export function registerSignUpRoutes(
       return opened;
     });
     sessionCacheOf(database).forgetUser(user.id);
+    // a role the spec requires the second factor of turns it on before the first session
+    const challenge = await secondStepChallenge(context, user, 'sign-up');
+    if (challenge !== null) return reply.code(202).send(challenge);
     return reply.send(await startSession(context, request, reply, user, 'sign-up'));
   });
 }

@@ -17,8 +17,8 @@ export function publicModel(model: Model): Model {
 }
 
 /**
- * What a client may know of `auth:`: whether sign-up, reset, tokens and single sign-on exist, and
- * the provider's label; never the provider's address, client id or secret (the server's business).
+ * What a client may know of `auth:`: whether sign-up, reset, tokens and single sign-on exist, who
+ * must use the second factor, and the provider's label; never the provider's address, client id or secret (the server's business).
  *
  * @example publicAuth(model.auth).oidc?.issuer // ''
  */
@@ -61,7 +61,13 @@ export function signedOutModel(model: Model): Model {
     notifications: {},
     webhooks: {},
     // the sign-in page offers sign-up, reset and single sign-on; the roles stay the server's
-    auth: { ...publicAuth(model.auth), signUp: model.auth.signUp === null ? null : '', tokens: [] },
+    auth: {
+      ...publicAuth(model.auth),
+      signUp: model.auth.signUp === null ? null : '',
+      tokens: [],
+      // that some roles must use the second factor, not which
+      mfa: typeof model.auth.mfa === 'string' ? model.auth.mfa : { required: [] },
+    },
     errors,
     constants,
     limits: { ...model.limits, requestsPerMinute: guest === undefined ? {} : { guest } },

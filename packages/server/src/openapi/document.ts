@@ -129,7 +129,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       responses: {
         '200': { description: 'Signed in.', content: json(ref('SessionUser')) },
         '202': {
-          description: `The password is right and two-step sign-in is on: no session yet; send the challenge and a code to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\`.`,
+          description: `The password is right and two-step sign-in is on, or required (\`auth.mfa\`) and not yet on (\`enrol: true\`): no session yet. To enrol, get a secret from \`POST ${apiPath(model, API_PATHS.mfaEnrolSignIn)}\`; then send the challenge and a code to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\`.`,
           content: json(ref(MFA_CHALLENGE_SCHEMA)),
         },
       },

@@ -45,6 +45,14 @@ export function linkPaths(
   const signedInNow = {
     '200': { description: 'Signed in; sets the session cookie.', content: json(ref('SessionUser')) },
   };
+  // a role `auth.mfa` requires the second factor of turns it on before its first session
+  const signedInOrEnrol = {
+    ...signedInNow,
+    '202': {
+      description: `Two-step sign-in is required for this user (\`auth.mfa\`): no session yet; the challenge has \`enrol: true\`: get a secret from \`POST ${apiPath(model, API_PATHS.mfaEnrolSignIn)}\`, then send the challenge and the app's first code to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\`.`,
+      content: json(ref(MFA_CHALLENGE_SCHEMA)),
+    },
+  };
   const invitations = apiPath(model, API_PATHS.invitations);
   const paths: Record<string, Record<string, Json>> = {};
 
@@ -116,11 +124,12 @@ export function linkPaths(
     post: op([...open, ...LINK_CODES], {
       operationId: 'acceptInvitation',
       tags: ['identity'],
-      summary: 'Sets the invitee’s password and signs them in.',
+      summary:
+        'Sets the invitee’s password and signs them in (or, when two-step sign-in is required of them, asks them to turn it on first).',
       security: [],
       parameters: [csrf],
       requestBody: { required: true, content: body({ token: text, password: text }) },
-      responses: signedInNow,
+      responses: signedInOrEnrol,
     }),
   };
   if (model.auth.signUp !== null) {
@@ -141,11 +150,12 @@ export function linkPaths(
       post: op([...open, ...LINK_CODES], {
         operationId: 'verifySignUp',
         tags: ['identity'],
-        summary: 'Confirms the address: opens the account and signs in.',
+        summary:
+          'Confirms the address: opens the account and signs in (or, when two-step sign-in is required of its role, asks to turn it on first).',
         security: [],
         parameters: [csrf],
         requestBody: { required: true, content: body({ token: text }) },
-        responses: signedInNow,
+        responses: signedInOrEnrol,
       }),
     };
   }
@@ -175,7 +185,7 @@ export function linkPaths(
         responses: {
           ...signedInNow,
           '202': {
-            description: `Two-step sign-in is on: no session yet; send the challenge and a code to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\`.`,
+            description: `Two-step sign-in is on, or required and not yet on (\`enrol: true\`, as at sign-in): no session yet; send the challenge and a code to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\`.`,
             content: json(ref(MFA_CHALLENGE_SCHEMA)),
           },
         },

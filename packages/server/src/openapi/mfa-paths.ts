@@ -8,6 +8,13 @@ import { type DocumentParts } from './notification-paths.js';
 
 type Json = Record<string, unknown>;
 
+const recoveryCodeList = {
+  type: 'array',
+  items: { type: 'string' },
+  minItems: RECOVERY_CODE_COUNT,
+  maxItems: RECOVERY_CODE_COUNT,
+};
+
 /** The schema of the 202 a sign-in answers when its second step is due. */
 export const MFA_CHALLENGE_SCHEMA = 'ninefold.MfaChallenge';
 
@@ -56,10 +63,11 @@ export function mfaPaths(
         '200': { description: 'The secret to add to an app.', content: json(ref('ninefold.MfaEnrolment')) },
       },
     }),
-    delete: op(reauthenticated, {
+    delete: op([...reauthenticated, 'E_MFA_REQUIRED'], {
       operationId: 'disableMfa',
       tags: ['account'],
-      summary: 'Turns two-step sign-in off, with its recovery codes. Needs your password.',
+      summary:
+        'Turns two-step sign-in off, with its recovery codes. Needs your password; E_MFA_REQUIRED when the spec’s `auth.mfa` requires it of you.',
       parameters: [csrf],
       requestBody: body({ currentPassword: text, endOtherSessions }, ['currentPassword']),
       responses: { '204': { description: 'Off.' } },
@@ -96,11 +104,45 @@ export function mfaPaths(
       {
         operationId: 'loginSecondStep',
         tags: ['session'],
-        summary: `A sign-in's second step: the challenge of its 202 and a code from the app, or a recovery code. Each code works once; a challenge lives ${MFA_CHALLENGE.minutes} minutes and ${MFA_CHALLENGE.attempts} wrong codes. Sets the session cookie.`,
+        summary: `A sign-in's second step: the challenge of its 202 and a code from the app, or a recovery code. Each code works once; a challenge lives ${MFA_CHALLENGE.minutes} minutes and ${MFA_CHALLENGE.attempts} wrong codes. For a challenge with \`enrol: true\`, the first code of the app just enrolled turns the factor on, and the answer carries its ${RECOVERY_CODE_COUNT} recovery codes, once. Sets the session cookie.`,
         security: [],
         parameters: [csrf],
         requestBody: body({ challenge: text, code: text }, ['challenge', 'code']),
-        responses: { '200': { description: 'Signed in.', content: json(ref('SessionUser')) } },
+        responses: {
+          '200': {
+            description: 'Signed in; `recoveryCodes` only after a required enrolment.',
+            content: json({
+              allOf: [
+                ref('SessionUser'),
+                {
+                  type: 'object',
+                  properties: { recoveryCodes: recoveryCodeList },
+                },
+              ],
+            }),
+          },
+        },
+      },
+    ),
+  };
+  paths[apiPath(model, API_PATHS.mfaEnrolSignIn)] = {
+    post: op(
+      [
+        ...changing.filter((c) => !c.startsWith('E_UNAUTH') && c !== 'E_SESSION_EXPIRED'),
+        'E_VALIDATION',
+        'E_MFA_CHALLENGE',
+        'E_MFA_STATE',
+      ],
+      {
+        operationId: 'enrolMfaAtSignIn',
+        tags: ['session'],
+        summary: `For a sign-in whose 202 said \`enrol: true\` (the spec’s \`auth.mfa\` requires two-step sign-in of this user, who has none): a new authenticator app secret; asking again replaces it. Its first code goes to \`POST ${apiPath(model, API_PATHS.mfaSignIn)}\` with the challenge. E_MFA_STATE for any other challenge.`,
+        security: [],
+        parameters: [csrf],
+        requestBody: body({ challenge: text }, ['challenge']),
+        responses: {
+          '200': { description: 'The secret to add to an app.', content: json(ref('ninefold.MfaEnrolment')) },
+        },
       },
     ),
   };
@@ -143,27 +185,34 @@ function schemas(): Record<string, Json> {
       enabled: { type: 'boolean' },
       recoveryCodesLeft: { type: 'integer', minimum: 0 },
       available: { type: 'boolean', description: 'False without a password (single sign-on only).' },
+      required: {
+        type: 'boolean',
+        description: 'The spec’s `auth.mfa` requires it of you: it cannot be turned off.',
+      },
     }),
     'ninefold.MfaEnrolment': object({
       secret: { type: 'string', description: 'Base32, for typing into an app.' },
       uri: { type: 'string', description: '`otpauth://totp/…`, what the QR code holds.' },
       qrSvg: { type: 'string', description: 'The URI as a QR code: an SVG document.' },
     }),
-    'ninefold.RecoveryCodes': object({
-      recoveryCodes: {
-        type: 'array',
-        items: { type: 'string' },
-        minItems: RECOVERY_CODE_COUNT,
-        maxItems: RECOVERY_CODE_COUNT,
-      },
-    }),
+    'ninefold.RecoveryCodes': object({ recoveryCodes: recoveryCodeList }),
     [MFA_CHALLENGE_SCHEMA]: object({
-      mfa: object({
-        challenge: {
-          type: 'string',
-          description: `Send to the second step within ${MFA_CHALLENGE.minutes} minutes.`,
+      mfa: {
+        type: 'object',
+        required: ['challenge'],
+        additionalProperties: false,
+        properties: {
+          challenge: {
+            type: 'string',
+            description: `Send to the second step within ${MFA_CHALLENGE.minutes} minutes.`,
+          },
+          enrol: {
+            const: true,
+            description:
+              'Two-step sign-in is required of this user and not on: enrol at `session/mfa/enrol` first.',
+          },
         },
-      }),
+      },
     }),
   };
 }

@@ -1,12 +1,15 @@
 /**
  * The second factor's routes (decision 0041): the signed-in user's own (`GET`, `POST`, `DELETE`
  * `<basePath>/account/mfa`, `POST …/confirm`, `POST …/recovery-codes`) and a sign-in's second step
- * (`POST <basePath>/session/mfa`). Every change asks for the current password again (ASVS 5.0
+ * (`POST <basePath>/session/mfa`), and, for a user the spec's `auth.mfa` requires it of who has none
+ * yet, the enrolment that sign-in must begin with (`POST <basePath>/session/mfa/enrol`, confirmed by
+ * the first code at `session/mfa`, which answers the recovery codes with the session). Every change asks for the current password again (ASVS 5.0
  * 7.5.1), and wrong passwords and wrong codes count in the sign-in limiter, as a wrong password at
  * sign-in does: a stolen password alone does not buy unlimited guesses at the code.
  */
 import {
   API_PATHS,
+  type EnrolledSessionAnswer,
   type MfaEnrolment,
   type MfaStatus,
   type Model,
@@ -25,8 +28,9 @@ import { verifyPassword } from '../password.js';
 import { requireUser } from '../request-auth.js';
 import { startSession } from '../session-routes.js';
 import { type UserSummary, toSummary, usersTable } from '../users.js';
-import { failChallenge, finishChallenge, openChallenge } from './challenges.js';
-import { acceptCode, enrol, readFactor, removeFactor } from './factor.js';
+import { type OpenChallenge, failChallenge, finishChallenge, openChallenge } from './challenges.js';
+import { type StoredFactor, acceptCode, enrol, readFactor, removeFactor } from './factor.js';
+import { requiredBecause } from './policy.js';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { totpEnrolment } from './totp.js';
 
@@ -65,6 +69,7 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
       enabled,
       recoveryCodesLeft: enabled ? await recoveryCodesLeft(db, user.id) : 0,
       available: (await passwordHashOf(context, user.id)) !== null,
+      required: requiredBecause(model, user.roles) !== null,
     };
     return status;
   });
@@ -115,6 +120,8 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
     const user = await reauthenticate(request, body.currentPassword);
     if ((await readFactor(db, user.id))?.enabled !== true)
       throw new ApiError('E_MFA_STATE', { reason: 'it is not on' });
+    const required = requiredBecause(model, user.roles);
+    if (required !== null) throw new ApiError('E_MFA_REQUIRED', { reason: required });
     await db.transaction().execute(async (tx) => {
       await removeFactor(tx, user.id);
       await recordAuthEvent(tx, {
@@ -150,19 +157,59 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
     return answer;
   });
 
-  app.post(apiPath(model, API_PATHS.mfaSignIn), async (request, reply) => {
-    const body = readBody(request.body, { challenge: 'text', code: 'text' }, 'a second step');
-    const open = await openChallenge(db, body.challenge, now());
+  /** The live challenge of a body and its user, or E_MFA_CHALLENGE. */
+  const challengeOf = async (challenge: string): Promise<{ open: OpenChallenge; user: UserSummary }> => {
+    const open = await openChallenge(db, challenge, now());
     const user = open === null ? null : await userOf(context, open.userId);
     if (open === null || user === null || user.disabled) throw new ApiError('E_MFA_CHALLENGE');
+    return { open, user };
+  };
+
+  /** Whether a challenge's user must turn the factor on before their session (`auth.mfa`). */
+  const mustEnrol = (user: UserSummary, factor: StoredFactor | null) =>
+    factor?.enabled !== true && requiredBecause(model, user.roles) !== null;
+
+  app.post(apiPath(model, API_PATHS.mfaEnrolSignIn), async (request) => {
+    const body = readBody(request.body, { challenge: 'text' }, 'an enrolment at sign-in');
+    const { user } = await challengeOf(body.challenge);
+    // the challenge proves the password; only a user who must enrol and has not may start one here
+    if (!mustEnrol(user, await readFactor(db, user.id)))
+      throw new ApiError('E_MFA_STATE', { reason: 'this sign-in asks for a code, not a new app' });
+    const secret = await enrol(db, user.id, now());
+    const enrolment: MfaEnrolment = totpEnrolment(secret, model.product.name, user.email);
+    return enrolment;
+  });
+
+  app.post(apiPath(model, API_PATHS.mfaSignIn), async (request, reply) => {
+    const body = readBody(request.body, { challenge: 'text', code: 'text' }, 'a second step');
+    const { open, user } = await challengeOf(body.challenge);
     const client: LoginClient = { account: user.email, address: request.ip };
     admit(limiter, client);
     const factor = await readFactor(db, user.id);
+    const enrolling = mustEnrol(user, factor);
+    // the required enrolment's first code turns the factor on, uses the challenge and makes the
+    // recovery codes, with its event, in one transaction; null when the code is wrong
+    const recoveryCodes =
+      enrolling && factor !== null
+        ? await db.transaction().execute(async (tx) => {
+            if (!(await acceptCode(tx, user.id, factor.secret, body.code, now(), true))) return null;
+            if (!(await finishChallenge(tx, open))) throw new ApiError('E_MFA_CHALLENGE');
+            const codes = await replaceRecoveryCodes(tx, user.id, now());
+            await recordAuthEvent(tx, {
+              kind: 'mfa-enabled',
+              at: now(),
+              userId: user.id,
+              ...requestOrigin(request),
+            });
+            return codes;
+          })
+        : null;
     // the factor may have been turned off meanwhile: then no code is right and the challenge dies
-    const right =
-      factor?.enabled === true &&
-      ((await acceptCode(db, user.id, factor.secret, body.code, now())) ||
-        (await useRecoveryCode(db, user.id, body.code, now())));
+    const right = enrolling
+      ? recoveryCodes !== null
+      : factor?.enabled === true &&
+        ((await acceptCode(db, user.id, factor.secret, body.code, now())) ||
+          (await useRecoveryCode(db, user.id, body.code, now())));
     if (!right) {
       limiter.failed(client);
       await failChallenge(db, open);
@@ -174,9 +221,10 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
       });
       throw new ApiError('E_MFA_CODE');
     }
-    if (!(await finishChallenge(db, open))) throw new ApiError('E_MFA_CHALLENGE');
+    if (!enrolling && !(await finishChallenge(db, open))) throw new ApiError('E_MFA_CHALLENGE');
     limiter.succeeded(client);
-    const answer = await startSession(context, request, reply, user, open.method);
+    const session = await startSession(context, request, reply, user, open.method);
+    const answer: EnrolledSessionAnswer = recoveryCodes === null ? session : { ...session, recoveryCodes };
     await recordAuthEvent(db, {
       kind: 'sign-in',
       at: now(),

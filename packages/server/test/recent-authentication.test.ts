@@ -7,14 +7,33 @@
  * old address by a real SMTP server; one's own e-mail cannot change through the User resource,
  * while an admin changes another user's there.
  */
-import { type MfaEnrolment, SESSION_COOKIE } from '@ninefold/model';
-import { CSRF, DIALECTS, PASSWORD, checkedInject, givenUser, login, problem } from '@ninefold/testkit';
+import { type Auth, DEFAULT_AUTH, type MfaEnrolment, type Model, SESSION_COOKIE } from '@ninefold/model';
+import {
+  CSRF,
+  DIALECTS,
+  PASSWORD,
+  checkedInject,
+  givenUser,
+  login,
+  problem,
+  specModel,
+} from '@ninefold/testkit';
 import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { TABLES } from '../src/index.js';
 import { RECENT_AUTHENTICATION_MS } from '../src/auth/recent-authentication.js';
-import { type IdentityWorld, identityWorld, peopleModel, recipient } from './identity-world.js';
+import { type IdentityWorld, PEOPLE, identityWorld, recipient } from './identity-world.js';
+
+/** The people product, whose staff may change their own name and e-mail (customers may not). */
+const SPEC = PEOPLE.replace(
+  '    User: { read: true }',
+  `    User: { read: true, update: "id == user.id", fields: { write: [name, email] } }`,
+);
+
+function peopleModel(auth: Partial<Auth> = {}): Model {
+  return { ...specModel(SPEC), auth: { ...DEFAULT_AUTH, ...auth } };
+}
 
 const ANN = 'ann@example.com';
 const PAST_RECENT = RECENT_AUTHENTICATION_MS + 1_000;
@@ -269,6 +288,40 @@ for (const dialect of DIALECTS) {
         .where('kind', '=', 'email-changed')
         .execute();
       expect(events).toEqual([]);
+    });
+
+    it('refuses a user whose role may not change their e-mail', async () => {
+      const w = await identityWorld(dialect, peopleModel(), { smtp: false });
+      const carl = await w.signedIn('carl@example.com', ['customer']);
+      const refused = await w.call('PUT', '/api/account/email', {
+        cookie: carl,
+        payload: { email: 'carl@example.org' },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(problem(refused).code).toBe('E_FORBIDDEN');
+      expect((await w.call('GET', '/api/session', { cookie: carl })).json()).toMatchObject({
+        user: { email: 'carl@example.com' },
+      });
+    });
+
+    it('refuses one’s own e-mail through the User resource too, with the page to change it on', async () => {
+      const w = await identityWorld(dialect, peopleModel(), { smtp: false });
+      const ann = await w.signedIn(ANN, ['staff']);
+      const id = (await w.call('GET', '/api/session', { cookie: ann })).json<{ user: { id: string } }>().user
+        .id;
+      const patch = (payload: object) =>
+        checkedInject(w.server.app, w.model, {
+          method: 'PATCH',
+          url: `/api/users/${id}`,
+          headers: { ...CSRF, cookie: ann, 'if-match': '"1"' },
+          payload,
+        });
+      const own = await patch({ email: 'ann@example.org' });
+      expect(own.statusCode).toBe(403);
+      expect(problem(own).code).toBe('E_OWN_EMAIL');
+      expect(problem(own).message).toContain('/account');
+      // the same address, as typed differently, is no change
+      expect((await patch({ email: ' ANN@example.com', name: 'Ann B.' })).statusCode).toBe(200);
     });
 
     it('refuses one’s own e-mail through the User resource, and lets an admin change another’s', async () => {

@@ -16,6 +16,7 @@ import {
   type SessionMethod,
   type WireSession,
 } from '@ninefold/model';
+import { type UserContext, type WireRecord, can, writableFields } from '@ninefold/engine';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { recordHistory } from '../audit/history.js';
@@ -30,7 +31,7 @@ import { dummyHash, hashPassword, verifyPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
 import { emailChangedMail, enqueueMail } from './identity-mail.js';
 import { requireRecentAuthentication } from './recent-authentication.js';
-import { requireUser } from './request-auth.js';
+import { requireUser, requireUserContext } from './request-auth.js';
 import { sessionCacheOf } from './session-cache.js';
 import { hashSessionId, isExpired } from './sessions.js';
 import { type UserSummary, normalizeEmail, usersTable } from './users.js';
@@ -203,6 +204,12 @@ export function registerAccountRoutes(
   api.put(apiPath(model, API_PATHS.accountEmail), async (request, reply) => {
     const { user } = requirePerson(request);
     const at = now();
+    if (!mayChangeOwnEmail(model, requireUserContext(request), at))
+      throw new ApiError(
+        'E_FORBIDDEN',
+        {},
+        { detail: 'Your role may not change your e-mail address: ask an administrator.' },
+      );
     requireRecentAuthentication(request, at);
     const email = readEmail(request.body);
     if (email === normalizeEmail(user.email)) return reply.code(204).send();
@@ -252,6 +259,20 @@ export function registerAccountRoutes(
     sessionCacheOf(database).forgetUser(user.id);
     return reply.code(204).send();
   });
+}
+
+/**
+ * Whether the spec lets a user change their own e-mail: their role may update their User record
+ * and its `email` (deny by default: without a User entity, no one may).
+ *
+ * @example mayChangeOwnEmail(model, requireUserContext(request), now()) // true for an admin of PEOPLE
+ */
+export function mayChangeOwnEmail(model: Model, user: UserContext, now: Date): boolean {
+  if (model.entities['User'] === undefined) return false;
+  const record = user as unknown as WireRecord;
+  if (!can(model, user, 'update', 'User', record, { now })) return false;
+  const writable = writableFields(model, user, 'User', 'update', record, { now });
+  return writable === null || writable.includes('email');
 }
 
 /** The body of an e-mail change: `{ email }`, an address, normalised as every other path stores it. */

@@ -176,7 +176,7 @@ describe('confirming it’s you', () => {
       .find((row) => within(row).queryByText('This device') === null)!;
     await user.click(within(other).getByRole('button', { name: /^End/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
-    const password = within(dialog).getByLabelText(/^Password/, { selector: 'input' });
+    const password = await within(dialog).findByLabelText(/^Password/, { selector: 'input' });
     await user.type(password, 'not my password');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await within(dialog).findByText('The current password is not correct.')).toBeInTheDocument();
@@ -195,5 +195,23 @@ describe('confirming it’s you', () => {
     expect(await screen.findByText(/Your e-mail address is changed/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('account-email')).toHaveTextContent('ada.new@example.com'));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('asks before making an API token ten minutes after sign-in, and shows the token once confirmed', async () => {
+    const w = await world(claimsWith({ tokens: ['employee'] }));
+    await w.user('emma', ['employee']);
+    const { user } = renderApp(w, { as: 'emma', path: '/account/tokens' });
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    w.server.clock.advance(11 * 60_000);
+    await user.type(name, 'Nightly export');
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    // no token yet, and no error above the form: the dialog asks instead
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(await within(dialog).findByLabelText(/^Password/, { selector: 'input' }), PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Your new token' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect((await w.api('emma', 'GET', '/api/tokens')).body['data']).toHaveLength(1);
   });
 });

@@ -3,13 +3,14 @@
  * gets the invitation's link once, the invitee sets a password and is signed in; someone signs up,
  * confirms the address with the link from the development outbox and is signed in; a forgotten
  * password is reset by a link, after which the old one fails; the account page ends another session
- * and changes the password; the tokens page makes a token shown once, which works as a bearer until
+ * (ten minutes after signing in, once the user has confirmed it's you) and changes the password; the tokens page makes a token shown once, which works as a bearer until
  * it is revoked; the audit trail shows what happened. Every new page passes axe.
  *
  * The expense claims example (it has an admin who creates people), with `auth:` set for sign-up and
  * tokens as a spec would write it: `auth: { signUp: employee, tokens: [employee] }`.
  */
 import { API_PATHS, type Model, TOKEN_PREFIX, type WireMail } from '@ninefold/model';
+import { TABLES, sessionCacheOf } from '@ninefold/server';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { axeProblems } from './harness/axe.js';
@@ -235,7 +236,18 @@ describe('identity', () => {
     expect(await axeProblems(here)).toEqual([]);
 
     const before = await rows.count();
+    // ten minutes on, as the server's clock would have it: the sessions' last proof of a factor is
+    // set back (and the session cache forgets them), so ending another asks to confirm it's you
+    const database = example.server.database;
+    const longAgo = new Date(Date.now() - 11 * 60_000).toISOString();
+    await database.db.updateTable(TABLES.sessions).set({ authenticated_at: longAgo }).execute();
+    sessionCacheOf(database).forgetAll();
     await rows.filter({ hasNotText: 'This device' }).first().getByRole('button', { name: /^End/ }).click();
+    const dialog = here.getByRole('dialog', { name: 'Confirm it’s you' });
+    await dialog.getByLabel(/^Password/).fill(invitee.password);
+    expect(await axeProblems(here)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => rows.count()).toBe(before - 1);
     expect(await signedIn(here)).toBe(true);
 

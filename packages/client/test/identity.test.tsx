@@ -3,10 +3,11 @@
  * readings, the one-time link page (the token taken out of the address, the server's refusal of a
  * common password shown beside the field, a used link said plainly), the sign-in page's ways to a
  * new password and a new account, and the account and tokens pages shown by the rules the server
- * applies.
+ * applies; ten minutes after signing in, ending a session asks to confirm it's you (decision 0042).
  */
 import { INVITATION_KEY, type InvitationAnswer, type Model } from '@ninefold/model';
 import { screen, waitFor, within } from '@testing-library/react';
+import { PASSWORD, login } from '@ninefold/testkit';
 import { describe, expect, it } from 'vitest';
 import { STRENGTH_TEXT, loadStrengthEstimator, passwordStrength } from '../src/identity/password-strength';
 import { modelOf, openUserMenu, renderApp, world } from './harness';
@@ -152,5 +153,65 @@ describe('the account and tokens pages', () => {
 
     history.push('/account/tokens');
     expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
+  });
+});
+
+describe('confirming it’s you', () => {
+  it('asks for the password when a session ends ten minutes after sign-in, then ends it; the e-mail changes on its own form', async () => {
+    const w = await world(claimsWith({}));
+    const ada = await w.user('ada', ['admin', 'employee']);
+    // a second session of Ada's, elsewhere
+    await login(w.server.app, ada.email);
+    const { user } = renderApp(w, { as: 'ada', path: '/account' });
+    const sessions = await screen.findByRole('table', { name: 'Sessions' });
+    await waitFor(() => expect(within(sessions).getAllByTestId('session-row')).toHaveLength(2));
+    // the profile form shows the e-mail, but does not edit it: its own form does
+    expect(await screen.findByRole('textbox', { name: /^Name/ })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^Email/ })).toBeDisabled();
+    expect(screen.getByTestId('account-email')).toHaveTextContent(ada.email);
+
+    w.server.clock.advance(11 * 60_000);
+    const other = within(sessions)
+      .getAllByTestId('session-row')
+      .find((row) => within(row).queryByText('This device') === null)!;
+    await user.click(within(other).getByRole('button', { name: /^End/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    const password = await within(dialog).findByLabelText(/^Password/, { selector: 'input' });
+    await user.type(password, 'not my password');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText('The current password is not correct.')).toBeInTheDocument();
+    expect(within(sessions).getAllByTestId('session-row')).toHaveLength(2);
+
+    await user.clear(password);
+    await user.type(password, PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // the change was made again once confirmed
+    await waitFor(() => expect(within(sessions).getAllByTestId('session-row')).toHaveLength(1));
+
+    // within ten minutes of the confirmation, the e-mail changes without asking again
+    await user.type(screen.getByLabelText(/^New e-mail address/), 'Ada.New@Example.com');
+    await user.click(screen.getByRole('button', { name: 'Change e-mail' }));
+    expect(await screen.findByText(/Your e-mail address is changed/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('account-email')).toHaveTextContent('ada.new@example.com'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('asks before making an API token ten minutes after sign-in, and shows the token once confirmed', async () => {
+    const w = await world(claimsWith({ tokens: ['employee'] }));
+    await w.user('emma', ['employee']);
+    const { user } = renderApp(w, { as: 'emma', path: '/account/tokens' });
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    w.server.clock.advance(11 * 60_000);
+    await user.type(name, 'Nightly export');
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    // no token yet, and no error above the form: the dialog asks instead
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(await within(dialog).findByLabelText(/^Password/, { selector: 'input' }), PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Your new token' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect((await w.api('emma', 'GET', '/api/tokens')).body['data']).toHaveLength(1);
   });
 });

@@ -456,6 +456,26 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_REAUTH_REQUIRED',
+    status: 403,
+    message:
+      'Confirm it is you first: enter your password (or a code of your authenticator app) again, then try once more.',
+    description:
+      'A sensitive change (ending sessions, making an API token, changing your e-mail) by a session that has not proved a factor in the last 10 minutes, or by an API token, which never can (decision 0042).',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_OWN_EMAIL',
+    status: 403,
+    message:
+      'Your own e-mail address is changed on your account page (/account), which asks for your password again.',
+    description:
+      'A write to your own User record that changes its email: the e-mail is where reset links go, so it changes only through `PUT <basePath>/account/email` (decision 0042).',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_INTERNAL',
     status: 500,
     message: 'Something went wrong on our side. Reference: {correlationId}.',

@@ -204,6 +204,15 @@ export const API_PATHS = {
   mfaEnrolSignIn: 'session/mfa/enrol',
   /** `DELETE ?user=<id>` ends one user's sessions, `DELETE ?all=true` everyone's but the caller's (admins). */
   adminSessions: 'admin/sessions',
+
+  // Recent authentication (decision 0042).
+  /**
+   * `POST { password }` or `POST { code }` (a code of the second factor, or a recovery code): the
+   * session proves a factor again, for the changes that ask for a recent one (204).
+   */
+  sessionConfirm: 'session/confirm',
+  /** `PUT { email }`: the signed-in user's new e-mail address (a recent authentication required). */
+  accountEmail: 'account/email',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */
@@ -572,6 +581,7 @@ export const AUTH_EVENT_KINDS = [
   'mfa-failed',
   'recovery-codes-replaced',
   'sessions-ended-by-admin',
+  'email-changed',
 ] as const;
 export type AuthEventKind = (typeof AUTH_EVENT_KINDS)[number];
 

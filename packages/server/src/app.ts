@@ -13,6 +13,7 @@ import { registerAdminSessionRoutes } from './auth/admin-sessions.js';
 import { registerMfaRoutes } from './auth/mfa/routes.js';
 import { installAuthentication } from './auth/request-auth.js';
 import { registerAccountRoutes } from './auth/account-routes.js';
+import { registerRecentAuthenticationRoutes } from './auth/recent-authentication.js';
 import { registerOidcRoutes } from './auth/oidc-routes.js';
 import { registerIdentityRoutes } from './auth/identity-routes.js';
 import { registerSessionRoutes } from './auth/session-routes.js';
@@ -154,6 +155,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
     registerSessionRoutes(api, context);
     registerAccountRoutes(api, context);
+    registerRecentAuthenticationRoutes(api, context);
     registerTokenRoutes(api, context);
     registerAuthEventRoutes(api, context);
     registerMfaRoutes(api, context);

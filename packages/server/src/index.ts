@@ -59,6 +59,7 @@ export { desiredSchema } from './schema/desired.js';
 export { diffSchemas, formatPlan, isLossy, type Plan, type Step } from './schema/plan.js';
 export { schemaHash, type Schema, type Table, type Column, type Index } from './schema/schema.js';
 export { tableName, TABLES, PASSWORD_HASH_COLUMN } from './schema/names.js';
+export { sessionCacheOf } from './auth/session-cache.js';
 
 export {
   addUser,

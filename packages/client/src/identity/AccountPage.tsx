@@ -1,8 +1,9 @@
 /**
  * `/account`: the signed-in user's own account — their profile (the User record's fields their
- * role may update), their password (the current one first; their other sessions end), their
- * sessions (end one, or all but this one), and the way to their notification settings and API
- * tokens. Everything here is the server's to allow; the page only hides what it would refuse.
+ * role may update), their e-mail address, their password (the current one first; their other
+ * sessions end), their sessions (end one, or all but this one), and the way to their notification
+ * settings and API tokens. Changing the e-mail and ending sessions may ask to confirm it's you
+ * (decision 0042). Everything here is the server's to allow; the page only hides what it would refuse.
  */
 import '../styles/identity';
 import {
@@ -15,6 +16,7 @@ import {
   Stack,
   Table,
   Text,
+  TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
@@ -23,6 +25,7 @@ import { type FormEvent, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../admin/Loading';
 import { useUser } from '../auth/session';
+import { useAuthorizer } from '../runtime/access';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formatDateTime } from '../format/values';
 import { describeError } from '../runtime/messages';
@@ -31,7 +34,8 @@ import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
 import { NewPasswordInput } from './NewPasswordInput';
 import { formProblem } from './form-problem';
-import { useChangePassword, useEndSessions, useSessions } from './identity-api';
+import { useChangeEmail, useChangePassword, useEndSessions, useSessions } from './identity-api';
+import { needsConfirmation, useConfirmIdentity } from './reauthentication';
 import { METHOD_LABELS, browserName } from './sessions-text';
 import { mayHoldTokens } from './token-roles';
 
@@ -48,6 +52,11 @@ const ProfileForm = lazyComponent(() =>
 const TEXT = {
   title: 'Your account',
   profile: 'Profile',
+  email: 'E-mail address',
+  newEmail: 'New e-mail address',
+  changeEmail: 'Change e-mail',
+  emailChanged: 'Your e-mail address is changed. A note went to the old one.',
+  emailIntro: 'Where sign-in, password resets and notices go.',
   password: 'Password',
   currentPassword: 'Current password',
   newPassword: 'New password',
@@ -90,6 +99,9 @@ export default function AccountPage() {
           <ProfileForm />
         </Suspense>
       </Stack>
+      <Suspense fallback={<Loading />}>
+        <ChangeEmail />
+      </Suspense>
       <ChangePassword name={user.name} email={user.email} />
       <Suspense fallback={<Loading />}>
         <TwoStepSection />
@@ -111,6 +123,74 @@ export default function AccountPage() {
             </Anchor>
           )}
         </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/** The e-mail address, and its own form for a user whose role may change it. */
+function ChangeEmail() {
+  const model = useModel();
+  const user = useUser();
+  const access = useAuthorizer();
+  const change = useChangeEmail();
+  const confirm = useConfirmIdentity();
+  const [email, setEmail] = useState('');
+  const record = { ...user.context, id: user.id };
+  const writable = access.can('update', 'User', record) ? access.writable('User', 'update', record) : [];
+  const mayChange = model.entities['User'] !== undefined && (writable === null || writable.includes('email'));
+  const problem =
+    change.error === null || needsConfirmation(change.error)
+      ? null
+      : formProblem(model, change.error, ['email']);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = { email };
+    const onSuccess = () => setEmail('');
+    change.mutate(input, {
+      onSuccess,
+      onError: (error) => confirm.retryAfterConfirmation(error, () => change.mutate(input, { onSuccess })),
+    });
+  };
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="account-email">
+      {confirm.dialog}
+      <Title order={2} size="h3" id="account-email">
+        {TEXT.email}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {TEXT.emailIntro}
+      </Text>
+      <Text data-testid="account-email">{user.email}</Text>
+      {mayChange && (
+        <form onSubmit={submit} noValidate aria-label={TEXT.changeEmail}>
+          <Stack gap="sm" maw={480}>
+            {change.isSuccess && (
+              <Alert color="green" variant="light" role="status">
+                {TEXT.emailChanged}
+              </Alert>
+            )}
+            {problem?.message != null && (
+              <Alert color="red" role="alert" data-error-code={problem.code}>
+                {problem.message}
+              </Alert>
+            )}
+            <TextInput
+              type="email"
+              label={TEXT.newEmail}
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={problem?.fields['email']}
+            />
+            <Group>
+              <Button type="submit" loading={change.isPending} disabled={email.trim() === ''}>
+                {TEXT.changeEmail}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
       )}
     </Stack>
   );
@@ -184,7 +264,12 @@ function Sessions() {
   const model = useModel();
   const sessions = useSessions();
   const end = useEndSessions();
+  const confirm = useConfirmIdentity();
   const locale = model.product.locale;
+  const endSessions = (which: { readonly id: string } | 'others') =>
+    end.mutate(which, {
+      onError: (error) => confirm.retryAfterConfirmation(error, () => end.mutate(which)),
+    });
   const others = sessions.data?.filter((session) => !session.current) ?? [];
   return (
     <Stack gap="sm" component="section" aria-labelledby="account-sessions">
@@ -194,7 +279,8 @@ function Sessions() {
       <Text size="sm" c="dimmed">
         {TEXT.sessionsIntro}
       </Text>
-      {end.isError && (
+      {confirm.dialog}
+      {end.isError && !needsConfirmation(end.error) && (
         <Alert color="red" role="alert" title={TEXT.notEnded}>
           {describeError(model, end.error).message}
         </Alert>
@@ -244,7 +330,7 @@ function Sessions() {
                           loading={
                             end.isPending && end.variables !== 'others' && end.variables.id === session.id
                           }
-                          onClick={() => end.mutate({ id: session.id })}
+                          onClick={() => endSessions({ id: session.id })}
                           aria-label={`${TEXT.end}: ${browserName(session.userAgent)}, ${formatDateTime(session.lastSeenAt, locale)}`}
                         >
                           {TEXT.end}
@@ -266,7 +352,7 @@ function Sessions() {
                 variant="default"
                 color="red"
                 loading={end.isPending && end.variables === 'others'}
-                onClick={() => end.mutate('others')}
+                onClick={() => endSessions('others')}
               >
                 {TEXT.endOthers}
               </Button>

@@ -54,6 +54,7 @@ export const KIND_LABELS: Readonly<Record<AuthEventKind, string>> = {
   'mfa-failed': 'Wrong sign-in code',
   'recovery-codes-replaced': 'Recovery codes replaced',
   'sessions-ended-by-admin': 'Sessions ended by an admin',
+  'email-changed': 'E-mail changed',
 };
 
 const ALL = 'all';

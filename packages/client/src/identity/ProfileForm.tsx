@@ -2,6 +2,7 @@
  * The signed-in user's own User record in the app's record form: the fields their role may read,
  * editable where it may update them, checked by the engine and the server as on any edit screen.
  * Its own chunk: the record form (inputs of every type, the engine's checks) loads only here.
+ * The e-mail shows read-only: the account page's "Change e-mail" form changes it (decision 0042).
  */
 import '../styles/form';
 import { Alert, Center, Loader, Text } from '@mantine/core';
@@ -68,7 +69,8 @@ function Profile({ entity }: { entity: NonNullable<ReturnType<typeof useModel>['
     entity,
     {
       readable: access.readable(entity.name, record),
-      writable: mayUpdate ? access.writable(entity.name, 'update', record) : [],
+      // one's own e-mail changes on its own form, which asks to confirm it's you (decision 0042)
+      writable: mayUpdate ? withoutEmail(access.writable(entity.name, 'update', record), entity) : [],
     },
     null,
   );
@@ -101,4 +103,12 @@ function Profile({ entity }: { entity: NonNullable<ReturnType<typeof useModel>['
       />
     </>
   );
+}
+
+/** The fields the form may edit, but the e-mail (`null`, every writable field, is spelled out). */
+function withoutEmail(
+  writable: readonly string[] | null,
+  entity: { readonly fields: Readonly<Record<string, unknown>> },
+): readonly string[] {
+  return (writable ?? Object.keys(entity.fields)).filter((name) => name !== 'email');
 }

@@ -1,7 +1,8 @@
 /**
  * `/account/tokens`, for a user holding a role of `auth.tokens`: their personal API tokens — name,
  * roles, dates, last use — a form to make one (name, roles among theirs that tokens may hold, an
- * expiry), the new token shown once to copy, and revoking one after a confirmation.
+ * expiry), the new token shown once to copy, and revoking one after a confirmation. Making one may
+ * ask to confirm it's you first (decision 0042).
  */
 import '../styles/identity';
 import {
@@ -30,6 +31,7 @@ import { useDocumentTitle } from '../shell/title';
 import { SecretOnce } from './SecretOnce';
 import { formProblem } from './form-problem';
 import { useCreateToken, useRevokeToken, useTokens } from './identity-api';
+import { needsConfirmation, useConfirmIdentity } from './reauthentication';
 import { tokenRoles } from './token-roles';
 
 const TEXT = {
@@ -174,12 +176,15 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
   const user = useUser();
   const allowed = tokenRoles(model, user.roles);
   const create = useCreateToken();
+  const confirm = useConfirmIdentity();
   const [name, setName] = useState('');
   const [roles, setRoles] = useState<string[]>(allowed);
   const [days, setDays] = useState(String(IDENTITY_LIFETIMES.tokenDefaultDays));
   const [checked, setChecked] = useState(false);
   const problem =
-    create.error === null ? null : formProblem(model, create.error, ['name', 'roles', 'expiresAt']);
+    create.error === null || needsConfirmation(create.error)
+      ? null
+      : formProblem(model, create.error, ['name', 'roles', 'expiresAt']);
   const local = {
     name: name.trim() === '' ? TEXT.nameMissing : undefined,
     roles: roles.length === 0 ? TEXT.rolesMissing : undefined,
@@ -189,19 +194,21 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
     setChecked(true);
     if (local.name !== undefined || local.roles !== undefined) return;
     const expiresAt = new Date(now().getTime() + Number(days) * 86_400_000).toISOString();
-    create.mutate(
-      { name: name.trim(), roles, expiresAt },
-      {
-        onSuccess: (answer) => {
-          onCreated(answer);
-          setName('');
-          setChecked(false);
-        },
-      },
-    );
+    const input = { name: name.trim(), roles, expiresAt };
+    const onSuccess = (answer: NewTokenAnswer) => {
+      onCreated(answer);
+      setName('');
+      setChecked(false);
+    };
+    // a session not confirmed within ten minutes is asked to first (decision 0042)
+    create.mutate(input, {
+      onSuccess,
+      onError: (error) => confirm.retryAfterConfirmation(error, () => create.mutate(input, { onSuccess })),
+    });
   };
   return (
     <Stack gap="sm" component="section" aria-labelledby="token-create">
+      {confirm.dialog}
       <Title order={2} size="h3" id="token-create">
         {TEXT.create}
       </Title>

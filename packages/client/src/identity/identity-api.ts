@@ -163,6 +163,35 @@ export function useEndSessions() {
 }
 
 /**
+ * Proves a factor again on this session (decision 0042): the password, or a code when two-step
+ * sign-in is on. The changes that answered E_REAUTH_REQUIRED may then be made for ten minutes.
+ *
+ * @example useConfirmSession().mutate({ password })
+ */
+export function useConfirmSession() {
+  const http = useHttp();
+  return useMutation({
+    mutationFn: (proof: { password: string } | { code: string }) =>
+      http.request<void>('POST', API_PATHS.sessionConfirm, { body: proof }),
+  });
+}
+
+/**
+ * Changes the signed-in user's e-mail address; the session (which shows it) is read again.
+ *
+ * @example useChangeEmail().mutate({ email })
+ */
+export function useChangeEmail() {
+  const http = useHttp();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { email: string }) =>
+      http.request<void>('PUT', API_PATHS.accountEmail, { body: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: SESSION_KEY }),
+  });
+}
+
+/**
  * The signed-in user's API tokens, never the tokens themselves.
  *
  * @example const { data: tokens } = useTokens();

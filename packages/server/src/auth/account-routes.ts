@@ -3,28 +3,35 @@
  * password (the current one required, guesses counted by the login limiter, their other sessions
  * ended), `GET <basePath>/account/sessions` lists their sessions, `DELETE account/sessions/<id>`
  * ends one and `DELETE account/sessions` ends all but this one. A session's public id is the SHA-256
- * the table keeps, never the cookie. These are the person's, not a script's: a request made with an
- * API token is refused (E_FORBIDDEN).
+ * the table keeps, never the cookie. `PUT <basePath>/account/email` changes their e-mail address
+ * and mails a note to the old one. These are the person's, not a script's: a request made with an
+ * API token is refused (E_FORBIDDEN). Ending another session and changing the e-mail ask for a
+ * recent authentication (E_REAUTH_REQUIRED, decision 0042).
  */
 import {
   API_PATHS,
+  isEmail,
   type Model,
   RETRY_AFTER_HEADER,
   type SessionMethod,
   type WireSession,
 } from '@ninefold/model';
+import { type UserContext, type WireRecord, can, writableFields } from '@ninefold/engine';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { recordHistory } from '../audit/history.js';
-import { decodeInteger } from '../db/dialect.js';
+import { decodeInteger, isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { PASSWORD_HASH_COLUMN, TABLES } from '../schema/names.js';
+import { readTexts } from './identity-input.js';
 import { loginLimiterOf } from './login-limiter.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
-import { requireUser } from './request-auth.js';
+import { emailChangedMail, enqueueMail } from './identity-mail.js';
+import { requireRecentAuthentication } from './recent-authentication.js';
+import { requireUser, requireUserContext } from './request-auth.js';
 import { sessionCacheOf } from './session-cache.js';
 import { hashSessionId, isExpired } from './sessions.js';
 import { type UserSummary, normalizeEmail, usersTable } from './users.js';
@@ -145,6 +152,8 @@ export function registerAccountRoutes(
     const { user, sessionHash } = requirePerson(request);
     const { id } = request.params as { id: string };
     const at = now();
+    // ending this very session is signing out, which never asks
+    if (id !== sessionHash) requireRecentAuthentication(request, at);
     // a hash-shaped text only: no other text reaches the database (a NUL is no PostgreSQL text)
     const ended = !SESSION_HASH.test(id)
       ? false
@@ -173,6 +182,7 @@ export function registerAccountRoutes(
   api.delete(sessions, async (request, reply) => {
     const { user, sessionHash } = requirePerson(request);
     const at = now();
+    requireRecentAuthentication(request, at);
     await database.db.transaction().execute(async (tx) => {
       const result = await tx
         .deleteFrom(TABLES.sessions)
@@ -190,6 +200,96 @@ export function registerAccountRoutes(
     sessionCacheOf(database).forgetUser(user.id);
     return reply.code(204).send();
   });
+
+  api.put(apiPath(model, API_PATHS.accountEmail), async (request, reply) => {
+    const { user } = requirePerson(request);
+    const at = now();
+    if (!mayChangeOwnEmail(model, requireUserContext(request), at))
+      throw new ApiError(
+        'E_FORBIDDEN',
+        {},
+        { detail: 'Your role may not change your e-mail address: ask an administrator.' },
+      );
+    requireRecentAuthentication(request, at);
+    const email = readEmail(request.body);
+    if (email === normalizeEmail(user.email)) return reply.code(204).send();
+    const table = usersTable(model);
+    try {
+      await database.db.transaction().execute(async (tx) => {
+        const row = await tx
+          .selectFrom(table)
+          .select(['email', 'version'])
+          .where('id', '=', user.id)
+          .executeTakeFirst();
+        if (row === undefined) throw new ApiError('E_UNAUTHENTICATED');
+        const old = String(row['email']);
+        await tx
+          .updateTable(table)
+          .set({ email, updatedAt: at.toISOString(), version: decodeInteger(row['version']) + 1 })
+          .where('id', '=', user.id)
+          .execute();
+        await recordHistory(tx, {
+          entity: 'User',
+          recordId: user.id,
+          at,
+          by: user.id,
+          action: 'update',
+          changes: { email: { from: old, to: email } },
+        });
+        await recordAuthEvent(tx, {
+          kind: 'email-changed',
+          at,
+          userId: user.id,
+          detail: { from: old, to: email },
+          ...requestOrigin(request),
+        });
+        // the old address's owner learns of it, whoever made it: no link, no secret (ASVS 5.0 6.3.7)
+        await enqueueMail(tx, emailChangedMail(model, old, email), at);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new ApiError(
+          'E_UNIQUE',
+          { field: 'Email' },
+          { errors: [{ field: 'email', code: 'E_UNIQUE', params: { field: 'Email' } }] },
+        );
+      throw error;
+    }
+    // every session of the user carries their e-mail: they are read afresh
+    sessionCacheOf(database).forgetUser(user.id);
+    return reply.code(204).send();
+  });
+}
+
+/**
+ * Whether the spec lets a user change their own e-mail: their role may update their User record
+ * and its `email` (deny by default: without a User entity, no one may).
+ *
+ * @example mayChangeOwnEmail(model, requireUserContext(request), now()) // true for an admin of PEOPLE
+ */
+export function mayChangeOwnEmail(model: Model, user: UserContext, now: Date): boolean {
+  if (model.entities['User'] === undefined) return false;
+  const record = user as unknown as WireRecord;
+  if (!can(model, user, 'update', 'User', record, { now })) return false;
+  const writable = writableFields(model, user, 'User', 'update', record, { now });
+  return writable === null || writable.includes('email');
+}
+
+/** The body of an e-mail change: `{ email }`, an address, normalised as every other path stores it. */
+function readEmail(body: unknown): string {
+  const { email } = readTexts(body, { email: 'Email' }, 'an e-mail change');
+  const normalized = normalizeEmail(email);
+  if (!isEmail(normalized))
+    throw new ApiError(
+      'E_VALIDATION',
+      {},
+      {
+        errors: [
+          { field: 'email', code: 'E_FORMAT', params: { field: 'Email', expected: 'an email address' } },
+        ],
+      },
+    );
+  return normalized;
 }
 
 /**

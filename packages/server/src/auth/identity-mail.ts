@@ -124,3 +124,19 @@ export function signUpTakenMail(model: Model, to: string, base: string): MailCon
     link: `${root}${APP_PATHS.signIn}`,
   });
 }
+
+/**
+ * The note to a user's old address after their e-mail changed: what changed, and whom to ask if it
+ * was not them. No link and no secret: the old address no longer opens the account (decision 0042).
+ *
+ * @example emailChangedMail(model, 'ann@example.com', 'ann@example.org').to // 'ann@example.com'
+ */
+export function emailChangedMail(model: Model, to: string, newEmail: string): MailContent {
+  const product = model.product.name;
+  return composeMail({
+    to,
+    subject: `Your ${product} e-mail address was changed`,
+    message: `The e-mail address of your ${product} account was changed from ${to} to ${newEmail}. Sign-in, password resets and notices now go to the new address.\n\nIf this was not you, tell an administrator of ${product} at once: they can end every session of the account and set the address back.`,
+    link: null,
+  });
+}

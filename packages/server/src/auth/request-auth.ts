@@ -31,6 +31,11 @@ export interface RequestAuth {
    * token acts on the data as its user, with its own roles, but manages no account (decision 0038).
    */
   readonly tokenId: string | null;
+  /**
+   * When the session's user last proved a factor (milliseconds since the epoch), or null: never for
+   * a token (decision 0042).
+   */
+  readonly authenticatedAt: number | null;
 }
 
 declare module 'fastify' {
@@ -40,7 +45,14 @@ declare module 'fastify' {
 }
 
 // every RequestAuth has the same keys, so that reading one is a monomorphic property load
-const ANONYMOUS: RequestAuth = { user: null, sessionId: null, expired: false, context: null, tokenId: null };
+const ANONYMOUS: RequestAuth = {
+  user: null,
+  sessionId: null,
+  expired: false,
+  context: null,
+  tokenId: null,
+  authenticatedAt: null,
+};
 
 /**
  * Authentication: resolves the bearer token or else the session cookie of every request under
@@ -101,11 +113,18 @@ function sessionHook(context: {
 /** `request.auth` of a session lookup's answer for the cookie's id. */
 function authOf(found: SessionLookup, id: string): RequestAuth {
   if (found.status === 'active')
-    return { user: found.user, sessionId: id, expired: false, context: found.context, tokenId: null };
+    return {
+      user: found.user,
+      sessionId: id,
+      expired: false,
+      context: found.context,
+      tokenId: null,
+      authenticatedAt: found.authenticatedAt,
+    };
   return found.status === 'expired' ? EXPIRED : ANONYMOUS;
 }
 
-const EXPIRED: RequestAuth = { user: null, sessionId: null, expired: true, context: null, tokenId: null };
+const EXPIRED: RequestAuth = { ...ANONYMOUS, expired: true };
 
 /**
  * Whether an Authorization header uses the Bearer scheme (its name without regard to case, RFC
@@ -142,6 +161,7 @@ async function bearer(
     expired: false,
     context: found.context,
     tokenId: found.tokenId,
+    authenticatedAt: null,
   };
 }
 

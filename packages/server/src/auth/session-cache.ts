@@ -36,6 +36,8 @@ export interface ActiveSession {
   /** Milliseconds since the epoch. */
   readonly createdAt: number;
   readonly lastSeenAt: number;
+  /** When the user last proved a factor on this session, or null (decision 0042). */
+  readonly authenticatedAt: number | null;
 }
 
 interface Entry {

@@ -21,6 +21,8 @@ export type SessionLookup =
       readonly user: UserSummary;
       /** The user as the engine sees them: their id, roles and every field of their User record, if any. */
       readonly context: UserContext;
+      /** When the user last proved a factor on this session (milliseconds since the epoch), or null. */
+      readonly authenticatedAt: number | null;
     }
   | { readonly status: 'expired' }
   | { readonly status: 'none' };
@@ -60,6 +62,8 @@ export async function createSession(
       user_agent: origin.userAgent === null ? null : origin.userAgent.slice(0, MAX_USER_AGENT),
       address: origin.address,
       method: origin.method,
+      // every way in proves a factor: a new session is a recent authentication (decision 0042)
+      authenticated_at: now.toISOString(),
     })
     .execute();
   return id;
@@ -150,12 +154,13 @@ export async function readSession(
       : { ...decodeRow(users, row, SESSION_COLUMNS), id: user.id, roles: [...user.roles] };
   const createdAt = Date.parse(String(row[0]));
   const lastSeenAt = Date.parse(String(row[1]));
+  const authenticatedAt = row[7] === null || row[7] === undefined ? null : Date.parse(String(row[7]));
   const time = now.getTime();
   if (isExpired(model.limits, createdAt, lastSeenAt, time)) {
     await endSession(database, id);
     return { status: 'expired' };
   }
-  let session: ActiveSession = { user, context, createdAt, lastSeenAt };
+  let session: ActiveSession = { user, context, createdAt, lastSeenAt, authenticatedAt };
   if (time - lastSeenAt >= TOUCH_INTERVAL_MS) {
     await database.db
       .updateTable(TABLES.sessions)
@@ -169,14 +174,20 @@ export async function readSession(
 }
 
 function active(session: ActiveSession): SessionLookup {
-  return { status: 'active', user: session.user, context: session.context };
+  return {
+    status: 'active',
+    user: session.user,
+    context: session.context,
+    authenticatedAt: session.authenticatedAt,
+  };
 }
 
 /**
  * A lookup's row, by position: the session's `created_at` and `last_seen_at`, the user's `id`,
- * `email`, `name`, `roles` and `disabled`, then (with a User entity) every column of their record.
+ * `email`, `name`, `roles` and `disabled`, the session's `authenticated_at`, then (with a User
+ * entity) every column of their record.
  */
-const SESSION_COLUMNS = 7;
+const SESSION_COLUMNS = 8;
 
 /** The session lookup of a database and model, compiled once. */
 interface SessionQueries {
@@ -196,7 +207,9 @@ function compileSessionQueries(database: Database, model: Model): SessionQueries
   const columns: string[] = [
     's.created_at',
     's.last_seen_at',
-    ...['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])].map((c) => `u.${c}`),
+    ...['id', 'email', 'name', 'roles', 'disabled'].map((c) => `u.${c}`),
+    's.authenticated_at',
+    ...(users?.columns ?? []).map((c) => `u.${c}`),
   ];
   const lookup = database.db
     .selectFrom(`${TABLES.sessions} as s`)

@@ -2,7 +2,8 @@
  * The signed-in user's personal API tokens (decision 0038): `POST <basePath>/tokens` makes one and
  * answers its secret this once, `GET` lists them (never the secret), `DELETE tokens/<id>` revokes
  * one. Only a user holding a role of `auth.tokens` may make one, with some of those roles; a token
- * cannot make another (a leaked one cannot outlive its revocation).
+ * cannot make another (a leaked one cannot outlive its revocation). Making one asks for a recent
+ * authentication (E_REAUTH_REQUIRED, decision 0042).
  */
 import {
   API_PATHS,
@@ -20,6 +21,7 @@ import { apiPath } from '../http/paths.js';
 import { isRecordId, newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
 import { hashToken, newTokenSecret, wireToken } from './api-tokens.js';
+import { requireRecentAuthentication } from './recent-authentication.js';
 import { requireUser } from './request-auth.js';
 import { type UserSummary } from './users.js';
 
@@ -53,6 +55,8 @@ export function registerTokenRoutes(
     if (allowed.length === 0)
       throw new ApiError('E_FORBIDDEN', {}, { detail: 'None of your roles may hold API tokens.' });
     const at = now();
+    // a stolen session must not buy a credential that outlives it (decision 0042)
+    requireRecentAuthentication(request, at);
     const input = readNewToken(request.body, allowed, at);
     const secret = newTokenSecret();
     const row = {

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI description of a user's personal API tokens (`auth/token-routes.ts`), their own
- * password and sessions (`auth/account-routes.ts`) and the admins' identity audit trail
+ * password, e-mail and sessions (`auth/account-routes.ts`), a session's confirmation
+ * (`auth/recent-authentication.ts`, decision 0042) and the admins' identity audit trail
  * (`audit/auth-event-routes.ts`), added to the document by `openApiDocument` (decision 0038).
  */
 import { API_PATHS, AUTH_EVENT_KINDS, IDENTITY_LIFETIMES, type Model, TOKEN_PREFIX } from '@ninefold/model';
@@ -46,14 +47,15 @@ export function accountPaths(
       summary: 'Your personal API tokens that are not revoked, newest first; never the token itself.',
       responses: { '200': { description: 'Your tokens.', content: listOf('ninefold.Token') } },
     }),
-    post: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION'], {
+    post: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION', 'E_REAUTH_REQUIRED'], {
       operationId: 'createToken',
       tags: ['account'],
       summary:
         `A personal API token, answered this once: send it as \`Authorization: Bearer ${TOKEN_PREFIX}…\`. ` +
         'For a user holding a role of the spec’s `auth.tokens`; its roles are some of those (all of ' +
         `them by default), its expiry at most ${IDENTITY_LIFETIMES.tokenMaxDays} days ahead ` +
-        `(${IDENTITY_LIFETIMES.tokenDefaultDays} by default). A token cannot make another.`,
+        `(${IDENTITY_LIFETIMES.tokenDefaultDays} by default). A token cannot make another. Needs a ` +
+        'recent authentication (E_REAUTH_REQUIRED: see `POST session/confirm`).',
       security: SESSION_ONLY,
       parameters: [csrf],
       requestBody: {
@@ -110,23 +112,80 @@ export function accountPaths(
       security: SESSION_ONLY,
       responses: { '200': { description: 'Your sessions.', content: listOf('ninefold.Session') } },
     }),
-    delete: op([...changing, 'E_FORBIDDEN'], {
+    delete: op([...changing, 'E_FORBIDDEN', 'E_REAUTH_REQUIRED'], {
       operationId: 'endOtherSessions',
       tags: ['account'],
-      summary: 'Ends all your sessions but this one.',
+      summary: 'Ends all your sessions but this one. Needs a recent authentication (E_REAUTH_REQUIRED).',
       security: SESSION_ONLY,
       parameters: [csrf],
       responses: { '204': { description: 'Ended.' } },
     }),
   };
   paths[`${sessions}/{id}`] = {
-    delete: op([...changing, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_URI_TOO_LONG'], {
+    delete: op([...changing, 'E_FORBIDDEN', 'E_NOT_FOUND', 'E_URI_TOO_LONG', 'E_REAUTH_REQUIRED'], {
       operationId: 'endSession',
       tags: ['account'],
-      summary: 'Ends one of your sessions (this one too); someone else’s is E_NOT_FOUND.',
+      summary:
+        'Ends one of your sessions (this one too); someone else’s is E_NOT_FOUND. Ending another ' +
+        'needs a recent authentication (E_REAUTH_REQUIRED); ending this one is signing out.',
       security: SESSION_ONLY,
       parameters: [idParam, csrf],
       responses: { '204': { description: 'Ended.' } },
+    }),
+  };
+  paths[apiPath(model, API_PATHS.accountEmail)] = {
+    put: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION', 'E_UNIQUE', 'E_REAUTH_REQUIRED'], {
+      operationId: 'changeEmail',
+      tags: ['account'],
+      summary:
+        'Changes your e-mail address (trimmed, lower case; E_UNIQUE when another account has it) and ' +
+        'mails a note to the old one. Needs a recent authentication (E_REAUTH_REQUIRED). Your own ' +
+        'e-mail changes only here: through the User resource it is E_OWN_EMAIL.',
+      security: SESSION_ONLY,
+      parameters: [csrf],
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['email'],
+          additionalProperties: false,
+          properties: { email: { type: 'string', description: 'An e-mail address.' } },
+        }),
+      },
+      responses: { '204': { description: 'Changed (or the same already).' } },
+    }),
+  };
+  paths[apiPath(model, API_PATHS.sessionConfirm)] = {
+    post: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION', 'E_WRONG_PASSWORD', 'E_MFA_CODE'], {
+      operationId: 'confirmSession',
+      tags: ['account'],
+      summary:
+        'Proves a factor again on this session, for the changes that ask for a recent authentication ' +
+        '(within 10 minutes): your password, or a code of your authenticator app (or an unused ' +
+        'recovery code) when two-step sign-in is on. A wrong one counts as a failed sign-in. Without ' +
+        'a password (single sign-on), sign in again instead: a new session is recent.',
+      security: SESSION_ONLY,
+      parameters: [csrf],
+      requestBody: {
+        required: true,
+        content: json({
+          oneOf: [
+            {
+              type: 'object',
+              required: ['password'],
+              additionalProperties: false,
+              properties: { password: { type: 'string', minLength: 1 } },
+            },
+            {
+              type: 'object',
+              required: ['code'],
+              additionalProperties: false,
+              properties: { code: { type: 'string', minLength: 1 } },
+            },
+          ],
+        }),
+      },
+      responses: { '204': { description: 'This session is recent again.' } },
     }),
   };
   paths[apiPath(model, API_PATHS.authEvents)] = {

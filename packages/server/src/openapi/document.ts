@@ -241,7 +241,13 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
     const record = { description: `The ${entity.label}.`, headers: etagHeader(), content: json(ref(name)) };
     const createCodes = ruleCodes(model, entity, 'create');
     const updateCodes = ruleCodes(model, entity, 'update');
-    const writeCodes = ['E_FORBIDDEN', 'E_VALIDATION', 'E_UNIQUE'];
+    // one's own e-mail changes on the account page only (decision 0042)
+    const writeCodes = [
+      'E_FORBIDDEN',
+      'E_VALIDATION',
+      'E_UNIQUE',
+      ...(entity.name === 'User' ? ['E_OWN_EMAIL'] : []),
+    ];
 
     paths[path] = {
       get: op([...SIGNED_IN, 'E_FORBIDDEN', 'E_INVALID_QUERY'], {

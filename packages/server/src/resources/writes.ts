@@ -150,6 +150,9 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       await checkRefs(resource, input, caller);
 
       const changed = changedFields(info, old, next);
+      // one's own e-mail is where reset links go: it changes on the account page only (decision 0042)
+      if (entity === 'User' && String(old['id']) === user.id && changed.includes('email'))
+        throw new ApiError('E_OWN_EMAIL');
       if (changed.length === 0) {
         reply.header('etag', etag(old));
         return present(resource, old, caller);

@@ -125,6 +125,8 @@ function builtinTables(): Table[] {
         system('user_agent', 'text', 'string', { notNull: false }),
         system('address', 'text', 'string', { notNull: false }),
         system('method', 'text', 'string', { notNull: false }),
+        // when the user last proved a factor on this session (decision 0042); null on sessions begun before
+        system('authenticated_at', 'text', 'datetime', { notNull: false }),
       ],
       indexes: [
         {

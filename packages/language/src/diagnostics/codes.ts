@@ -93,6 +93,10 @@ export const DIAGNOSTIC_CODES = {
   NF319: { severity: 'error', title: 'A notification to an email field is not sent by `email`.' },
   NF320: { severity: 'error', title: 'A notification text uses a name its record does not have.' },
   NF321: { severity: 'error', title: 'Sign-up gives a role that may change every user’s roles (an admin).' },
+  NF322: {
+    severity: 'warning',
+    title: 'Sign-up gives a role that may read, change and delete every record.',
+  },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

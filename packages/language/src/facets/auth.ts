@@ -57,6 +57,13 @@ export function readAuth(
     const name = reader.string(signUpEntry.value, '`auth.signUp`');
     if (name !== null && knownRole(ctx, name, signUpEntry.value.span, roleNames, '`auth.signUp`'))
       signUp = isAdminRole(roles[name]!) ? refuseAdmin(ctx, name, signUpEntry.value.span) : name;
+    if (signUp !== null && maySeeAndChangeEverything(ctx, roles[signUp]!))
+      ctx.bag.report(
+        'NF322',
+        signUpEntry.value.span,
+        `\`auth.signUp\` gives role \`${signUp}\`, which may read, change and delete every record of every entity: anyone who signs up could.`,
+        'give people who sign up a role of their own, limited to what a stranger may do (`read: own`, `create: true`)',
+      );
   }
 
   const domainsEntry = m.get('signUpDomains');
@@ -173,6 +180,22 @@ function isAdminRole(role: Role): boolean {
     access !== undefined &&
     access.update === true &&
     (access.writeFields === null || access.writeFields.includes('roles'))
+  );
+}
+
+/**
+ * Whether a role may read, update and delete every record of every entity of the spec, without a
+ * condition: the default `user` role of a spec without roles, or a role granted `Entity: true`
+ * everywhere. Sign-up to it hands a stranger all the data.
+ */
+function maySeeAndChangeEverything(ctx: CompileContext, role: Role): boolean {
+  const entities = Object.values(ctx.entities).filter((entity) => !entity.builtin);
+  return (
+    entities.length > 0 &&
+    entities.every((entity) => {
+      const access = own(role.entities, entity.name);
+      return access !== undefined && access.read === true && access.update === true && access.delete === true;
+    })
   );
 }
 

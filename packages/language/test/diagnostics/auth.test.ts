@@ -260,6 +260,32 @@ describe('auth: roles', () => {
     expectDiagnostic(auth('signUp: boss'), { code: 'NF321', line: 11, column: 11 });
   });
 
+  it('NF322 (a warning): sign-up to a role that may read, change and delete every record', () => {
+    // a spec without roles: its one role, `user`, may do everything with every record
+    const spec = [
+      'entities:',
+      '  Note:',
+      '    fields:',
+      '      title: { type: string }',
+      'auth:',
+      '  signUp: user',
+      '',
+    ];
+    expectDiagnostic(spec.join('\n'), {
+      code: 'NF322',
+      line: 6,
+      column: 11,
+      message: /gives role `user`, which may read, change and delete every record of every entity/,
+      hint: /a role of their own/,
+    });
+    const result = compile(spec.join('\n'), { file: 'spec.yaml' });
+    if (!result.ok) expect.fail(listed(result.diagnostics));
+    expect(result.model.auth.signUp).toBe('user');
+    // a role limited to some records is not warned about
+    const customer = compile(auth('signUp: customer'), { file: 'spec.yaml' });
+    expect(customer.diagnostics.map((d) => d.code)).not.toContain('NF322');
+  });
+
   it('not NF321 for a role that updates users but may not write their roles', () => {
     const result = compile(auth('signUp: keeper'), { file: 'spec.yaml' });
     if (!result.ok) expect.fail(listed(result.diagnostics));

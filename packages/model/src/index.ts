@@ -11,5 +11,6 @@ export * from './cel-types.js';
 export * from './names.js';
 export * from './error-catalogue.js';
 export * from './protocol.js';
+export * from './identity-protocol.js';
 export * from './env-text.js';
 export * from './notification-text.js';

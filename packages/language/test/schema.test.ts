@@ -488,7 +488,7 @@ describe('typical mistakes are flagged, as an editor would underline them', () =
 
   it('an unknown top-level key, screen kind, colour scheme and error code shape', () => {
     expect(flagged('entitys: {}')).toMatch(/"additionalProperty":"entitys"/);
-    expect(flagged('screens: { home: { kind: dashboard, entity: Claim } }')).toMatch(/\/screens\/home\/kind/);
+    expect(flagged('screens: { home: { kind: gallery, entity: Claim } }')).toMatch(/\/screens\/home\/kind/);
     expect(flagged('product: { theme: { colorScheme: sepia } }')).toMatch(/colorScheme/);
     expect(flagged('errors: { RECEIPT_REQUIRED: "Needs a receipt." }')).toMatch(
       /"propertyName":"RECEIPT_REQUIRED"/,

@@ -237,6 +237,16 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_REFERENCED',
+    status: 409,
+    message:
+      '{count, plural, one {# {label} refers} other {# {plural} refer}} to this record through “{field}”. Delete or change {count, plural, one {it} other {them}} first.',
+    description:
+      'A delete refused because records still point at this one through a ref whose `onDelete` is `restrict` (the default); nothing was deleted. `label` and `plural` name the referring entity, `field` its ref.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_TRANSITION_NOT_ALLOWED',
     status: 409,
     message: '{transition} is not possible while the record is {state}.',

@@ -38,6 +38,8 @@ export function plainField(name: string, type: FieldType): Field {
     precision: null,
     to: null,
     many: false,
+    onDelete: type === 'ref' ? 'restrict' : null,
+    computed: null,
   };
 }
 
@@ -55,6 +57,7 @@ export const FIELD_CONSTRAINTS = [
   'to',
   'many',
   'unique',
+  'onDelete',
 ] as const;
 export type FieldConstraint = (typeof FIELD_CONSTRAINTS)[number];
 
@@ -353,7 +356,7 @@ export const FIELD_TYPE_INFO: Readonly<Record<FieldType, FieldTypeInfo>> = {
     json: { type: 'string' },
     cel: 'string',
     storage: TEXT,
-    constraints: ['to', 'many', 'unique'],
+    constraints: ['to', 'many', 'unique', 'onDelete'],
     requires: ['to'],
     bounds: null,
     defaultMaxLength: null,

@@ -14,3 +14,4 @@ export * from './protocol.js';
 export * from './identity-protocol.js';
 export * from './env-text.js';
 export * from './notification-text.js';
+export * from './relations-protocol.js';

@@ -80,6 +80,11 @@ export interface Product {
   /** BCP 47 tag used for messages, numbers and dates. */
   readonly locale: string;
   readonly theme: Theme;
+  /**
+   * Whether each role's landing screen may be a generated dashboard when the spec declares none
+   * (`product.dashboard: true`; decision 0046). False by default: never a surprise.
+   */
+  readonly dashboard: boolean;
 }
 
 export interface Theme {
@@ -144,6 +149,12 @@ export interface Entity {
   /** The text fields searched by `?q=`. */
   readonly search: readonly string[];
   readonly fields: Readonly<Record<string, Field>>;
+  /**
+   * Virtual fields that name a child relation (`lines: { type: children, entity: OrderLine, via:
+   * order }`), by name: never stored, never written, readable in computed values as a list of the
+   * children (`sum(lines.map(l, l.amount))`; decision 0045).
+   */
+  readonly children: Readonly<Record<string, ChildRelation>>;
   /** True for the built-in `User` entity. */
   readonly builtin: boolean;
 }
@@ -188,6 +199,37 @@ export interface Field {
   readonly to: string | null;
   /** A list of refs or of enum values. */
   readonly many: boolean;
+  /**
+   * For a ref: what deleting the record it points at does to this record (decision 0043);
+   * `restrict` unless the spec says otherwise. Null for every other type.
+   */
+  readonly onDelete: OnDelete | null;
+  /**
+   * A value derived from the record's own fields and its children (`computed:`; decision 0045):
+   * read-only, never accepted in a write, brought up to date in the transaction of every write of
+   * the record or of one of its children. Null for a field a person or the system sets.
+   */
+  readonly computed: Expr | null;
+}
+
+/**
+ * What deleting a referenced record does to a ref that points at it: refuse the delete
+ * (`restrict`, 409 E_REFERENCED), delete the referring records too (`cascade`), or empty the ref
+ * (`setNull`, only for a field that is not required; a `many` ref loses the one item).
+ */
+export const ON_DELETE = ['restrict', 'cascade', 'setNull'] as const;
+export type OnDelete = (typeof ON_DELETE)[number];
+
+/**
+ * A parent's view of its children: the records of `entity` whose ref field `via` points at the
+ * parent (`lines: { type: children, entity: OrderLine, via: order }`).
+ */
+export interface ChildRelation {
+  readonly name: string;
+  readonly label: string;
+  readonly entity: string;
+  /** The child's ref field (single, not `many`) that points at the parent entity. */
+  readonly via: string;
 }
 
 /**
@@ -299,7 +341,7 @@ export interface Role {
 // ---------------------------------------------------------------------------------------------
 // Screens and navigation
 
-export const SCREEN_KINDS = ['list', 'detail', 'create', 'edit', 'page'] as const;
+export const SCREEN_KINDS = ['list', 'detail', 'create', 'edit', 'page', 'dashboard'] as const;
 export type ScreenKind = (typeof SCREEN_KINDS)[number];
 
 export interface Screen {
@@ -323,8 +365,50 @@ export interface Screen {
   readonly actions: readonly string[];
   /** Markdown body of a `page`. */
   readonly body: string;
+  /**
+   * The child sections of a detail screen, in order (`related: [Comment.ticket]`; decision 0047);
+   * `[]` for none, null for the default: every child relation the viewer may read.
+   */
+  readonly related: readonly RelatedSection[] | null;
+  /** The figures of a `dashboard` screen, in order; empty for every other kind (decision 0046). */
+  readonly widgets: readonly Widget[];
   /** True when generated because the spec declared no screens. */
   readonly generated: boolean;
+}
+
+/** A child relation shown on a parent's detail page: `Comment.ticket` is `{ entity: 'Comment', via: 'ticket' }`. */
+export interface RelatedSection {
+  readonly entity: string;
+  /** The child's ref field that points at the parent. */
+  readonly via: string;
+}
+
+export const WIDGET_MEASURES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+export type WidgetMeasureKind = (typeof WIDGET_MEASURES)[number];
+export const WIDGET_CHARTS = ['number', 'bar', 'line', 'pie', 'table'] as const;
+export type WidgetChart = (typeof WIDGET_CHARTS)[number];
+export const DATE_BUCKETS = ['day', 'week', 'month'] as const;
+export type DateBucket = (typeof DATE_BUCKETS)[number];
+
+/** What a widget measures over the rows it counts: how many, or an aggregate of a numeric field. */
+export type WidgetMeasure =
+  { readonly kind: 'count' } | { readonly kind: Exclude<WidgetMeasureKind, 'count'>; readonly field: string };
+
+/**
+ * A figure of a dashboard (`widgets:` of a `kind: dashboard` screen): a measure over the rows of
+ * `entity` that hold `where` and that the viewer may read, whole or grouped `by` a field (an enum,
+ * the state, a ref, a boolean, or a date/datetime bucketed by day, week or month).
+ */
+export interface Widget {
+  /** Stable within its screen: the figure's key in the API (`GET <basePath>/dashboards/<screen>`). */
+  readonly id: string;
+  readonly title: string;
+  readonly entity: string;
+  /** A fixed condition on the rows counted; always compilable to SQL. */
+  readonly where: Expr | null;
+  readonly measure: WidgetMeasure;
+  readonly by: { readonly field: string; readonly bucket: DateBucket | null } | null;
+  readonly chart: WidgetChart;
 }
 
 export interface NavItem {

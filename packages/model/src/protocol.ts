@@ -213,6 +213,8 @@ export const API_PATHS = {
   sessionConfirm: 'session/confirm',
   /** `PUT { email }`: the signed-in user's new e-mail address (a recent authentication required). */
   accountEmail: 'account/email',
+  /** `GET dashboards/<screen id>`: the figures of a dashboard screen (`DashboardFigures`; decision 0046). */
+  dashboards: 'dashboards',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */

@@ -38,6 +38,8 @@ const PROFILE_SCREEN: Screen = {
   sort: null,
   actions: [],
   body: '',
+  related: null,
+  widgets: [],
   generated: true,
 };
 

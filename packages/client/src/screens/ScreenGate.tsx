@@ -24,12 +24,14 @@ const screens = {
   detail: onDemandComponent(() => import('./detail/DetailScreen').then((module) => module.default)),
   form: onDemandComponent(() => import('./form/FormScreen').then((module) => module.default)),
   page: onDemandComponent(() => import('./page/PageScreen').then((module) => module.default)),
+  dashboard: onDemandComponent(() => import('./dashboard/DashboardScreen').then((module) => module.default)),
 } as const;
 
 const ListScreen = screens.list.View;
 const DetailScreen = screens.detail.View;
 const FormScreen = screens.form.View;
 const PageScreen = screens.page.View;
+const DashboardScreen = screens.dashboard.View;
 
 /**
  * Starts loading the code of a screen kind before it is needed: at start-up for the address the
@@ -74,6 +76,8 @@ function OpenScreen({ screen }: { screen: Screen }) {
       return <FormScreen key={screen.id} screen={screen} />;
     case 'page':
       return <PageScreen screen={screen} />;
+    case 'dashboard':
+      return <DashboardScreen screen={screen} />;
   }
 }
 

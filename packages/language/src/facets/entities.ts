@@ -119,6 +119,7 @@ export function builtinUser(roleNames: readonly string[]): Entity {
     display: 'name',
     search: ['name', 'email'],
     builtin: true,
+    children: {},
     fields: {
       email: field('email', 'email', {
         required: true,
@@ -226,6 +227,7 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
       search: [],
       builtin: false,
       fields,
+      children: {},
     };
     entities[name] = entity;
     ctx.pendingEntityKeys.set(name, m);

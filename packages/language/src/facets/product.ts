@@ -75,6 +75,7 @@ export function readProduct(
     audience: str('audience') ?? '',
     locale,
     theme: { primaryColor, colorScheme },
+    dashboard: false,
   };
 }
 

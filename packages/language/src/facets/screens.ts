@@ -183,6 +183,8 @@ export function readScreens(
       sort,
       actions: actionsEntry ? actions : entity ? defaultActions(kind, ctx, entity) : [],
       body: str('body') ?? '',
+      related: null,
+      widgets: [],
       generated: false,
     });
   }
@@ -208,6 +210,8 @@ export function readScreens(
         sort: kind === 'list' ? '-createdAt' : null,
         actions: defaultActions(kind, ctx, entity),
         body: '',
+        related: null,
+        widgets: [],
         generated: true,
       });
     }
@@ -277,6 +281,7 @@ function defaultPath(kind: ScreenKind, entity: Entity | null, id: string): strin
     create: `${base}/new`,
     edit: `${base}/:id/edit`,
     page: `/${id}`,
+    dashboard: `/${id}`,
   }[kind];
 }
 
@@ -287,6 +292,7 @@ function defaultTitle(kind: ScreenKind, entity: Entity): string {
     create: `New ${entity.label.toLowerCase()}`,
     edit: `Edit ${entity.label.toLowerCase()}`,
     page: entity.label,
+    dashboard: entity.pluralLabel,
   }[kind];
 }
 

@@ -591,7 +591,7 @@ const navItem: JsonSchema = {
     strictObject(
       NAV_KEYS,
       {
-        screen: text('The id of the screen it opens (a list, create or page screen).', {
+        screen: text('The id of the screen it opens (a list, create, page or dashboard screen).', {
           pattern: NAME_RULES.screen.pattern.source,
         }),
         label: text('The entry’s label. Defaults to the screen’s title.'),

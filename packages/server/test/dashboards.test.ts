@@ -17,7 +17,7 @@ import {
   testServer,
 } from '@ninefold/testkit';
 import { SPEC, figureByHand, listAll, sortByKey, unlabelled } from './dashboard-world.js';
-import { type Client, type Json } from './world.js';
+import { type Client, type Json, exampleWorld } from './world.js';
 import { CSRF } from '@ninefold/testkit';
 
 /** The fields the auditor may read (the spec's `fields.read`), and the system ones. */
@@ -247,6 +247,57 @@ for (const dialect of DIALECTS) {
       expect(problem(refused).code).toBe('E_NOT_FOUND');
       const anonymous = await server.app.inject({ method: 'GET', url: '/api/dashboards/figures' });
       expect(anonymous.statusCode).toBe(401);
+    });
+
+    it('serves each role of the expense-claims example its own dashboard', async () => {
+      const { as } = await exampleWorld(dialect, 'expense-claims.md', {
+        ann: ['employee'],
+        bob: ['employee'],
+        mia: ['director'],
+        fin: ['finance'],
+        aud: ['auditor'],
+      });
+      const claim = (by: Client, amount: string, spentOn: string) =>
+        created(by, '/api/claims', {
+          title: 'Train to Lyon',
+          category: 'travel',
+          amount,
+          spentOn,
+          receipt: 'https://example.com/receipt.jpg',
+        });
+      const first = await claim(as.ann!, '12.50', '2026-01-20');
+      await claim(as.ann!, '7.25', '2026-02-03');
+      await claim(as.bob!, '100.00', '2026-02-04');
+      const submitted = await as.ann!.fire(`/api/claims/${String(first['id'])}`, 'submit', 1);
+      expect(submitted.statusCode, submitted.body).toBe(200);
+
+      const mine = await figures(as.ann!, 'my-figures');
+      expect(mine['my-claims-by-state']!.groups).toEqual([
+        { key: 'draft', label: 'Draft', value: 1 },
+        { key: 'submitted', label: 'Waiting for approval', value: 1 },
+      ]);
+      expect(mine['claimed-by-month']!.groups).toEqual([
+        { key: '2026-01-01', label: 'January 2026', value: '12.50' },
+        { key: '2026-02-01', label: 'February 2026', value: '7.25' },
+      ]);
+      expect(mine['waiting-for-approval']!.value).toBe('12.50');
+
+      const approvals = await figures(as.mia!, 'approval-figures');
+      expect(approvals['amount-awaiting-approval']!.value).toBe('12.50');
+      expect(approvals['awaiting-approval-by-department']!.groups).toEqual([
+        { key: null, label: '(none)', value: 1 },
+      ]);
+      // finance reads approved and paid claims only: none yet
+      const totals = await figures(as.fin!, 'finance-figures');
+      expect(totals['claims-to-pay']!.value).toBe(0);
+      expect(totals['amount-to-pay']!.value).toBeNull();
+      expect(totals['claims-by-state']!.groups).toEqual([]);
+      // the auditor reads every claim's amount
+      const audited = await figures(as.aud!, 'finance-figures');
+      expect(audited['average-claim']!.value).toBe('39.92');
+      // an employee may not open the others' dashboards
+      expect((await as.ann!.get('/api/dashboards/finance-figures')).statusCode).toBe(404);
+      expect((await as.ann!.get('/api/dashboards/approval-figures')).statusCode).toBe(404);
     });
 
     it('gives every figure as the listed rows give it by hand, over random data and roles', async () => {

@@ -236,7 +236,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 404 for an unknown screen, a screen that is no dashboard and one the roles may not open', async () => {
       const { as, server } = await world(dialect);
-      expect((await as.bea!.get('/api/dashboards/boss-figures')).statusCode).toBe(200);
+      const open = await as.bea!.get('/api/dashboards/boss-figures');
+      expect(open.statusCode).toBe(200);
+      // rate-limited like every read
+      expect(open.headers['x-ratelimit-limit']).toBe('600');
+      expect(Number(open.headers['x-ratelimit-remaining'])).toBeLessThan(600);
       for (const url of ['/api/dashboards/nothing', '/api/dashboards/trips', '/api/dashboards/__proto__']) {
         const response = await as.bea!.get(url);
         expect(response.statusCode, url).toBe(404);

@@ -304,6 +304,21 @@ for (const dialect of DIALECTS) {
       expect((await as.ann!.get('/api/dashboards/approval-figures')).statusCode).toBe(404);
     });
 
+    it('serves the generated dashboard a product asks for, each role its readable entities', async () => {
+      const model = specModel(`
+product: { name: Trips, dashboard: true }
+${SPEC.slice(SPEC.indexOf('entities:'), SPEC.indexOf('screens:'))}`);
+      const server = await testServer(dialect, model);
+      const tina = await signedIn(server, model, 'tina', ['traveller']);
+      const out = await signedIn(server, model, 'out', ['outsider']);
+      await created(tina, '/api/trips', { title: 'Mine', kind: 'rail' });
+      const theirs = await figures(tina, 'dashboard');
+      expect(theirs['teams']!.value).toBe(0);
+      expect(theirs['trips']!.groups).toEqual([{ key: 'planned', label: 'Planned', value: 1 }]);
+      // the outsider reads teams, not trips: the trips' widget is left out
+      expect(Object.keys(await figures(out, 'dashboard'))).toEqual(['teams']);
+    });
+
     it('gives every figure as the listed rows give it by hand, over random data and roles', async () => {
       const { model, as } = await world(dialect);
       const teams = [

@@ -7,7 +7,7 @@
  * the page.
  */
 import { environment } from '@ninefold/engine';
-import { type Access, type Entity, type Model, type Screen } from '@ninefold/model';
+import { type Access, type Entity, FIELD_TYPE_INFO, type Model, type Screen } from '@ninefold/model';
 
 /** What one query needs of an index: the columns it compares with `=`, then those it sorts by. */
 export interface IndexNeed {
@@ -19,9 +19,6 @@ export interface IndexNeed {
   /** Columns in the order the query sorts by, ending with `id`; text ones are compared `COLLATE "C"`. */
   readonly ordered: readonly string[];
 }
-
-/** Field types whose `=` an index prefix serves well: few values, compared whole. */
-const EQUALITY_TYPES: ReadonlySet<string> = new Set(['enum', 'ref', 'boolean']);
 
 /**
  * The index needs of an entity's list screens: one per screen and distinct read condition of the
@@ -105,8 +102,8 @@ function isNode(value: unknown): value is Node {
 
 /**
  * The columns a condition holds equal to a value known before the query (a literal, `user.id`, a
- * constant) in every row it admits: the equalities among its top-level `&&` parts, and the owner for
- * `own`. Only states, enums, refs and booleans: what an index prefix serves.
+ * constant) in every row it admits: the equalities among its top-level `&&` parts on a state or a
+ * single field that can be filtered with `=`, and the owner for `own`.
  *
  * @example equalities(model, claim, "own && state == 'draft'") // ['submittedBy', 'state']
  */
@@ -120,7 +117,7 @@ export function equalities(model: Model, entity: Entity, source: string): string
   const equalColumn = (name: string): boolean => {
     if (name === 'state') return model.states[entity.name] !== undefined;
     const field = entity.fields[name];
-    return field !== undefined && !field.many && EQUALITY_TYPES.has(field.type);
+    return field !== undefined && !field.many && FIELD_TYPE_INFO[field.type].operators.includes('eq');
   };
   const readsRow = (node: unknown): boolean => {
     if (Array.isArray(node)) return node.some(readsRow);

@@ -9,7 +9,7 @@
 import { type Model, type Screen } from '@ninefold/model';
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { type Database, apiPath, tableName } from '../src/index.js';
+import { type Database, apiPath, desiredSchema, tableName } from '../src/index.js';
 import { newId } from '../src/ids.js';
 import {
   CSRF,
@@ -211,6 +211,20 @@ function disjunctive(model: Model, screen: Screen, role: string): boolean {
   }
   return sources.some((source) => /\|\||\bin\b/.test(source));
 }
+
+describe('indexes no screen needs', () => {
+  it('are not asked for: every index costs every write', () => {
+    const jobs = desiredSchema(specModel(SPEC)).tables['jobs'];
+    const indexed = new Set(jobs?.indexes.flatMap((i) => i.columns));
+    // a field no screen, filter or ref mentions, and modification order, which no screen sorts by
+    expect(indexed.has('title')).toBe(false);
+    expect(indexed.has('updatedAt')).toBe(false);
+    // what the screens do mention is indexed
+    for (const column of ['engineer', 'state', 'priority', 'urgent', 'dueOn', 'site']) {
+      expect(indexed.has(column), column).toBe(true);
+    }
+  });
+});
 
 for (const dialect of DIALECTS) {
   // PGlite in a busy process is slow: each case runs a dozen requests and plans

@@ -65,7 +65,8 @@ export function rawApp(file, userId) {
     samePlan: list('"submittedBy" = ?', '"createdAt" desc, "id" desc'),
     // what one writes by hand (now the same text as the server's): a plain equality
     plain: list('"submittedBy" = ?', '"createdAt" desc, "id" desc'),
-    // the server's order for a nullable key (NULLs first descending), by hand
+    // the server's order for a nullable key (NULLs first descending), by hand; over the same file, so
+    // over the `(submittedBy, spentOn, id)` index the `claims-by-day` screen asks for (decision 0048)
     spentOn: list('"submittedBy" = ?', '"spentOn" desc nulls first, "id" desc'),
   };
   const byId = sqlite.prepare(`select ${SELECT} from claims where "id" = ?`);

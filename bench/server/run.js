@@ -257,7 +257,8 @@ const ownIds = seeded.clerkIds.slice(0, 1000);
 
 const LIST = '/api/claims?sort=-createdAt&limit=50';
 const RAW_LIST = `/raw/claims?owner=${seeded.clerk.id}`;
-const LIST_SPENT = '/api/claims?sort=-spentOn&limit=50';
+// as the client asks for the `claims-by-day` screen's list
+const LIST_SPENT = '/api/claims?screen=claims-by-day&sort=-spentOn&limit=50';
 const RAW_LIST_SPENT = `/raw/claims?owner=${seeded.clerk.id}&plan=spentOn`;
 const RAW_LIST_FEW = `/raw/claims?owner=${seeded.sparse.id}&plan=plain`;
 for (const [what, headers, mine, theirs] of [
@@ -316,8 +317,13 @@ const MEASUREMENTS = [
   },
   {
     key: 'list-spenton',
-    title: 'list of 50, `read: own` (10,000 own rows), sort -spentOn ÷ prepared SELECT … NULLS FIRST',
+    title:
+      'list of 50, `read: own` (10,000 own rows), screen sorted -spentOn ÷ prepared SELECT … NULLS FIRST, same index, 1 connection',
     target: null,
+    // decision 0048: the screen's list is served by an index, at most 2 ms at the median; one
+    // connection, so that the median is a request's own time, not a queue's
+    p50Target: 2,
+    connections: 1,
     ninefold: { path: LIST_SPENT, headers: asClerk },
     raw: { path: RAW_LIST_SPENT },
   },
@@ -346,7 +352,10 @@ for (const m of MEASUREMENTS) {
       { server: raw, request: m.raw },
     ],
     // the informational pairs run shorter, to keep the whole run within four minutes
-    m.target === null ? { seconds: INFO_SECONDS } : {},
+    {
+      ...(m.target === null ? { seconds: INFO_SECONDS } : {}),
+      ...(m.connections === undefined ? {} : { connections: m.connections }),
+    },
   );
   const ratio = nf.rps / rw.rps;
   results[m.key] = { ninefold: nf, raw: rw, ratio, cpuRatio: rw.cpu / nf.cpu, target: m.target };
@@ -362,6 +371,12 @@ for (const m of MEASUREMENTS) {
   console.log(
     `  CPU per request, raw ÷ Ninefold: ${(rw.cpu / nf.cpu).toFixed(2)} (informational: each server process's own CPU time per response)`,
   );
+  if (m.p50Target !== undefined) {
+    results[m.key].p50Target = m.p50Target;
+    console.log(
+      `  p50 ${ms(nf.p50)} (raw ${ms(rw.p50)}), p50 ratio ${(nf.p50 / rw.p50).toFixed(2)}   target ≤ ${ms(m.p50Target)}   ${verdict(nf.p50 <= m.p50Target)}`,
+    );
+  }
   console.log(
     `  ratio ${ratio.toFixed(2)}${m.target === null ? ' (no target: informational)' : `   target ≥ ${m.target}   ${verdict(ratio >= m.target)}`}\n`,
   );

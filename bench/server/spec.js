@@ -1,5 +1,7 @@
 // The spec the server benchmark serves: a Claim with an owner, eight fields of varied types, a rule
 // and a state machine; a clerk reads only their own claims (`read: own`), a manager reads them all.
+// Two list screens: newest first, and by the day spent, latest first (decision 0048: the migration
+// indexes what each declares).
 // The request rate limit is raised so that the benchmark measures the limiter, never its refusals.
 import { compile } from '@ninefold/language';
 
@@ -36,6 +38,17 @@ rules:
     entity: Claim
     assert: "amount <= NOTE_THRESHOLD || has(notes)"
     error: E_NOTE_REQUIRED
+screens:
+  claims:
+    path: /claims
+    entity: Claim
+    title: Claims
+    sort: -createdAt
+  claims-by-day:
+    path: /claims-by-day
+    entity: Claim
+    title: Claims by day
+    sort: -spentOn
 roles:
   clerk:
     Claim: { read: own, create: true, update: "own && state == 'draft'" }

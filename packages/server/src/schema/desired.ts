@@ -1,11 +1,12 @@
 /**
  * The schema a model asks for: a table per entity with the system columns and a column per field,
- * the indexes lists need, and the server's own tables (`server-tables.ts`).
+ * the indexes its lists need (`list-indexes.ts`), and the server's own tables (`server-tables.ts`).
  */
 import { columnType, encodeValue, storageEncoding } from '@ninefold/engine';
 import { FIELD_TYPE_INFO, type Entity, type Field, type Model, type Value } from '@ninefold/model';
 import { type StorageType } from '../db/dialect.js';
 import { PASSWORD_HASH_COLUMN, indexName, tableName } from './names.js';
+import { type IndexNeed, childListIndexes, listScreenIndexes } from './list-indexes.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
 import { serverTables, system } from './server-tables.js';
 
@@ -56,38 +57,77 @@ function entityTable(model: Model, entity: Entity): Table {
     columns.push(system(PASSWORD_HASH_COLUMN, 'text', 'password-hash', { notNull: false }));
   }
 
-  const indexed = new Set<string>();
-  const indexes: Index[] = [];
-  const index = (cols: readonly string[], unique = false) => {
-    const key = cols.join(',');
-    if (indexed.has(key)) return;
-    indexed.add(key);
-    const textColumns = cols.filter((c) => columns.find((col) => col.name === c)?.storage === 'text');
-    indexes.push({ name: indexName(name, cols, unique), table: name, columns: cols, textColumns, unique });
-  };
-  // keyset paging in creation and modification order
-  index(['createdAt', 'id']);
-  index(['updatedAt', 'id']);
-  // `read: own` lists, newest first: the owner's rows in order, without a sort
-  if (entity.owner !== null) index([entity.owner, 'createdAt', 'id']);
-  if (machine !== undefined) index(['state']);
+  return { name, entity: entity.name, columns, indexes: entityIndexes(model, entity, name, columns) };
+}
+
+/**
+ * The indexes of an entity's table: what its unique fields, its lists and its foreign keys need, and
+ * nothing else, for every index costs every write (decision 0048). An index that leads another (the
+ * same first columns, compared alike) is left out: the longer one serves it.
+ */
+function entityIndexes(model: Model, entity: Entity, table: string, columns: readonly Column[]): Index[] {
+  const isText = (c: string) => columns.find((col) => col.name === c)?.storage === 'text';
+  const needs: { columns: string[]; textColumns: string[]; unique: boolean }[] = [];
+  const need = ({ equal, ordered }: IndexNeed, unique = false) =>
+    needs.push({ columns: [...equal, ...ordered], textColumns: ordered.filter(isText), unique });
   for (const field of Object.values(entity.fields)) {
-    if (field.unique && !field.many) index([field.name], true);
+    // a unique field compares whole, in code-point order, as it always has
+    if (field.unique && !field.many)
+      needs.push({ columns: [field.name], textColumns: [field.name].filter(isText), unique: true });
   }
-  for (const field of Object.values(entity.fields)) {
-    if (!field.many && FIELD_TYPE_INFO[field.type].indexed) index([field.name]);
+  // the API's default order, creation order, in which every list without a sort pages
+  need({ equal: [], ordered: ['createdAt', 'id'] });
+  for (const n of listScreenIndexes(model, entity)) need(n);
+  for (const n of listFilterIndexes(model, entity)) need(n);
+  for (const n of childListIndexes(model, entity)) need(n);
+  for (const n of foreignKeyIndexes(entity)) need(n);
+
+  const key = (n: { columns: readonly string[]; textColumns: readonly string[] }) =>
+    n.columns.map((c) => `${c}${n.textColumns.includes(c) ? '/C' : ''}`);
+  const kept = new Map<string, Index>();
+  for (const n of needs) {
+    const mine = key(n);
+    const led = needs.some((other) => {
+      const theirs = key(other);
+      return (
+        !n.unique && other !== n && theirs.length > mine.length && mine.every((part, i) => theirs[i] === part)
+      );
+    });
+    const name = indexName(table, n.columns, n.unique);
+    if (led || kept.has(name)) continue;
+    kept.set(name, { name, table, columns: n.columns, textColumns: n.textColumns, unique: n.unique });
   }
-  // what the spec's list screens filter and sort on
+  return [...kept.values()];
+}
+
+/**
+ * Single-column indexes for the filters list screens offer: an enum, a state, a ref or a boolean
+ * compared with `=`, anything else by a range (`COLLATE "C"` on text).
+ */
+function listFilterIndexes(model: Model, entity: Entity): IndexNeed[] {
+  const needs: IndexNeed[] = [];
   for (const screen of model.screens) {
     if (screen.kind !== 'list' || screen.entity !== entity.name) continue;
-    const sortField = screen.sort?.replace(/^-/, '');
-    for (const fieldName of [...screen.filters, ...(sortField === undefined ? [] : [sortField])]) {
-      const field = entity.fields[fieldName];
-      if (field !== undefined && !field.many && FIELD_TYPE_INFO[field.type].sort !== null)
-        index([field.name]);
+    for (const name of screen.filters) {
+      const field = entity.fields[name];
+      if (name === 'state' && model.states[entity.name] !== undefined)
+        needs.push({ equal: [name], ordered: [] });
+      if (field === undefined || field.many || FIELD_TYPE_INFO[field.type].sort === null) continue;
+      const equal = field.type === 'enum' || field.type === 'ref' || field.type === 'boolean';
+      needs.push(equal ? { equal: [name], ordered: [] } : { equal: [], ordered: [name] });
     }
   }
-  return { name, entity: entity.name, columns, indexes };
+  return needs;
+}
+
+/**
+ * An index on every single ref column, its foreign key: finding the records that refer to one (a
+ * delete's check, a filter `?<ref>=<id>`) reads the index, never the table.
+ */
+function foreignKeyIndexes(entity: Entity): IndexNeed[] {
+  return Object.values(entity.fields)
+    .filter((field) => field.type === 'ref' && !field.many)
+    .map((field) => ({ equal: [field.name], ordered: [] }));
 }
 
 /** The column of a field. */

@@ -38,7 +38,10 @@ export function pageReader(resource: EntityResource): PageReader {
       const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
       const table = sql.table(info.table);
       const dialect = resource.database.dialect;
-      const columns = sql.join(info.columns.map((c) => sql.raw(columnSql(info, c, dialect, info.table))));
+      // each under its own name: a driver reading rows as objects keeps one value per name
+      const columns = sql.join(
+        info.columns.map((c) => sql`${sql.raw(columnSql(info, c, dialect, info.table))} as ${sql.ref(c)}`),
+      );
       return sql`select ${columns} from ${table} where ${page}
         order by ${orderBy(sort)} limit ${limit + 1}`.compile(resource.db);
     };

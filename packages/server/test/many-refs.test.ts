@@ -9,28 +9,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countListHolders, listHolderIds, removeFromLists } from '../src/resources/list-refs.js';
 import { CSRF, DIALECTS, checkedInject, givenUser, login, specModel, testServer } from '@ninefold/testkit';
+import { SPEC } from './many-refs-spec.js';
 import { type Json } from './world.js';
 
-export const SPEC = `
-product: { name: Teams }
-entities:
-  Tag:
-    fields:
-      name: { type: string, required: true }
-  Project:
-    fields:
-      title: { type: string, required: true }
-      members: { type: ref, to: User, many: true }
-      tags: { type: ref, to: Tag, many: true }
-roles:
-  lead:
-    Project: { read: all, create: true, update: true, delete: true }
-    Tag: { read: all, create: true, update: true, delete: true }
-    User: { read: all }
-  member:
-    Project: { read: "user.id in members" }
-    Tag: { read: all }
-`;
+
 
 type Call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers?: Record<string, string>) => ReturnType<typeof checkedInject>;
 

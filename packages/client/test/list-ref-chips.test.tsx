@@ -21,7 +21,13 @@ beforeAll(async () => {
   ] as const) {
     const id = w.users[name]?.id ?? '';
     const user = await w.api('adm', 'GET', `/api/users/${id}`);
-    const named = await w.api('adm', 'PATCH', `/api/users/${id}`, { name: title }, { 'if-match': `"${String(user.body['version'])}"` });
+    const named = await w.api(
+      'adm',
+      'PATCH',
+      `/api/users/${id}`,
+      { name: title },
+      { 'if-match': `"${String(user.body['version'])}"` },
+    );
     expect(named.status, JSON.stringify(named.body)).toBe(200);
   }
 }, 60_000);
@@ -41,10 +47,11 @@ describe('a list of refs', () => {
     renderApp(w, { as: 'ann', path: `/claims/${String(created.body['id'])}` });
     const chips = await screen.findByRole('list', { name: 'Attendees' }, { timeout: 10_000 });
     await waitFor(() =>
-      expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-        'Cy Twombly',
-        'Bob Builder',
-      ]),
+      expect(
+        within(chips)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(['Cy Twombly', 'Bob Builder']),
     );
     expect(chips.textContent).not.toContain(bob);
     expect(within(chips).getByRole('link', { name: 'Bob Builder' })).toBeInTheDocument();

@@ -41,7 +41,11 @@ export function listNotEmpty(list: JoinListSql): string {
  * error (NULL) for an empty list or a NULL item; a condition reached through AND and OR alone may
  * leave it out, where NULL and FALSE exclude the row alike.
  */
-export function listHolds(list: JoinListSql, item: string, strict: { itemMayBeNull: boolean } | null): string {
+export function listHolds(
+  list: JoinListSql,
+  item: string,
+  strict: { itemMayBeNull: boolean } | null,
+): string {
   const t = quote(list.table);
   const holds = `EXISTS (SELECT 1 ${rowsOf(list)} AND ${t}.${quote(JOIN_COLUMNS.target)} = ${item})`;
   if (strict === null) return holds;

@@ -270,7 +270,11 @@ class Translator {
   /** The join table of a node naming a list of refs (`members`, `self.members`), or null. */
   #joinList(n: ASTNode): JoinListSql | null {
     const name =
-      n.op === 'id' ? n.args : n.op === '.' && n.args[0].op === 'id' && n.args[0].args === 'self' ? n.args[1] : null;
+      n.op === 'id'
+        ? n.args
+        : n.op === '.' && n.args[0].op === 'id' && n.args[0].args === 'self'
+          ? n.args[1]
+          : null;
     const field = name === null ? undefined : this.entity.fields[name];
     if (field === undefined || !isJoinList(field)) return null;
     if (this.options.listTable === undefined)
@@ -281,7 +285,8 @@ class Translator {
   /** `item in list` over a list of refs: `positive` as in `#node`. */
   #inList(item: Frag, list: JoinListSql, positive: boolean): Frag {
     if (item.type === 'null') return this.#null('bool');
-    if (item.type !== 'string') throw new SqlTranslationError('a list of refs holds ids: compare it with text');
+    if (item.type !== 'string')
+      throw new SqlTranslationError('a list of refs holds ids: compare it with text');
     const strict = positive ? null : { itemMayBeNull: item.folded === undefined };
     // the item's SQL appears twice when strict and not folded: its parameters twice too
     const twice = strict?.itemMayBeNull === true;
@@ -437,7 +442,8 @@ class Translator {
   #call(fn: string, args: readonly ASTNode[]): Frag {
     const arg = args[0];
     const list = arg === undefined ? null : this.#joinList(arg);
-    if (list !== null && fn === 'has' && arg?.op === '.') return { sql: listNotEmpty(list), params: [], type: 'bool' };
+    if (list !== null && fn === 'has' && arg?.op === '.')
+      return { sql: listNotEmpty(list), params: [], type: 'bool' };
     if (list !== null && fn === 'size') return { sql: listSize(list), params: [], type: 'int' };
     if (fn === 'has' && arg !== undefined && arg.op === '.') {
       const [target, name] = arg.args;

@@ -54,8 +54,16 @@ function legacySchema(model: Model): Schema {
     const fields = Object.values(entity.fields);
     fields.forEach((field, i) => {
       if (!isJoinList(field)) return;
-      const previous = fields.slice(0, i).reverse().find((f) => !isJoinList(f));
-      const at = previous === undefined ? columns.findIndex((c) => !['id', 'createdAt', 'updatedAt', 'createdBy', 'version', 'state'].includes(c.name)) : columns.findIndex((c) => c.name === previous.name) + 1;
+      const previous = fields
+        .slice(0, i)
+        .reverse()
+        .find((f) => !isJoinList(f));
+      const at =
+        previous === undefined
+          ? columns.findIndex(
+              (c) => !['id', 'createdAt', 'updatedAt', 'createdBy', 'version', 'state'].includes(c.name),
+            )
+          : columns.findIndex((c) => c.name === previous.name) + 1;
       columns.splice(at < 0 ? columns.length : at, 0, fieldColumn(field));
     });
     tables[name] = { ...table, columns };
@@ -85,7 +93,12 @@ async function projects(database: Database, model: Model) {
     .select(selectColumns(info, database.dialect))
     .orderBy('id')
     .execute()) as Record<string, unknown>[];
-  return rows.map((row) => decodeRow(info, info.columns.map((c) => row[c])));
+  return rows.map((row) =>
+    decodeRow(
+      info,
+      info.columns.map((c) => row[c]),
+    ),
+  );
 }
 
 const row = (id: string, fields: Record<string, unknown>) => ({
@@ -102,13 +115,23 @@ for (const dialect of DIALECTS) {
       const model = specModel(SPEC);
       const database = await legacyDatabase(dialect, model);
       const users = [];
-      for (const name of ['a', 'b', 'c']) users.push((await addUser(database, model, { email: `${name}@example.com`, name, roles: ['admin'] })).id);
+      for (const name of ['a', 'b', 'c'])
+        users.push(
+          (await addUser(database, model, { email: `${name}@example.com`, name, roles: ['admin'] })).id,
+        );
       const [a, b, c] = users as [string, string, string];
-      await database.db.insertInto('tags').values([row('t1', { name: 'one' }), row('t2', { name: 'two' })]).execute();
+      await database.db
+        .insertInto('tags')
+        .values([row('t1', { name: 'one' }), row('t2', { name: 'two' })])
+        .execute();
       await database.db
         .insertInto('projects')
         .values([
-          row('p1', { title: 'Ordered', members: JSON.stringify([c, a, b]), tags: JSON.stringify(['t2', 't1']) }),
+          row('p1', {
+            title: 'Ordered',
+            members: JSON.stringify([c, a, b]),
+            tags: JSON.stringify(['t2', 't1']),
+          }),
           row('p2', { title: 'Repeated', members: JSON.stringify([b, b, a]) }),
           row('p3', { title: 'Empty', members: '[]' }),
           row('p4', { title: 'None' }),
@@ -118,7 +141,9 @@ for (const dialect of DIALECTS) {
       const outcome = await migrate(database, model);
       expect(outcome.plan.lossy).toBe(false);
       expect(outcome.planText).toContain('create table projects__members');
-      expect(outcome.planText).toContain('move projects.members into projects__members (every list kept, in order)');
+      expect(outcome.planText).toContain(
+        'move projects.members into projects__members (every list kept, in order)',
+      );
       expect(outcome.planText).toContain('move projects.tags into projects__tags');
       expect(outcome.planText).not.toContain('drop column');
 
@@ -130,22 +155,35 @@ for (const dialect of DIALECTS) {
         ['p4', null, null],
       ]);
       // the JSON column is gone, and a second start has nothing to do
-      const columns = Object.keys((await database.db.selectFrom('projects').selectAll().where('id', '=', 'p1').executeTakeFirstOrThrow()) as object);
+      const columns = Object.keys(
+        (await database.db
+          .selectFrom('projects')
+          .selectAll()
+          .where('id', '=', 'p1')
+          .executeTakeFirstOrThrow()) as object,
+      );
       expect(columns).not.toContain('members');
       expect((await migrate(database, model)).status).toBe('up-to-date');
       // the join table's keys hold: a listed user cannot go, a holder takes its rows along
       await expect(database.db.deleteFrom('users').where('id', '=', c).execute()).rejects.toThrow();
       await database.db.deleteFrom('projects').where('id', '=', 'p1').execute();
-      const left = await sql<{ n: unknown }>`select count(*) as n from projects__members where holder = 'p1'`.execute(database.db);
+      const left = await sql<{
+        n: unknown;
+      }>`select count(*) as n from projects__members where holder = 'p1'`.execute(database.db);
       expect(Number(left.rows[0]?.n)).toBe(0);
     });
 
     it('keeps a single ref as a one-id list, and plans a list becoming single as lossy', async () => {
-      const single = specModel(SPEC.replace('members: { type: ref, to: User, many: true }', 'members: { type: ref, to: User }'));
+      const single = specModel(
+        SPEC.replace('members: { type: ref, to: User, many: true }', 'members: { type: ref, to: User }'),
+      );
       const { database } = await freshDatabase(dialect);
       await migrate(database, single);
       const u = (await addUser(database, single, { email: 'u@example.com', name: 'U', roles: ['admin'] })).id;
-      await database.db.insertInto('projects').values([row('p1', { title: 'One', members: u })]).execute();
+      await database.db
+        .insertInto('projects')
+        .values([row('p1', { title: 'One', members: u })])
+        .execute();
       const many = specModel(SPEC);
       const outcome = await migrate(database, many);
       expect(outcome.plan.lossy).toBe(false);
@@ -159,7 +197,10 @@ for (const dialect of DIALECTS) {
     it('stops, changing nothing, when a list names a record that does not exist', async () => {
       const model = specModel(SPEC);
       const database = await legacyDatabase(dialect, model);
-      await database.db.insertInto('projects').values([row('p1', { title: 'Dangling', members: JSON.stringify(['nobody']) })]).execute();
+      await database.db
+        .insertInto('projects')
+        .values([row('p1', { title: 'Dangling', members: JSON.stringify(['nobody']) })])
+        .execute();
       await expect(migrate(database, model)).rejects.toThrow(/projects p1 lists nobody/);
       const kept = await database.db.selectFrom('projects').selectAll().executeTakeFirstOrThrow();
       expect(kept['members']).toBe('["nobody"]');

@@ -36,7 +36,8 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       server = await testServer(dialect, model);
-      for (const name of ['a', 'b', 'c']) users.push((await givenUser(server, `${name}@example.com`, ['member'])).id);
+      for (const name of ['a', 'b', 'c'])
+        users.push((await givenUser(server, `${name}@example.com`, ['member'])).id);
       const at = '2026-01-01T00:00:00.000Z';
       await server.database.db
         .insertInto('tags')
@@ -69,20 +70,44 @@ for (const dialect of DIALECTS) {
                 members: p.members.length === 0 ? null : p.members.map((m) => users[m]!),
                 tags: p.tags.length === 0 ? null : p.tags,
               };
-              await db.insertInto('projects').values({ id: record.id, createdAt: at, updatedAt: at, version: 1, title: p.title }).execute();
+              await db
+                .insertInto('projects')
+                .values({ id: record.id, createdAt: at, updatedAt: at, version: 1, title: p.title })
+                .execute();
               await writeLists(db, info, null, record);
             }
             const user = { id: users[who]!, roles: ['member'] };
             const now = new Date(at);
-            const filter = toSqlFilter(model, 'Project', condition, { user, now, dialect, listTable: listTableOf(model) });
+            const filter = toSqlFilter(model, 'Project', condition, {
+              user,
+              now,
+              dialect,
+              listTable: listTableOf(model),
+            });
             const selected = (
-              await sql<{ id: string }>`select id from projects where ${engineFilter(filter)} order by id`.execute(db)
+              await sql<{
+                id: string;
+              }>`select id from projects where ${engineFilter(filter)} order by id`.execute(db)
             ).rows.map((r) => r.id);
-            const rows = (await db.selectFrom('projects').select(selectColumns(info, dialect)).orderBy('id').execute()) as Record<string, unknown>[];
+            const rows = (await db
+              .selectFrom('projects')
+              .select(selectColumns(info, dialect))
+              .orderBy('id')
+              .execute()) as Record<string, unknown>[];
             const expected = rows
-              .map((row) => decodeRow(info, info.columns.map((c) => row[c])))
+              .map((row) =>
+                decodeRow(
+                  info,
+                  info.columns.map((c) => row[c]),
+                ),
+              )
               .filter((record) => {
-                const outcome = evaluate(model, 'Project', condition, activation(model, 'Project', record, { user, now }));
+                const outcome = evaluate(
+                  model,
+                  'Project',
+                  condition,
+                  activation(model, 'Project', record, { user, now }),
+                );
                 return outcome.ok && outcome.value === true;
               })
               .map((record) => String(record['id']));

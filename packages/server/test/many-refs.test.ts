@@ -12,11 +12,19 @@ import { CSRF, DIALECTS, checkedInject, givenUser, login, specModel, testServer 
 import { SPEC } from './many-refs-spec.js';
 import { type Json } from './world.js';
 
+type Call = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  headers?: Record<string, string>,
+) => ReturnType<typeof checkedInject>;
 
-
-type Call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers?: Record<string, string>) => ReturnType<typeof checkedInject>;
-
-async function signedIn(server: Awaited<ReturnType<typeof testServer>>, model: Model, email: string, roles: string[]) {
+async function signedIn(
+  server: Awaited<ReturnType<typeof testServer>>,
+  model: Model,
+  email: string,
+  roles: string[],
+) {
   const user = await givenUser(server, email, roles);
   const { cookie } = await login(server.app, email);
   const call: Call = (method, url, payload, headers = {}) =>
@@ -58,7 +66,11 @@ for (const dialect of DIALECTS) {
     };
     const joinRows = async (table: string) =>
       (
-        await sql<{ holder: string; target: string; position: unknown }>`select holder, target, position from ${sql.table(table)} order by holder, position`.execute(
+        await sql<{
+          holder: string;
+          target: string;
+          position: unknown;
+        }>`select holder, target, position from ${sql.table(table)} order by holder, position`.execute(
           server.database.db,
         )
       ).rows;
@@ -71,7 +83,11 @@ for (const dialect of DIALECTS) {
       expect(rows.map((r) => r.target)).toEqual([bob.id, lead.id, ann.id]);
       // the projects table has no members column any more
       const columns = Object.keys(
-        (await server.database.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as object,
+        (await server.database.db
+          .selectFrom('projects')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()) as object,
       );
       expect(columns).not.toContain('members');
 
@@ -79,20 +95,32 @@ for (const dialect of DIALECTS) {
       expect(read['members']).toEqual([bob.id, lead.id, ann.id]);
       expect(read['tags']).toEqual([tags[2], tags[0]]);
 
-      const updated = await lead.call('PATCH', `/api/projects/${id}`, { members: [ann.id, bob.id] }, { 'if-match': '"1"' });
+      const updated = await lead.call(
+        'PATCH',
+        `/api/projects/${id}`,
+        { members: [ann.id, bob.id] },
+        { 'if-match': '"1"' },
+      );
       expect(updated.statusCode, updated.body).toBe(200);
       expect(updated.json<Json>()['members']).toEqual([ann.id, bob.id]);
       const listed = (await lead.call('GET', `/api/projects?limit=100`)).json<{ data: Json[] }>().data;
       expect(listed.find((p) => p['id'] === id)?.['members']).toEqual([ann.id, bob.id]);
       // the history says what the list was and is
       const history = (await lead.call('GET', `/api/projects/${id}/history`)).json<{ data: Json[] }>().data;
-      expect(JSON.stringify(history)).toContain(JSON.stringify({ from: [bob.id, lead.id, ann.id], to: [ann.id, bob.id] }));
+      expect(JSON.stringify(history)).toContain(
+        JSON.stringify({ from: [bob.id, lead.id, ann.id], to: [ann.id, bob.id] }),
+      );
     });
 
     it('writes nothing for an unchanged list, and an empty list is no value', async () => {
       const p = await project('Same', [ann.id]);
       const id = String(p['id']);
-      const same = await lead.call('PATCH', `/api/projects/${id}`, { members: [ann.id] }, { 'if-match': '"1"' });
+      const same = await lead.call(
+        'PATCH',
+        `/api/projects/${id}`,
+        { members: [ann.id] },
+        { 'if-match': '"1"' },
+      );
       expect(same.json<Json>()['version']).toBe(1);
       const emptied = await lead.call('PATCH', `/api/projects/${id}`, { members: [] }, { 'if-match': '"1"' });
       expect(emptied.statusCode, emptied.body).toBe(200);
@@ -102,9 +130,15 @@ for (const dialect of DIALECTS) {
 
     it('refuses ids that name no record with 422, never a 5xx, and writes nothing', async () => {
       const before = await joinRows('projects__members');
-      const r = await lead.call('POST', '/api/projects', { title: 'Ghost', members: [ann.id, 'ghost0000000000000000'] });
+      const r = await lead.call('POST', '/api/projects', {
+        title: 'Ghost',
+        members: [ann.id, 'ghost0000000000000000'],
+      });
       expect(r.statusCode).toBe(422);
-      expect(r.json<{ errors: Json[] }>().errors[0]).toMatchObject({ field: 'members', code: 'E_REF_NOT_FOUND' });
+      expect(r.json<{ errors: Json[] }>().errors[0]).toMatchObject({
+        field: 'members',
+        code: 'E_REF_NOT_FOUND',
+      });
       expect(await joinRows('projects__members')).toEqual(before);
     });
 
@@ -143,7 +177,8 @@ for (const dialect of DIALECTS) {
         expect(expected.length).toBeGreaterThan(0);
         // and one by id: a project they are not in is not found
         const other = all.find((p) => !expected.includes(p['id']));
-        if (other !== undefined) expect((await who.call('GET', `/api/projects/${String(other['id'])}`)).statusCode).toBe(404);
+        if (other !== undefined)
+          expect((await who.call('GET', `/api/projects/${String(other['id'])}`)).statusCode).toBe(404);
       }
     });
 
@@ -154,7 +189,10 @@ for (const dialect of DIALECTS) {
         const pages: Json[] = [];
         let cursor: string | null = null;
         do {
-          const r = await lead.call('GET', `/api/projects?sort=${sort}&limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
+          const r = await lead.call(
+            'GET',
+            `/api/projects?sort=${sort}&limit=2${cursor === null ? '' : `&cursor=${cursor}`}`,
+          );
           expect(r.statusCode, r.body).toBe(200);
           const page = r.json<{ data: Json[]; nextCursor: string | null }>();
           pages.push(...page.data);
@@ -172,25 +210,35 @@ for (const dialect of DIALECTS) {
       const p1 = String((await project('H1', null, [tags[0]!, tag, tags[1]!]))['id']);
       const p2 = String((await project('H2', null, [tag]))['id']);
       const db = server.database.db;
-      expect(await countListHolders(db, model, 'Tag', tag)).toEqual([{ entity: 'Project', field: 'tags', count: 2 }]);
-      expect(await listHolderIds(db, model, 'Tag', tag)).toEqual([{ entity: 'Project', field: 'tags', ids: [p1, p2].sort() }]);
+      expect(await countListHolders(db, model, 'Tag', tag)).toEqual([
+        { entity: 'Project', field: 'tags', count: 2 },
+      ]);
+      expect(await listHolderIds(db, model, 'Tag', tag)).toEqual([
+        { entity: 'Project', field: 'tags', ids: [p1, p2].sort() },
+      ]);
 
       const refused = await lead.call('DELETE', `/api/tags/${tag}`, undefined, { 'if-match': '"1"' });
       expect(refused.statusCode).toBe(409);
       expect(refused.json<Json>()['code']).toBe('E_REFERENCED');
 
-      await db.transaction().execute((tx) => removeFromLists(tx, model, 'Tag', tag, { by: lead.id, now: new Date(), dialect }));
+      await db
+        .transaction()
+        .execute((tx) => removeFromLists(tx, model, 'Tag', tag, { by: lead.id, now: new Date(), dialect }));
       const h1 = (await lead.call('GET', `/api/projects/${p1}`)).json<Json>();
       expect(h1['tags']).toEqual([tags[0], tags[1]]);
       expect(h1['version']).toBe(2);
       expect((await lead.call('GET', `/api/projects/${p2}`)).json<Json>()['tags']).toBeNull();
       expect(await countListHolders(db, model, 'Tag', tag)).toEqual([]);
-      expect((await lead.call('DELETE', `/api/tags/${tag}`, undefined, { 'if-match': '"1"' })).statusCode).toBe(204);
+      expect(
+        (await lead.call('DELETE', `/api/tags/${tag}`, undefined, { 'if-match': '"1"' })).statusCode,
+      ).toBe(204);
     });
 
     it('deletes a holder with its rows (ON DELETE CASCADE)', async () => {
       const id = String((await project('Gone', [ann.id, bob.id]))['id']);
-      expect((await lead.call('DELETE', `/api/projects/${id}`, undefined, { 'if-match': '"1"' })).statusCode).toBe(204);
+      expect(
+        (await lead.call('DELETE', `/api/projects/${id}`, undefined, { 'if-match': '"1"' })).statusCode,
+      ).toBe(204);
       expect((await joinRows('projects__members')).filter((r) => r.holder === id)).toEqual([]);
     });
 

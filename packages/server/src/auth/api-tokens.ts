@@ -135,7 +135,8 @@ function compileTokenQueries(database: Database, model: Model): TokenQueries {
     ...['id', 'email', 'name', 'roles', 'disabled'].map((c) => `u.${c}`),
   ];
   // the user's record, lists of refs from their join tables (decision 0044)
-  const record = users === null ? [] : selectColumns(users, database.dialect, 'u', (_, i) => `c${columns.length + i}`);
+  const record =
+    users === null ? [] : selectColumns(users, database.dialect, 'u', (_, i) => `c${columns.length + i}`);
   const lookup = database.db
     .selectFrom(`${TABLES.apiTokens} as t`)
     .innerJoin(`${usersTable(model)} as u`, 'u.id', 't.user_id')

@@ -211,7 +211,8 @@ function compileSessionQueries(database: Database, model: Model): SessionQueries
     's.authenticated_at',
   ];
   // the user's record, lists of refs from their join tables (decision 0044)
-  const record = users === null ? [] : selectColumns(users, database.dialect, 'u', (_, i) => `c${columns.length + i}`);
+  const record =
+    users === null ? [] : selectColumns(users, database.dialect, 'u', (_, i) => `c${columns.length + i}`);
   const lookup = database.db
     .selectFrom(`${TABLES.sessions} as s`)
     .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id')

@@ -321,7 +321,13 @@ function parseSort(
     if (list !== undefined) {
       // a list of refs sorts by how many ids it holds (decision 0044)
       const holderId = `"${info.table.replace(/"/g, '""')}"."id"`;
-      keys.push({ column: name, descending, nullable: false, text: false, count: listCount({ table: list, holderId }) });
+      keys.push({
+        column: name,
+        descending,
+        nullable: false,
+        text: false,
+        count: listCount({ table: list, holderId }),
+      });
       continue;
     }
     if (field.many || FIELD_TYPE_INFO[field.type].sort === null) throw invalid(`${name} cannot be sorted`);

@@ -51,6 +51,8 @@ export function listFilter(
       return sql`exists (${rows} and ${target} in (${sql.join(ids(items).map((id) => sql.val(id)))}))`;
     }
     default:
-      throw invalid(`${name} is a list: filter it with \`${name}\`, \`${name}[in]\`, \`${name}[ne]\` or \`${name}[isNull]\``);
+      throw invalid(
+        `${name} is a list: filter it with \`${name}\`, \`${name}[in]\`, \`${name}[ne]\` or \`${name}[isNull]\``,
+      );
   }
 }

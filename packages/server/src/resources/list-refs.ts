@@ -79,7 +79,12 @@ export function listsOf(model: Model, target: string): { info: EntityTable; fiel
  *
  * @example await countListHolders(tx, model, 'User', id) // [{ entity: 'Project', field: 'members', count: 4 }]
  */
-export async function countListHolders(tx: Db, model: Model, target: string, id: string): Promise<ListHolders[]> {
+export async function countListHolders(
+  tx: Db,
+  model: Model,
+  target: string,
+  id: string,
+): Promise<ListHolders[]> {
   const out: ListHolders[] = [];
   for (const { info, field, table } of listsOf(model, target)) {
     const row = (await tx
@@ -142,10 +147,17 @@ export async function removeFromLists(
         .where('id', '=', holder)
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       if (row === undefined) continue;
-      const before = decodeRow(info, info.columns.map((c) => row[c]));
+      const before = decodeRow(
+        info,
+        info.columns.map((c) => row[c]),
+      );
       const list = idsOf(before[field]);
       const after = list.filter((x) => x !== id);
-      await tx.deleteFrom(table).where(JOIN_COLUMNS.holder, '=', holder).where(JOIN_COLUMNS.target, '=', id).execute();
+      await tx
+        .deleteFrom(table)
+        .where(JOIN_COLUMNS.holder, '=', holder)
+        .where(JOIN_COLUMNS.target, '=', id)
+        .execute();
       await tx
         .updateTable(info.table)
         .set({ version: Number(before['version']) + 1, updatedAt: at })

@@ -78,9 +78,15 @@ export function entityTable(model: Model, entity: Entity): EntityTable {
  *
  * @example columnSql(info, 'members', 'sqlite', 'projects') // '(SELECT NULLIF(json_group_array(…'
  */
-export function columnSql(info: EntityTable, column: string, dialect: DialectName, qualifier?: string): string {
+export function columnSql(
+  info: EntityTable,
+  column: string,
+  dialect: DialectName,
+  qualifier?: string,
+): string {
   const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
-  const own = (name: string) => (qualifier === undefined ? quote(name) : `${quote(qualifier)}.${quote(name)}`);
+  const own = (name: string) =>
+    qualifier === undefined ? quote(name) : `${quote(qualifier)}.${quote(name)}`;
   const list = info.lists.get(column);
   return list === undefined ? own(column) : listAggregate(list, own('id'), dialect);
 }
@@ -97,7 +103,9 @@ export function selectColumns(
   qualifier: string = info.table,
   alias: (column: string, i: number) => string = (column) => column,
 ): AliasedRawBuilder<unknown, string>[] {
-  return info.columns.map((column, i) => sql.raw(columnSql(info, column, dialect, qualifier)).as(alias(column, i)));
+  return info.columns.map((column, i) =>
+    sql.raw(columnSql(info, column, dialect, qualifier)).as(alias(column, i)),
+  );
 }
 
 /** The columns of the table itself: every column but the lists of refs. */

@@ -34,8 +34,12 @@ async function applyStep(tx: Db, dialect: DialectName, step: Step): Promise<void
         // along, a listed record cannot go while listed (the delete path decides before it tries)
         create = create
           .addPrimaryKeyConstraint(`${step.table.name}_pk`, key)
-          .addForeignKeyConstraint(`${step.table.name}_holder_fk`, key.slice(0, 1), join.holder, ['id'], (fk) =>
-            fk.onDelete('cascade'),
+          .addForeignKeyConstraint(
+            `${step.table.name}_holder_fk`,
+            key.slice(0, 1),
+            join.holder,
+            ['id'],
+            (fk) => fk.onDelete('cascade'),
           )
           .addForeignKeyConstraint(`${step.table.name}_target_fk`, key.slice(1), join.target, ['id'], (fk) =>
             fk.onDelete('restrict'),

@@ -129,7 +129,12 @@ export function joinTable(model: Model, entity: Entity, field: Field): Table {
         unique: false,
       },
     ],
-    join: { entity: entity.name, holder, field: field.name, target: tableName(to?.resource ?? field.to ?? '') },
+    join: {
+      entity: entity.name,
+      holder,
+      field: field.name,
+      target: tableName(to?.resource ?? field.to ?? ''),
+    },
   };
 }
 

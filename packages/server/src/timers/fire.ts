@@ -55,7 +55,8 @@ export async function fireTimer(
     const row = await tx
       .selectFrom(info.table)
       .select(selectColumns(info, database.dialect))
-      .where('id', '=', id).executeTakeFirst();
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (row === undefined) return 'gone';
     const record = decodeRow(info, columnValues(info, row as Record<string, unknown>));
     const state = record['state'];

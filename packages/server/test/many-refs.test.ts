@@ -4,7 +4,7 @@
  * `user.id in members` and sort by count run in SQL and agree with the engine's JS evaluation.
  */
 import { can } from '@ninefold/engine';
-import { type Model } from '@ninefold/model';
+import { type Model, type Value } from '@ninefold/model';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countListHolders, listHolderIds, removeFromLists } from '../src/resources/list-refs.js';
@@ -169,7 +169,7 @@ for (const dialect of DIALECTS) {
       for (const who of [ann, bob]) {
         const user = { id: who.id, roles: ['member'] };
         const expected = all
-          .filter((p) => can(model, user, 'read', 'Project', p, { now: new Date() }))
+          .filter((p) => can(model, user, 'read', 'Project', p as Record<string, Value>, { now: new Date() }))
           .map((p) => p['id'])
           .sort();
         const seen = (await who.call('GET', '/api/projects?limit=200')).json<{ data: Json[] }>().data;

@@ -43,6 +43,7 @@ export {
   columnType,
   decodeValue,
   encodeValue,
+  isJoinList,
   storageEncoding,
   systemField,
 } from './storage.js';
@@ -53,5 +54,6 @@ export {
   numberedPlaceholders,
   toSqlFilter,
 } from './sql.js';
+export { JOIN_COLUMNS, type JoinListSql, listCount, listHolds, listNotEmpty, listSize } from './sql-lists.js';
 export { lazyActivation } from './expressions.js';
 export { type ValueDecoder, valueDecoder } from './storage.js';

@@ -21,13 +21,16 @@ import {
 import { celSource } from './cel-source.js';
 import { activation, entityOf, environment, evaluate } from './expressions.js';
 import { type Clock, type UserContext } from './record.js';
-import { type Dialect } from './storage.js';
+import { listHolds, listNotEmpty, listSize, type JoinListSql } from './sql-lists.js';
+import { type Dialect, isJoinList } from './storage.js';
 
 export interface SqlOptions extends Clock {
   readonly user: UserContext | null;
   readonly dialect: Dialect;
   /** Qualifies every column with this table name or alias. */
   readonly table?: string;
+  /** The join table of a list of refs (decision 0044); without it such a list has no SQL form. */
+  readonly listTable?: (entity: string, field: string) => string;
 }
 
 /** A WHERE condition with `?` placeholders and their values, in order. */
@@ -221,8 +224,11 @@ class Translator {
       case '*':
       case '/':
         return this.#arithmetic(n.op, this.#node(n.args[0]), this.#node(n.args[1]));
-      case 'in':
+      case 'in': {
+        const list = this.#joinList(n.args[1]);
+        if (list !== null) return this.#inList(this.#node(n.args[0]), list, positive);
         return this.#in(this.#node(n.args[0]), n.args[1]);
+      }
       case 'call':
         return this.#call(n.args[0], n.args[1]);
       case 'rcall':
@@ -259,6 +265,36 @@ class Translator {
           `\`${name}\` is ${type === undefined ? 'not a field' : 'a list or json'}, and is not compared inside SQL queries`,
         );
     }
+  }
+
+  /** The join table of a node naming a list of refs (`members`, `self.members`), or null. */
+  #joinList(n: ASTNode): JoinListSql | null {
+    const name =
+      n.op === 'id'
+        ? n.args
+        : n.op === '.' && n.args[0].op === 'id' && n.args[0].args === 'self'
+          ? n.args[1]
+          : null;
+    const field = name === null ? undefined : this.entity.fields[name];
+    if (field === undefined || !isJoinList(field)) return null;
+    if (this.options.listTable === undefined)
+      throw new SqlTranslationError(`\`${field.name}\` is a list with no table to query`);
+    return { table: this.options.listTable(this.entity.name, field.name), holderId: this.#column('id') };
+  }
+
+  /** `item in list` over a list of refs: `positive` as in `#node`. */
+  #inList(item: Frag, list: JoinListSql, positive: boolean): Frag {
+    if (item.type === 'null') return this.#null('bool');
+    if (item.type !== 'string')
+      throw new SqlTranslationError('a list of refs holds ids: compare it with text');
+    const strict = positive ? null : { itemMayBeNull: item.folded === undefined };
+    // the item's SQL appears twice when strict and not folded: its parameters twice too
+    const twice = strict?.itemMayBeNull === true;
+    return {
+      sql: listHolds(list, item.sql, strict),
+      params: twice ? [...item.params, ...item.params] : [...item.params],
+      type: 'bool',
+    };
   }
 
   #real(sql: string): string {
@@ -405,6 +441,10 @@ class Translator {
 
   #call(fn: string, args: readonly ASTNode[]): Frag {
     const arg = args[0];
+    const list = arg === undefined ? null : this.#joinList(arg);
+    if (list !== null && fn === 'has' && arg?.op === '.')
+      return { sql: listNotEmpty(list), params: [], type: 'bool' };
+    if (list !== null && fn === 'size') return { sql: listSize(list), params: [], type: 'int' };
     if (fn === 'has' && arg !== undefined && arg.op === '.') {
       const [target, name] = arg.args;
       if (target.op === 'id' && target.args === 'self' && Object.hasOwn(this.#schema, name)) {

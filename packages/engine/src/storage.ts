@@ -13,7 +13,8 @@
  * | text        | TEXT          | TEXT       | as on the wire                              |
  * | json        | TEXT          | TEXT       | JSON text (not filterable)                  |
  *
- * A `many` field (a list of refs or enum values) is JSON text whatever its type.
+ * A `many` enum is JSON text. A `many` ref is no column at all: its ids are rows of a join table of
+ * their own, in order (decision 0044, `isJoinList`); a record still carries it as a JSON array of ids.
  */
 import {
   FIELD_TYPE_INFO,
@@ -30,6 +31,15 @@ import {
 
 export type Dialect = 'sqlite' | 'postgres';
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+
+/**
+ * Whether a field is a list of refs, stored in a join table rather than a column (decision 0044).
+ *
+ * @example isJoinList({ type: 'ref', many: true }) // true
+ */
+export function isJoinList(field: Pick<Field, 'type' | 'many'>): boolean {
+  return field.many && field.type === 'ref';
+}
 
 /** What storage needs to know about a field. */
 export type StoredField = Pick<Field, 'type' | 'many' | 'scale'>;

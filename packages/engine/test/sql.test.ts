@@ -79,6 +79,33 @@ describe('toSqlFilter', () => {
     expect(() => f('nights % 2 == 0')).toThrow(SqlTranslationError);
   });
 
+  it('a list of refs as subqueries over its join table (decision 0044)', () => {
+    const teams = model(`
+entities:
+  Project:
+    fields:
+      title: { type: string }
+      members: { type: ref, to: User, many: true }
+`);
+    const lists = { ...sqlite, listTable: (entity: string, field: string) => `${entity}__${field}` };
+    const p = (source: string) => toSqlFilter(teams, 'Project', source, lists);
+    const rows = 'FROM "Project__members" WHERE "Project__members"."holder" = "id"';
+    // through AND/OR alone a bare EXISTS serves; under `!` an empty list stays an error (NULL)
+    expect(p('user.id in members')).toEqual({
+      sql: `EXISTS (SELECT 1 ${rows} AND "Project__members"."target" = ?)`,
+      params: [alice.id],
+    });
+    expect(p('!(user.id in members)').sql).toBe(
+      `(NOT (CASE WHEN NOT EXISTS (SELECT 1 ${rows}) THEN NULL ELSE EXISTS (SELECT 1 ${rows} AND "Project__members"."target" = ?) END))`,
+    );
+    expect(p('size(members) > 2').sql).toBe(`((SELECT NULLIF(COUNT(*), 0) ${rows}) > 2)`);
+    expect(p('has(self.members)').sql).toBe(`EXISTS (SELECT 1 ${rows})`);
+    // an item that may be NULL keeps CEL's error for it: NULL, not a non-match turned true by `!`
+    expect(p('!(title in members)').sql).toContain('WHEN "title" IS NULL THEN NULL');
+    expect(() => p('members == []')).toThrow(SqlTranslationError);
+    expect(() => toSqlFilter(teams, 'Project', 'user.id in members', sqlite)).toThrow(/no table to query/);
+  });
+
   it('numbers placeholders for PostgreSQL', () => {
     expect(numberedPlaceholders('"a" = ? AND "b" IN (?, ?)')).toBe('"a" = $1 AND "b" IN ($2, $3)');
   });

@@ -35,6 +35,18 @@ export function valueView(model: Model, field: Field, value: Value | undefined):
     case 'ref': {
       if (field.to === null) break;
       const ids = Array.isArray(value) ? value.map(String) : [String(value)];
+      // a list of refs: one chip per record, by its title (decision 0044)
+      if (field.many) {
+        return (
+          <ul className="nf-value-chips" aria-label={field.label}>
+            {ids.map((id) => (
+              <li key={id} className="nf-value-chip">
+                <RefLink entity={field.to ?? ''} id={id} />
+              </li>
+            ))}
+          </ul>
+        );
+      }
       return ids.map((id, i) => (
         <span key={id}>
           {i > 0 && ', '}

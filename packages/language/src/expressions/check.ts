@@ -237,7 +237,12 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
       // stored as JSON text, which SQL does not compare
       return field !== undefined && (field.many || FIELD_TYPE_INFO[field.type].storage.encoding === 'json');
     };
-    const obstacle = sqlObstacle(ast, isList);
+    // a list of refs is a join table, which SQL queries (decision 0044)
+    const isJoinList = (name: string) => {
+      const field = entity?.fields[name];
+      return field !== undefined && field.many && field.type === 'ref';
+    };
+    const obstacle = sqlObstacle(ast, isList, isJoinList);
     if (obstacle !== null) {
       const start = original(obstacle.node.range.start);
       bag.report(

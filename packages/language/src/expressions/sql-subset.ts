@@ -7,13 +7,19 @@ import { type ASTNode } from '@marcbachmann/cel-js';
  *
  * Record fields, `self.field`, literals, constants, `user.*`, `now`, `today` and `own`; comparisons,
  * `&&`, `||`, `!`, `?:`, arithmetic on numbers, `in` over a list literal or `user.roles`,
- * `has(self.f)`, `size(text)` and `startsWith`, `endsWith`, `contains` on text.
+ * `has(self.f)`, `size(text)` and `startsWith`, `endsWith`, `contains` on text. A list of refs
+ * (a join table, decision 0044) may be the list of `in`, and the argument of `size` and `has`.
  */
 export function sqlObstacle(
   node: ASTNode,
   isListField: (name: string) => boolean,
+  isJoinList: (name: string) => boolean = () => false,
 ): { node: ASTNode; reason: string } | null {
   const deny = (n: ASTNode, reason: string) => ({ node: n, reason });
+  /** `members` or `self.members` naming a list of refs. */
+  const joinList = (n: ASTNode): boolean =>
+    (n.op === 'id' && isJoinList(n.args)) ||
+    (n.op === '.' && n.args[0].op === 'id' && n.args[0].args === 'self' && isJoinList(n.args[1]));
   const visit = (n: ASTNode): { node: ASTNode; reason: string } | null => {
     switch (n.op) {
       case 'value':
@@ -58,6 +64,7 @@ export function sqlObstacle(
       case 'in': {
         const [item, list] = n.args;
         const isRoles = list.op === '.' && list.args[0].op === 'id' && list.args[0].args === 'user';
+        if (joinList(list)) return visit(item);
         if (list.op !== 'list' && !isRoles) {
           return deny(n, "`in` needs a list written out, like `state in ['a', 'b']`, or `user.roles`");
         }
@@ -69,6 +76,7 @@ export function sqlObstacle(
         return n.args.map(visit).find((x) => x !== null) ?? null;
       case 'call': {
         const [fn, args] = n.args;
+        if ((fn === 'has' || fn === 'size') && args.length === 1 && joinList(args[0]!)) return null;
         if (fn === 'has' || fn === 'size') return args.map(visit).find((x) => x !== null) ?? null;
         return deny(n, `the function \`${fn}\` has no SQL translation`);
       }

@@ -1,4 +1,5 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/index.js';
 import { expectDiagnostic, spec } from './expect-diagnostic.js';
 
 const claim = spec`
@@ -168,6 +169,30 @@ describe('expressions', () => {
         `,
       { code: 'NF405', line: 10, column: 36, message: /runs as SQL, but `in` needs a list written out/ },
     );
+  });
+
+  it('a list of refs runs as SQL in `in`, `size()` and `has()` (decision 0044), and not otherwise', () => {
+    const projects = spec`
+      entities:
+        Project:
+          fields:
+            title: string
+            members: { type: ref, to: User, many: true }
+      roles:
+        member:
+          Project: { read: "user.id in members || (size(members) > 3 && has(self.members))" }
+      screens:
+        mine: { entity: Project, where: "!(user.id in self.members)" }
+    `;
+    const result = compile(projects, { file: 'spec.yaml' });
+    expect(result.diagnostics.filter((d) => d.code === 'NF405')).toEqual([]);
+    expect(result.ok).toBe(true);
+    expectDiagnostic(projects.replace('user.id in members ||', 'members == [] ||'), {
+      code: 'NF405',
+      line: 8,
+      column: 23,
+      message: /`members` is a list, and lists are not compared inside SQL queries/,
+    });
   });
 
   it('NF406: an expression longer than allowed (1 MB)', () => {

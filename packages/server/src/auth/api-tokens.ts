@@ -11,7 +11,7 @@ import { type Model, TOKEN_PREFIX, type WireToken } from '@ninefold/model';
 import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
 import { weakMemo } from '../memo.js';
-import { type EntityTable, decodeRow, entityTable } from '../resources/records.js';
+import { type EntityTable, decodeRow, entityTable, selectColumns } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { hashSessionId } from './sessions.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
@@ -132,12 +132,15 @@ function compileTokenQueries(database: Database, model: Model): TokenQueries {
   const users = entity === undefined ? null : entityTable(model, entity);
   const columns: string[] = [
     ...['id', 'roles', 'expires_at', 'revoked_at', 'last_used_at'].map((c) => `t.${c}`),
-    ...['id', 'email', 'name', 'roles', 'disabled', ...(users?.columns ?? [])].map((c) => `u.${c}`),
+    ...['id', 'email', 'name', 'roles', 'disabled'].map((c) => `u.${c}`),
   ];
+  // the user's record, lists of refs from their join tables (decision 0044)
+  const record =
+    users === null ? [] : selectColumns(users, database.dialect, 'u', (_, i) => `c${columns.length + i}`);
   const lookup = database.db
     .selectFrom(`${TABLES.apiTokens} as t`)
     .innerJoin(`${usersTable(model)} as u`, 'u.id', 't.user_id')
-    .select(columns.map((column, i) => `${column} as c${i}`))
+    .select([...columns.map((column, i) => `${column} as c${i}`), ...record])
     .where('t.token_hash', '=', '')
     .compile().sql;
   return { users, lookup };

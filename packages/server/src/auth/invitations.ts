@@ -20,7 +20,7 @@ import { decodeBoolean } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { type MailSettings, mailSettings } from '../mail/settings.js';
-import { columnValues, decodeRow, entityTable } from '../resources/records.js';
+import { columnValues, decodeRow, entityTable, selectColumns } from '../resources/records.js';
 import { PASSWORD_HASH_COLUMN, TABLES } from '../schema/names.js';
 import { enqueueLinkMail } from './identity-mail.js';
 import { type LinkRow, createLink, linkById, linkUrl, publicBase, revokeLinks } from './links.js';
@@ -146,7 +146,7 @@ async function userRecord(
   const info = entityTable(model, entity);
   const row = await database.db
     .selectFrom(info.table)
-    .select([...info.columns])
+    .select(selectColumns(info, database.dialect))
     .where('id', '=', id)
     .executeTakeFirst();
   return row === undefined ? null : decodeRow(info, columnValues(info, row));

@@ -142,7 +142,7 @@ export async function startSession(
 }
 
 async function sessionUser(model: Model, database: Database, user: UserSummary): Promise<SessionUser> {
-  return summaryWith(user, await userContext(model, database.db, user));
+  return summaryWith(user, await userContext(model, database.db, user, database.dialect));
 }
 
 function summaryWith(user: UserSummary, context: UserContext): SessionUser {

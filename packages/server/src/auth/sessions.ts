@@ -7,7 +7,7 @@ import { type Limits, type Model, type SessionMethod } from '@ninefold/model';
 import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
 import { weakMemo } from '../memo.js';
-import { type EntityTable, decodeRow, entityTable } from '../resources/records.js';
+import { type EntityTable, decodeRow, entityTable, selectColumns } from '../resources/records.js';
 import { TABLES } from '../schema/names.js';
 import { type ActiveSession, sessionCacheOf } from './session-cache.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
@@ -209,12 +209,14 @@ function compileSessionQueries(database: Database, model: Model): SessionQueries
     's.last_seen_at',
     ...['id', 'email', 'name', 'roles', 'disabled'].map((c) => `u.${c}`),
     's.authenticated_at',
-    ...(users?.columns ?? []).map((c) => `u.${c}`),
   ];
+  // the user's record, lists of refs from their join tables (decision 0044)
+  const record =
+    users === null ? [] : selectColumns(users, database.dialect, 'u', (_, i) => `c${columns.length + i}`);
   const lookup = database.db
     .selectFrom(`${TABLES.sessions} as s`)
     .innerJoin(`${usersTable(model)} as u`, 'u.id', 's.user_id')
-    .select(columns.map((column, i) => `${column} as c${i}`))
+    .select([...columns.map((column, i) => `${column} as c${i}`), ...record])
     .where('s.id_hash', '=', '')
     .compile().sql;
   return { users, lookup };

@@ -8,11 +8,12 @@
  * Whether each may read the record, and whether they turned the notification off, is decided by
  * the delivery (`deliver.ts`); this module only finds them.
  */
+import { sql } from 'kysely';
 import { type UserContext } from '@ninefold/engine';
 import { type Model, type Notification, type Value } from '@ninefold/model';
 import { normalizeEmail, toSummary, usersTable } from '../auth/users.js';
 import { type Database } from '../db/open.js';
-import { columnValues, decodeRow, entityTable } from '../resources/records.js';
+import { columnSql, columnValues, decodeRow, entityTable } from '../resources/records.js';
 
 /** A user to tell, as the rules see them. */
 export interface RecipientUser {
@@ -98,9 +99,14 @@ async function usersMatching(
   const entity = model.entities['User'];
   const info = entity === undefined ? null : entityTable(model, entity);
   const columns = [...new Set(['id', 'email', 'name', 'roles', 'disabled', ...(info?.columns ?? [])])];
+  // lists of refs from their join tables (decision 0044)
+  const table = usersTable(model);
+  const selections = columns.map((c) =>
+    info?.lists.has(c) === true ? sql.raw(columnSql(info, c, database.dialect, table)).as(c) : c,
+  );
   const rows = (await database.db
-    .selectFrom(usersTable(model))
-    .select(columns)
+    .selectFrom(table)
+    .select(selections)
     .where((eb) =>
       eb.or([
         ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),

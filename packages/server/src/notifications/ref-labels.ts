@@ -14,7 +14,7 @@
 import { type UserContext, type WireRecord, maskRecord } from '@ninefold/engine';
 import { type Entity, type Model, type Value } from '@ninefold/model';
 import { type Database } from '../db/open.js';
-import { columnValues, decodeRow, entityTable } from '../resources/records.js';
+import { columnValues, decodeRow, entityTable, selectColumns } from '../resources/records.js';
 import { usersByIds } from './recipients.js';
 
 type RecordValues = Readonly<Record<string, Value | undefined>>;
@@ -109,7 +109,7 @@ async function readRecords(
   const info = entityTable(model, entity);
   const rows = (await database.db
     .selectFrom(info.table)
-    .select([...info.columns])
+    .select(selectColumns(info, database.dialect))
     .where('id', 'in', ids)
     .execute()) as Record<string, unknown>[];
   const records = rows.map((row) => decodeRow(info, columnValues(info, row)));

@@ -298,7 +298,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           responses: { '200': record },
         },
       ),
-      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT'], {
+      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', 'E_REFERENCED'], {
         operationId: `delete${name}`,
         tags: [tag],
         summary: `Delete a ${entity.label}.`,

@@ -242,7 +242,8 @@ export function listParameters(model: Model, entity: Entity): Json[] {
     {
       name: 'sort',
       in: 'query',
-      description: 'Comma-separated fields, `-` for descending: `-spentOn,title`.',
+      description:
+        'Comma-separated fields, `-` for descending: `-spentOn,title`. A list of refs (`many: true`) sorts by how many records it lists.',
       schema: { type: 'string' },
     },
     {
@@ -287,7 +288,7 @@ export function listParameters(model: Model, entity: Entity): Json[] {
   params.push({
     name: 'filter',
     in: 'query',
-    description: `Filters as \`field=value\` or \`field[op]=value\`, op one of ${FILTER_OPERATORS.join(', ')} (\`in\` takes comma-separated values). Fields: ${names.join(', ')}.`,
+    description: `Filters as \`field=value\` or \`field[op]=value\`, op one of ${FILTER_OPERATORS.join(', ')} (\`in\` takes comma-separated values). A list of refs takes \`field=ID\` or \`field[contains]=ID\` (lists ID), \`field[ne]=ID\`, \`field[in]=a,b\` (lists any) and \`field[isNull]=true\` (lists none). Fields: ${names.join(', ')}.`,
     style: 'form',
     explode: true,
     schema: { type: 'object', additionalProperties: { type: 'string' } },

@@ -6,7 +6,7 @@ import { type Value } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { CompiledSql } from './compiled-sql.js';
 import { type SortKey, orderBy } from './list-query.js';
-import { decodeRow } from './records.js';
+import { columnSql, decodeRow } from './records.js';
 import { type EntityResource } from './resource.js';
 
 /** A page's SQL shape: a key naming its conditions' text and sort, and their parameters in order. */
@@ -37,7 +37,11 @@ export function pageReader(resource: EntityResource): PageReader {
     const compile = () => {
       const page = sql.join(after === null ? conditions : [...conditions, after], sql` and `);
       const table = sql.table(info.table);
-      const columns = sql.join(info.columns.map((c) => sql.ref(c)));
+      const dialect = resource.database.dialect;
+      // each under its own name: a driver reading rows as objects keeps one value per name
+      const columns = sql.join(
+        info.columns.map((c) => sql`${sql.raw(columnSql(info, c, dialect, info.table))} as ${sql.ref(c)}`),
+      );
       return sql`select ${columns} from ${table} where ${page}
         order by ${orderBy(sort)} limit ${limit + 1}`.compile(resource.db);
     };

@@ -3,7 +3,14 @@
  * `total`, parsed into SQL over the user's readable fields. Anything that cannot be applied is
  * E_INVALID_QUERY, never a 5xx and never silently ignored.
  */
-import { type StoredField, type UserContext, encodeValue, lookup, queryableFields } from '@ninefold/engine';
+import {
+  type StoredField,
+  type UserContext,
+  encodeValue,
+  listCount,
+  lookup,
+  queryableFields,
+} from '@ninefold/engine';
 import {
   FIELD_TYPE_INFO,
   FILTER_OPERATORS,
@@ -27,6 +34,7 @@ import { unstorable } from '../db/storable-text.js';
 import { ApiError } from '../http/errors.js';
 import { isRecordId } from '../ids.js';
 import { type EntityTable, isSystemField, isTextColumn } from './records.js';
+import { listFilter } from './list-refs-filter.js';
 import { containsExactly, containsPattern, likeInsensitive, orderedColumn } from './sql.js';
 
 /** Query parameters that are not filters. */
@@ -41,6 +49,8 @@ export interface SortKey {
   /** The column may hold NULL: ordered after every value ascending, before them descending. */
   readonly nullable: boolean;
   readonly text: boolean;
+  /** For a list of refs: the SQL of how many ids it holds, the key sorted on (decision 0044). */
+  readonly count?: string;
 }
 
 export interface ListQuery {
@@ -244,6 +254,12 @@ function filterCondition(
   const column = sql.ref(name);
   // a spec's field (a system field has none): its label, an enum's values, a ref's entity
   const def = lookup(info.entity.fields, name);
+  const list = info.lists.get(name);
+  if (list !== undefined) {
+    const ids = (items: readonly string[]) =>
+      items.map((item) => String(bound(name, field, wireValue(key, name, field, def, item), dialect)));
+    return listFilter(list, info.table, name, op, text, ids, MAX_IN_ITEMS);
+  }
   if (op === 'isNull') {
     if (text !== 'true' && text !== 'false') throw invalid(`\`${name}[isNull]\` must be true or false`);
     return text === 'true' ? sql`${column} is null` : sql`${column} is not null`;
@@ -300,8 +316,21 @@ function parseSort(
     const name = descending ? part.slice(1) : part;
     const field = info.stored.get(name);
     if (field === undefined || !mayRead(name)) throw invalid(`\`${name}\` is not a field you may sort by`);
-    if (field.many || FIELD_TYPE_INFO[field.type].sort === null) throw invalid(`${name} cannot be sorted`);
+    const list = info.lists.get(name);
     if (keys.some((k) => k.column === name)) throw invalid(`\`${name}\` appears twice in sort`);
+    if (list !== undefined) {
+      // a list of refs sorts by how many ids it holds (decision 0044)
+      const holderId = `"${info.table.replace(/"/g, '""')}"."id"`;
+      keys.push({
+        column: name,
+        descending,
+        nullable: false,
+        text: false,
+        count: listCount({ table: list, holderId }),
+      });
+      continue;
+    }
+    if (field.many || FIELD_TYPE_INFO[field.type].sort === null) throw invalid(`${name} cannot be sorted`);
     if (name === 'id') {
       // ids are unique: any key after one would never be consulted
       if (part !== spec.at(-1)) throw invalid('`id` can only be the last sort key');
@@ -335,12 +364,20 @@ export function orderBy(sort: readonly SortKey[]): RawBuilder<unknown> {
 }
 
 function column(key: SortKey): RawBuilder<unknown> {
+  if (key.count !== undefined) return sql.raw(key.count);
   return key.text ? sql`${sql.ref(key.column)} collate "C"` : sql`${sql.ref(key.column)}`;
 }
 
 /** The cursor of the row after which the next page starts: the row's sort values, opaque. */
 export function encodeCursor(sort: readonly SortKey[], record: Readonly<Record<string, Value>>): string {
-  const payload = { s: sortSignature(sort), v: sort.map((k) => record[k.column] ?? null) };
+  const payload = {
+    s: sortSignature(sort),
+    v: sort.map((k) => {
+      const value = record[k.column] ?? null;
+      if (k.count === undefined) return value;
+      return Array.isArray(value) ? value.length : 0;
+    }),
+  };
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
@@ -389,6 +426,10 @@ export function cursorCondition(
     if (value === null) {
       if (!key.nullable) throw bad();
       return null;
+    }
+    if (key.count !== undefined) {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw bad();
+      return value;
     }
     const field = info.stored.get(key.column);
     if (field === undefined) throw bad();

@@ -7,6 +7,7 @@ import { type Value } from '@ninefold/model';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ApiError } from '../http/errors.js';
+import { listTableOf } from '../schema/names.js';
 import { type Callers } from './caller.js';
 import { exportCsv } from './csv-export.js';
 import { pageReader } from './list-page.js';
@@ -29,13 +30,15 @@ export function listRoute(resource: EntityResource, callers: Callers) {
     if (access === false) throw new ApiError('E_FORBIDDEN');
     const dialect = resource.database.dialect;
     const query = parseListQuery(model, info, request.query as Record<string, unknown>, caller.user, dialect);
-    const permission = toSqlFilter(model, entity, access, { user: caller.user, now: caller.now, dialect });
+    // lists of refs are their join tables (decision 0044)
+    const options = { user: caller.user, now: caller.now, dialect, listTable: listTableOf(model) };
+    const permission = toSqlFilter(model, entity, access, options);
     const conditions = [sql`(${engineFilter(permission)})`, ...query.conditions];
     const fixed = query.screen?.where ?? null;
     if (fixed !== null) {
       // a screen's condition is a view, never a grant: it only narrows what the permission allows
       const view = { any: [fixed] };
-      const filter = toSqlFilter(model, entity, view, { user: caller.user, now: caller.now, dialect });
+      const filter = toSqlFilter(model, entity, view, options);
       conditions.push(sql`(${engineFilter(filter)})`);
     }
     if (query.format === 'csv') return exportCsv(resource, page, reply, caller, conditions, query.sort);

@@ -8,7 +8,7 @@ import { type FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { isRecordId } from '../ids.js';
 import { type Caller, type Vars, activation, mayRead } from './caller.js';
-import { decodeRow } from './records.js';
+import { decodeRow, selectColumns } from './records.js';
 import { type EntityResource } from './resource.js';
 
 /** A readable record with the activation that decided it, for `present` to reuse. */
@@ -44,7 +44,7 @@ export function recordReader(resource: EntityResource): RecordReader {
     async byId(id) {
       byIdSql ??= resource.db
         .selectFrom(info.table)
-        .select([...info.columns])
+        .select(selectColumns(info, resource.database.dialect))
         .where('id', '=', '')
         .compile().sql;
       const [row] = await resource.database.selectValues(byIdSql, [id]);

@@ -10,15 +10,17 @@ import {
   type WireRecord,
   columnType,
   encodeValue,
+  isJoinList,
   systemField,
   valueDecoder,
 } from '@ninefold/engine';
 import { type Entity, type Model, type SystemField, type Value, SYSTEM_FIELDS } from '@ninefold/model';
-import { type Kysely } from 'kysely';
+import { type AliasedRawBuilder, type Kysely, sql } from 'kysely';
 import { rowDecoder } from './row-decoder.js';
 import { type DialectName } from '../db/dialect.js';
 import { type UserSummary, usersTable } from '../auth/users.js';
-import { tableName } from '../schema/names.js';
+import { listTableName, tableName } from '../schema/names.js';
+import { listAggregate } from './list-refs-sql.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
 export type Db = Kysely<any>;
@@ -36,6 +38,8 @@ export interface EntityTable {
   readonly decoders: readonly (readonly [string, ValueDecoder])[];
   /** `decodeRow` of this table, compiled (`rowDecoder`). */
   readonly decode: (row: readonly unknown[], offset: number) => Record<string, Value>;
+  /** Each list of refs (decision 0044) with its join table: a record's field, no column of the table. */
+  readonly lists: ReadonlyMap<string, string>;
 }
 
 /**
@@ -60,7 +64,53 @@ export function entityTable(model: Model, entity: Entity): EntityTable {
     stored,
     decoders,
     decode: rowDecoder(decoders),
+    lists: new Map(
+      Object.values(entity.fields)
+        .filter(isJoinList)
+        .map((f) => [f.name, listTableName(tableName(entity.resource), f.name)]),
+    ),
   };
+}
+
+/**
+ * The SQL that reads a record's column: the column itself, or for a list of refs its ids in order
+ * as JSON text (NULL for none) from its join table. `qualifier` names the table or alias of the row.
+ *
+ * @example columnSql(info, 'members', 'sqlite', 'projects') // '(SELECT NULLIF(json_group_array(…'
+ */
+export function columnSql(
+  info: EntityTable,
+  column: string,
+  dialect: DialectName,
+  qualifier?: string,
+): string {
+  const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+  const own = (name: string) =>
+    qualifier === undefined ? quote(name) : `${quote(qualifier)}.${quote(name)}`;
+  const list = info.lists.get(column);
+  return list === undefined ? own(column) : listAggregate(list, own('id'), dialect);
+}
+
+/**
+ * What a SELECT reads for every column of the table, in the order of `columns`, each under its
+ * column's name: for a Kysely `select`.
+ *
+ * @example db.selectFrom(info.table).select(selectColumns(info, 'sqlite'))
+ */
+export function selectColumns(
+  info: EntityTable,
+  dialect: DialectName,
+  qualifier: string = info.table,
+  alias: (column: string, i: number) => string = (column) => column,
+): AliasedRawBuilder<unknown, string>[] {
+  return info.columns.map((column, i) =>
+    sql.raw(columnSql(info, column, dialect, qualifier)).as(alias(column, i)),
+  );
+}
+
+/** The columns of the table itself: every column but the lists of refs. */
+export function tableColumns(info: EntityTable): string[] {
+  return info.columns.filter((c) => !info.lists.has(c));
 }
 
 /** Whether a column holds text (compared in code-point order). */
@@ -95,7 +145,8 @@ export function encodeFields(
   const out: Record<string, string | number | boolean | null> = {};
   for (const name of names) {
     const field = info.stored.get(name);
-    if (field !== undefined) out[name] = encodeValue(field, record[name], dialect);
+    // a list of refs is written to its join table (list-refs.ts)
+    if (field !== undefined && !info.lists.has(name)) out[name] = encodeValue(field, record[name], dialect);
   }
   return out;
 }
@@ -133,14 +184,19 @@ export function isSystemField(name: string): name is SystemField {
  * permission reads it), their id and their roles. Authentication reads it with the session; a
  * sign-in loads it here.
  */
-export async function userContext(model: Model, db: Db, user: UserSummary): Promise<UserContext> {
+export async function userContext(
+  model: Model,
+  db: Db,
+  user: UserSummary,
+  dialect: DialectName,
+): Promise<UserContext> {
   const entity = model.entities['User'];
   const base = { id: user.id, roles: [...user.roles] };
   if (entity === undefined) return base;
   const info = entityTable(model, entity);
   const row = (await db
     .selectFrom(usersTable(model))
-    .select([...info.columns])
+    .select(selectColumns(info, dialect, usersTable(model)))
     .where('id', '=', user.id)
     .executeTakeFirst()) as Record<string, unknown> | undefined;
   if (row === undefined) return base;

@@ -5,6 +5,7 @@
 import { type WireRecord, accessFor, isEmptyValue, toSqlFilter } from '@ninefold/engine';
 import { sql } from 'kysely';
 import { ApiError, type FieldIssue } from '../http/errors.js';
+import { listTableOf } from '../schema/names.js';
 import { type Caller } from './caller.js';
 import { entityTable } from './records.js';
 import { type EntityResource } from './resource.js';
@@ -33,6 +34,7 @@ export async function checkRefs(resource: EntityResource, input: WireRecord, cal
           user: caller.user,
           now: caller.now,
           dialect: resource.database.dialect,
+          listTable: listTableOf(model),
         }),
       );
       const rows = await sql<{ id: string }>`select ${sql.ref('id')} from ${sql.table(

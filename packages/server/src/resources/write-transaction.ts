@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../db/dialect.js';
 import { ApiError } from '../http/errors.js';
 import { type IdempotencyKey, type KeptOutcome, isKeyTaken, keepOutcome } from '../http/idempotency.js';
 import { type Db, type EntityTable, encodeFields } from './records.js';
+import { writeLists } from './list-refs.js';
 import { KeyTaken } from './replay.js';
 import { type EntityResource } from './resource.js';
 
@@ -51,7 +52,8 @@ export async function inTransaction(
 }
 
 /**
- * Writes `columns` of `record` over the row of its id, if its version is still `version`; otherwise
+ * Writes `columns` of `record` over the row of its id, and its lists of refs that differ from
+ * `before`'s (decision 0044), if its version is still `version`; otherwise
  * E_CONFLICT (someone else wrote the record since it was read: nothing is overwritten).
  */
 export async function updateRow(
@@ -60,6 +62,7 @@ export async function updateRow(
   record: WireRecord,
   columns: readonly string[],
   version: number,
+  before: WireRecord,
 ): Promise<void> {
   const result = await tx
     .updateTable(resource.info.table)
@@ -68,6 +71,7 @@ export async function updateRow(
     .where('version', '=', version)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw new ApiError('E_CONFLICT');
+  await writeLists(tx, resource.info, before, record);
 }
 
 /** The unique field a database's violation names (the index in PostgreSQL, the column in SQLite). */

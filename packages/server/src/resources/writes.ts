@@ -28,7 +28,8 @@ import { CompiledSql } from './compiled-sql.js';
 import { writeProblem } from './issues.js';
 import { etag, present } from './present.js';
 import { type RecordReader } from './record-read.js';
-import { changeSet, changedFields, encodeFields, type EntityTable } from './records.js';
+import { changeSet, changedFields, encodeFields, type EntityTable, tableColumns } from './records.js';
+import { countListHolders, referenced, storedLists, writeLists } from './list-refs.js';
 import { checkRefs } from './reference-checks.js';
 import { idempotentWrites } from './replay.js';
 import { type WebhookActor } from '../webhooks/enqueue.js';
@@ -69,31 +70,33 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const checked = validateRecord(model, entity, filled, { operation: 'create', user, now });
       if (!checked.ok) throw writeProblem(model, checked.errors);
       const at = now.toISOString();
-      const record: Record<string, Value> = {
+      const record: Record<string, Value> = storedLists(info, {
         ...checked.record,
         id: newId(),
         createdAt: at,
         updatedAt: at,
         createdBy: user.id,
         version: 1,
-      };
+      });
       if (info.hasState) record['state'] = model.states[entity]?.initial ?? null;
       else delete record['state'];
       if (!can(model, user, 'create', entity, record, { now })) throw new ApiError('E_FORBIDDEN');
       await checkRefs(resource, input, caller);
 
       const fields = info.columns.filter((c) => !isSystem(c) && record[c] !== null);
-      const row = encodeFields(info, record, info.columns, resource.database.dialect);
+      const columns = tableColumns(info);
+      const row = encodeFields(info, record, columns, resource.database.dialect);
       const keyed = { key, outcome: { status: 201, recordId: String(record['id']) }, now };
       let invitation: InvitationAnswer | null = null;
       await inTransaction(resource, keyed, async (tx) => {
         // every column bound in the table's order: one text for every create
         const insert = inserts.query(
           'insert',
-          info.columns.map((c) => row[c]),
+          columns.map((c) => row[c]),
           () => tx.insertInto(info.table).values(row).compile(),
         );
         await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
+        await writeLists(tx, info, null, record);
         await recordHistory(tx, {
           entity,
           recordId: record['id'] as string,
@@ -145,7 +148,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
       const checked = validateRecord(model, entity, input, { operation: 'update', old, user, now });
       if (!checked.ok) throw writeProblem(model, checked.errors);
-      const next: Record<string, Value> = { ...old, ...withoutSystem(checked.record) };
+      const next: Record<string, Value> = storedLists(info, { ...old, ...withoutSystem(checked.record) });
       if (!can(model, user, 'update', entity, next, { old, now })) throw new ApiError('E_FORBIDDEN');
       await checkRefs(resource, input, caller);
 
@@ -160,7 +163,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
       const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
       await inTransaction(resource, keyed, async (tx) => {
-        await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version);
+        await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version, old);
         await recordHistory(tx, {
           entity,
           recordId: String(old['id']),
@@ -196,6 +199,9 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const fields = info.columns.filter((c) => !isSystem(c) && old[c] !== null);
       const keyed = { key, outcome: { status: 204, recordId: String(old['id']) }, now };
       await inTransaction(resource, keyed, async (tx) => {
+        // listed in some list of refs: its join table's key refuses the delete (decision 0044)
+        const [listed] = await countListHolders(tx, model, entity, String(old['id']));
+        if (listed !== undefined) throw referenced(model, listed);
         const result = await tx
           .deleteFrom(info.table)
           .where('id', '=', String(old['id']))
@@ -238,13 +244,13 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         const result = applyTransition(model, user, entity, old, name, input, { now });
         if (!result.ok) throw writeProblem(model, result.errors);
         await checkRefs(resource, input, caller);
-        const next: Record<string, Value> = { ...old, ...withoutSystem(result.record) };
+        const next: Record<string, Value> = storedLists(info, { ...old, ...withoutSystem(result.record) });
         next['state'] = result.record['state'] ?? null;
         const changed = changedFields(info, old, next);
         const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
         const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
         await inTransaction(resource, keyed, async (tx) => {
-          await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
+          await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version, old);
           await recordHistory(tx, {
             entity,
             recordId: String(old['id']),

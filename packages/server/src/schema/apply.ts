@@ -3,6 +3,7 @@
  */
 import { type Kysely } from 'kysely';
 import { type DialectName, encodeBoolean, indexColumnsSql, rescaleSql, sqlType } from '../db/dialect.js';
+import { fillJoinTable } from './join-tables.js';
 import { type Plan, type Step } from './plan.js';
 import { type Column } from './schema.js';
 
@@ -26,9 +27,30 @@ async function applyStep(tx: Db, dialect: DialectName, step: Step): Promise<void
           return def;
         });
       }
+      const join = step.table.join;
+      if (join !== undefined) {
+        const key = ['holder', 'target'] as never[]; // the table's columns come from the schema at run time
+        // decision 0044: one row per (holder, listed record); the holder's going takes its rows
+        // along, a listed record cannot go while listed (the delete path decides before it tries)
+        create = create
+          .addPrimaryKeyConstraint(`${step.table.name}_pk`, key)
+          .addForeignKeyConstraint(
+            `${step.table.name}_holder_fk`,
+            key.slice(0, 1),
+            join.holder,
+            ['id'],
+            (fk) => fk.onDelete('cascade'),
+          )
+          .addForeignKeyConstraint(`${step.table.name}_target_fk`, key.slice(1), join.target, ['id'], (fk) =>
+            fk.onDelete('restrict'),
+          );
+      }
       await create.execute();
       return;
     }
+    case 'fill-join-table':
+      await fillJoinTable(tx, step.table, step.from);
+      return;
     case 'drop-table':
       await tx.schema.dropTable(step.table.name).execute();
       return;

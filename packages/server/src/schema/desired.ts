@@ -2,10 +2,10 @@
  * The schema a model asks for: a table per entity with the system columns and a column per field,
  * the indexes its lists need (`list-indexes.ts`), and the server's own tables (`server-tables.ts`).
  */
-import { columnType, encodeValue, storageEncoding } from '@ninefold/engine';
+import { JOIN_COLUMNS, columnType, encodeValue, isJoinList, storageEncoding } from '@ninefold/engine';
 import { FIELD_TYPE_INFO, type Entity, type Field, type Model, type Value } from '@ninefold/model';
 import { type StorageType } from '../db/dialect.js';
-import { PASSWORD_HASH_COLUMN, indexName, tableName } from './names.js';
+import { PASSWORD_HASH_COLUMN, indexName, listTableName, tableName } from './names.js';
 import { type IndexNeed, childListIndexes, listScreenIndexes } from './list-indexes.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
 import { serverTables, system } from './server-tables.js';
@@ -29,6 +29,12 @@ export function desiredSchema(model: Model): Schema {
   for (const table of serverTables()) add(table, `Table ${table.name}`);
   for (const entity of Object.values(model.entities))
     add(entityTable(model, entity), `Entity ${entity.name}`);
+  // after every entity's table, so that a migration creates the tables a join table refers to first
+  for (const entity of Object.values(model.entities)) {
+    for (const field of Object.values(entity.fields)) {
+      if (isJoinList(field)) add(joinTable(model, entity, field), `${entity.name}.${field.name}`);
+    }
+  }
   return { schemaVersion: SCHEMA_VERSION, tables };
 }
 
@@ -52,7 +58,9 @@ function entityTable(model: Model, entity: Entity): Table {
       backfill: machine.initial,
     });
   }
-  for (const field of Object.values(entity.fields)) columns.push(fieldColumn(field));
+  for (const field of Object.values(entity.fields)) {
+    if (!isJoinList(field)) columns.push(fieldColumn(field));
+  }
   if (entity.builtin && entity.name === 'User') {
     columns.push(system(PASSWORD_HASH_COLUMN, 'text', 'password-hash', { notNull: false }));
   }
@@ -128,6 +136,46 @@ function foreignKeyIndexes(entity: Entity): IndexNeed[] {
   return Object.values(entity.fields)
     .filter((field) => field.type === 'ref' && !field.many)
     .map((field) => ({ equal: [field.name], ordered: [] }));
+}
+
+/**
+ * The join table of a list of refs (decision 0044): the holder's id, the listed record's id and its
+ * place in the list; keyed by (holder, target), and indexed by target for "who lists this record".
+ *
+ * @example joinTable(model, project, members).name // 'projects__members'
+ */
+export function joinTable(model: Model, entity: Entity, field: Field): Table {
+  const holder = tableName(entity.resource);
+  const name = listTableName(holder, field.name);
+  const to = model.entities[field.to ?? ''];
+  const column = (col: string, storage: StorageType, meaning: string): Column => ({
+    ...system(col, storage, meaning),
+    primaryKey: false,
+  });
+  return {
+    name,
+    entity: null,
+    columns: [
+      column(JOIN_COLUMNS.holder, 'text', `ref:${entity.name}`),
+      column(JOIN_COLUMNS.target, 'text', `ref:${field.to ?? '?'}`),
+      column(JOIN_COLUMNS.position, 'integer', 'integer'),
+    ],
+    indexes: [
+      {
+        name: indexName(name, [JOIN_COLUMNS.target, JOIN_COLUMNS.holder], false),
+        table: name,
+        columns: [JOIN_COLUMNS.target, JOIN_COLUMNS.holder],
+        textColumns: [JOIN_COLUMNS.target, JOIN_COLUMNS.holder],
+        unique: false,
+      },
+    ],
+    join: {
+      entity: entity.name,
+      holder,
+      field: field.name,
+      target: tableName(to?.resource ?? field.to ?? ''),
+    },
+  };
 }
 
 /** The column of a field. */

@@ -61,6 +61,28 @@ export function tableName(resource: string): string {
 }
 
 /**
+ * The join table of a list of refs (decision 0044): its holder's table, two underscores, the field
+ * in lower case. An entity's table never holds two underscores in a row (`tableName` folds every
+ * run of other characters into one), so no entity can take a join table's name.
+ *
+ * @example listTableName('projects', 'members') // 'projects__members'
+ */
+export function listTableName(holderTable: string, field: string): string {
+  return fit(`${holderTable}__${field.toLowerCase()}`);
+}
+
+/**
+ * The join table of an entity's list field, by entity name, for the engine's SQL (`SqlOptions.listTable`).
+ *
+ * @example listTableOf(model)('Project', 'members') // 'projects__members'
+ */
+export function listTableOf(model: {
+  readonly entities: Readonly<Record<string, { readonly resource: string }>>;
+}): (entity: string, field: string) => string {
+  return (entity, field) => listTableName(tableName(model.entities[entity]?.resource ?? entity), field);
+}
+
+/**
  * The name of an index: unique across the database, as PostgreSQL and SQLite both require.
  *
  * @example indexName('claims', ['createdAt', 'id'], false) // 'claims_createdat_id_ix'

@@ -2,7 +2,7 @@
  * A migration plan: the steps from the schema last applied to the schema the model asks for, each
  * marked lossy or not, and its printed form.
  */
-import { type Column, type Index, type Schema, type Table } from './schema.js';
+import { type Column, type Index, type Schema, type Table, canonicalJson } from './schema.js';
 
 export type Step =
   | { readonly kind: 'create-table'; readonly table: Table }
@@ -27,6 +27,11 @@ export type Step =
       readonly removed: readonly string[];
     }
   | { readonly kind: 'require-column'; readonly table: string; readonly column: Column }
+  /**
+   * A field becoming a list of refs (decision 0044): its column's ids (a JSON list, or one id) move
+   * into its new join table, in order, and the column goes. Runs after the join table is created.
+   */
+  | { readonly kind: 'fill-join-table'; readonly table: Table; readonly from: Column }
   | { readonly kind: 'create-index'; readonly index: Index }
   | { readonly kind: 'drop-index'; readonly index: Index };
 
@@ -71,9 +76,17 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
   for (const old of Object.values(before)) {
     if (to.tables[old.name] === undefined) drops.push({ kind: 'drop-table', table: old });
   }
+  const fills: Step[] = [];
   for (const table of Object.values(to.tables)) {
-    const old = before[table.name];
+    let old = before[table.name];
+    if (old !== undefined && canonicalJson(old.join ?? null) !== canonicalJson(table.join ?? null)) {
+      // a join table that joins something else now: its rows mean nothing there
+      drops.push({ kind: 'drop-table', table: old });
+      old = undefined;
+    }
     if (old === undefined) {
+      const moved = movedList(before, table, drops);
+      if (moved !== null) fills.push({ kind: 'fill-join-table', table, from: moved });
       creates.push({ kind: 'create-table', table });
       for (const index of table.indexes) createIndexes.push({ kind: 'create-index', index });
       continue;
@@ -110,8 +123,27 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
       if (fresh) createIndexes.push({ kind: 'create-index', index });
     }
   }
-  const steps = [...dropIndexes, ...drops, ...changes, ...creates, ...createIndexes];
+  const steps = [...dropIndexes, ...drops, ...changes, ...creates, ...fills, ...createIndexes];
   return { steps, lossy: steps.some(isLossy) };
+}
+
+/**
+ * The column a new join table's ids come from: the holder's column of the same field, when it held
+ * ids of the same entity (a JSON list, or a single ref). Its drop step, if planned, is taken out of
+ * `drops`: the fill step drops the column once its ids are moved.
+ */
+function movedList(before: Readonly<Record<string, Table>>, table: Table, drops: Step[]): Column | null {
+  const join = table.join;
+  if (join === undefined) return null;
+  const column = before[join.holder]?.columns.find((c) => c.name === join.field);
+  const target = table.columns.find((c) => c.name === 'target')?.meaning;
+  if (column === undefined || target === undefined) return null;
+  if (column.meaning !== target && column.meaning !== `${target}[]`) return null;
+  const at = drops.findIndex(
+    (s) => s.kind === 'drop-column' && s.table === join.holder && s.column.name === join.field,
+  );
+  if (at >= 0) drops.splice(at, 1);
+  return column;
 }
 
 /** How a column changes, or null when it does not. */
@@ -208,6 +240,8 @@ function describe(step: Step): string {
       return `create ${step.index.unique ? 'unique ' : ''}index ${step.index.name} on ${step.index.table} (${step.index.columns.join(', ')})`;
     case 'drop-index':
       return `drop index ${step.index.name}`;
+    case 'fill-join-table':
+      return `move ${step.table.join?.holder ?? '?'}.${step.from.name} into ${step.table.name} (every list kept, in order)`;
   }
 }
 

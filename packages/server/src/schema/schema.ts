@@ -21,6 +21,23 @@ export interface Table {
   /** Columns in creation order. */
   readonly columns: readonly Column[];
   readonly indexes: readonly Index[];
+  /** For the join table of a list of refs (decision 0044): what it joins. Absent for other tables. */
+  readonly join?: JoinTable;
+}
+
+/**
+ * What a list of refs' join table joins (decision 0044). Its key is (holder, target); the holder's
+ * row going deletes its rows (ON DELETE CASCADE), a listed row cannot go while listed (RESTRICT:
+ * the delete path decides first what `onDelete` asks, `resources/list-refs.ts`).
+ */
+export interface JoinTable {
+  /** The entity whose field it is, and its table. */
+  readonly entity: string;
+  readonly holder: string;
+  /** The field whose list it holds. */
+  readonly field: string;
+  /** The table of the listed entity. */
+  readonly target: string;
 }
 
 export interface Column {

@@ -25,8 +25,10 @@ import {
   encodeFields,
   entityTable,
   isSystemField,
+  selectColumns,
 } from '../resources/records.js';
 import { recordEffects } from '../effects/record-effects.js';
+import { writeLists } from '../resources/list-refs.js';
 import { type TimerPayload, timeOf } from './schedule.js';
 
 /** What fired, or why nothing did: for tests and logs. */
@@ -50,7 +52,11 @@ export async function fireTimer(
   if (definition === undefined || transition === undefined || transition.timer === null) return 'gone';
   const info = entityTable(model, definition);
   return database.db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom(info.table).selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await tx
+      .selectFrom(info.table)
+      .select(selectColumns(info, database.dialect))
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (row === undefined) return 'gone';
     const record = decodeRow(info, columnValues(info, row as Record<string, unknown>));
     const state = record['state'];
@@ -81,6 +87,7 @@ export async function fireTimer(
     // written since it was read: this attempt fails, and the next decides again
     if (Number(updated.numUpdatedRows) !== 1)
       throw new Error(`${entity} ${id} was written while its timer fired.`);
+    await writeLists(tx, info, record, saved);
     await recordHistory(tx, {
       entity,
       recordId: id,

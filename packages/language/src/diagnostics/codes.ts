@@ -68,6 +68,11 @@ export const DIAGNOSTIC_CODES = {
     title:
       'A single sign-on setting that must name something is empty: the client id, the label or the role claim.',
   },
+  NF225: {
+    severity: 'error',
+    title: 'A computed field also has a default, is required, or says `readonly: false`.',
+  },
+  NF226: { severity: 'error', title: 'A field of a type that cannot be computed (a list, a ref, json) is computed.' },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -97,6 +102,8 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     title: 'Sign-up gives a role that may read, change and delete every record.',
   },
+  NF325: { severity: 'error', title: 'A child relation’s `via` is not a single ref of the child to the parent.' },
+  NF326: { severity: 'error', title: 'Computed values read each other in a cycle.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },
@@ -104,6 +111,10 @@ export const DIAGNOSTIC_CODES = {
   NF404: { severity: 'error', title: 'A condition does not evaluate to a boolean.' },
   NF405: { severity: 'error', title: 'An expression that must run as SQL cannot be translated.' },
   NF406: { severity: 'error', title: 'An expression is longer or deeper than allowed.' },
+  NF407: {
+    severity: 'error',
+    title: 'A computed value reads what changes without a write (`user`, `now`, `today`, `own`).',
+  },
   // Error catalogue
   NF501: { severity: 'error', title: 'An ICU message does not parse.' },
   NF502: { severity: 'error', title: 'A message uses an argument that is never supplied.' },

@@ -41,6 +41,7 @@ import {
   listParameters,
   problemSchema,
   recordSchema,
+  parentRuleCodes,
   ruleCodes,
   schemaName,
 } from './schemas.js';
@@ -293,7 +294,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           responses: { '200': record },
         },
       ),
-      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT'], {
+      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', ...parentRuleCodes(model, entity)], {
         operationId: `delete${name}`,
         tags: [tag],
         summary: `Delete a ${entity.label}.`,

@@ -30,6 +30,7 @@ import { etag, present } from './present.js';
 import { type RecordReader } from './record-read.js';
 import { changeSet, changedFields, encodeFields, type EntityTable } from './records.js';
 import { checkRefs } from './reference-checks.js';
+import { computedOf, refreshParents } from './computed-values.js';
 import { idempotentWrites } from './replay.js';
 import { type WebhookActor } from '../webhooks/enqueue.js';
 import { type EntityResource } from './resource.js';
@@ -65,7 +66,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (accessFor(model, user, 'create', entity) === false) throw new ApiError('E_FORBIDDEN');
       const writeErrors = checkWrite(model, user, entity, input, { operation: 'create', now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
-      const filled = applyDefaults(model, entity, input, { user, now });
+      const defaulted = applyDefaults(model, entity, input, { user, now });
+      const filled = { ...defaulted, ...(await computedOf(resource, resource.db, info.entity, defaulted)) };
       const checked = validateRecord(model, entity, filled, { operation: 'create', user, now });
       if (!checked.ok) throw writeProblem(model, checked.errors);
       const at = now.toISOString();
@@ -94,6 +96,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           () => tx.insertInto(info.table).values(row).compile(),
         );
         await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
+        await refreshParents(resource, tx, entity, null, record, caller);
         await recordHistory(tx, {
           entity,
           recordId: record['id'] as string,
@@ -143,7 +146,14 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (!can(model, user, 'update', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
       const writeErrors = checkWrite(model, user, entity, input, { operation: 'update', record: old, now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
-      const checked = validateRecord(model, entity, input, { operation: 'update', old, user, now });
+      // the values computed from the record as it will be: its rules read them
+      const computed = await computedOf(resource, resource.db, info.entity, { ...old, ...input });
+      const checked = validateRecord(
+        model,
+        entity,
+        { ...input, ...computed },
+        { operation: 'update', old, user, now },
+      );
       if (!checked.ok) throw writeProblem(model, checked.errors);
       const next: Record<string, Value> = { ...old, ...withoutSystem(checked.record) };
       if (!can(model, user, 'update', entity, next, { old, now })) throw new ApiError('E_FORBIDDEN');
@@ -161,6 +171,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
       await inTransaction(resource, keyed, async (tx) => {
         await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version);
+        await refreshParents(resource, tx, entity, old, saved, caller);
         await recordHistory(tx, {
           entity,
           recordId: String(old['id']),
@@ -202,6 +213,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           .where('version', '=', version)
           .executeTakeFirst();
         if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+        await refreshParents(resource, tx, entity, old, null, caller);
         await recordHistory(tx, {
           entity,
           recordId: String(old['id']),
@@ -240,11 +252,13 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         await checkRefs(resource, input, caller);
         const next: Record<string, Value> = { ...old, ...withoutSystem(result.record) };
         next['state'] = result.record['state'] ?? null;
+        Object.assign(next, await computedOf(resource, resource.db, info.entity, next));
         const changed = changedFields(info, old, next);
         const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
         const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
         await inTransaction(resource, keyed, async (tx) => {
           await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
+          await refreshParents(resource, tx, entity, old, saved, caller);
           await recordHistory(tx, {
             entity,
             recordId: String(old['id']),

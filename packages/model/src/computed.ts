@@ -78,9 +78,9 @@ export function childRowFields(
   return recordSchema(child, machine);
 }
 
-/** The computed fields of an entity. */
+/** The computed fields of an entity (a model recorded before computed values has none). */
 export function computedFields(entity: Entity): Field[] {
-  return Object.values(entity.fields).filter((f) => f.computed !== null);
+  return Object.values(entity.fields).filter((f) => f.computed !== null && f.computed !== undefined);
 }
 
 /**

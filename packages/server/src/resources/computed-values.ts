@@ -125,14 +125,15 @@ export async function refreshParents(
 /**
  * Recomputes one record's computed values from its stored fields and its children; when any
  * changed, checks the record's rules that read them, writes them with a new version and goes on to
- * the record's own parents.
+ * the record's own parents. Without a writer (a migration that recomputes every row, parents after
+ * their children), only the values are written: no rule, no new version.
  */
 export async function recompute(
   context: ComputedContext,
   tx: Db,
   entity: string,
   id: string,
-  writer: Writer,
+  writer: Writer | null,
 ): Promise<void> {
   const { model } = context;
   const info = tableOf(model, entity);
@@ -147,6 +148,14 @@ export async function recompute(
   const next = computeValues(model, entity, old, children);
   const changed = changedComputed(info.entity, old, next);
   if (changed.length === 0) return;
+  if (writer === null) {
+    await tx
+      .updateTable(info.table)
+      .set(encodeFields(info, next, changed, context.database.dialect))
+      .where('id', '=', id)
+      .execute();
+    return;
+  }
   const errors = brokenRules(model, entity, old, next, changed, writer);
   if (errors.length > 0) throw writeProblem(model, errors);
   const saved: Record<string, Value> = {

@@ -22,19 +22,22 @@ export type ChildRows = Readonly<Record<string, readonly WireRecord[]>>;
 const NO_TIME = new Date(0);
 
 /**
- * The child relations that an entity's computed fields read: what must be loaded to compute them.
+ * The child relations that an entity's computed fields read (but those named in `except`, whose
+ * values are known otherwise): what must be loaded to compute them.
  *
  * @example relationsRead(order) // [{ name: 'lines', entity: 'OrderLine', via: 'order', … }]
  */
-export function relationsRead(entity: Entity): ChildRelation[] {
-  const names = new Set(computedOrder(entity).flatMap((f) => f.computed?.names ?? []));
+export function relationsRead(entity: Entity, except: ReadonlySet<string> = new Set()): ChildRelation[] {
+  const fields = computedOrder(entity).filter((f) => !except.has(f.name));
+  const names = new Set(fields.flatMap((f) => f.computed?.names ?? []));
   return Object.values(entity.children).filter((r) => names.has(r.name));
 }
 
 /**
  * The record with every computed field set from its own fields and `children` (the rows of each
  * relation in `relationsRead`). A value that cannot be computed — it reads an absent value, it
- * averages no rows, it does not fit the field — is null. The record itself is not changed.
+ * averages no rows, it does not fit the field — is null. The values in `known` (computed already,
+ * by SQL) are taken as they are. The record itself is not changed.
  *
  * @example computeValues(model, 'OrderLine', { quantity: 2, unitPrice: '9.95' }, {}) // { …, amount: '19.90' }
  */
@@ -43,6 +46,7 @@ export function computeValues(
   entity: string,
   record: WireRecord,
   children: ChildRows,
+  known: Readonly<Record<string, Value>> = {},
 ): Record<string, Value> {
   const def = entityOf(model, entity);
   const out: Record<string, Value> = { ...(record as Record<string, Value>) };
@@ -50,6 +54,10 @@ export function computeValues(
   if (order.length === 0) return out;
   const lists = childLists(model, def, children);
   for (const field of order) {
+    if (field.name in known) {
+      out[field.name] = known[field.name] ?? null;
+      continue;
+    }
     const vars = { ...activation(model, entity, out, { user: null, now: NO_TIME }), ...lists };
     const outcome = evaluate(model, entity, field.computed!, vars);
     const value = outcome.ok ? fromCel(field, outcome.value) : undefined;

@@ -20,6 +20,7 @@ import {
 } from '@ninefold/engine';
 import { type Entity, type Model, type Value, computedOrder, computedParents } from '@ninefold/model';
 import { type DialectName } from '../db/dialect.js';
+import { type SqlAggregate, aggregateValues, sqlAggregates } from './computed-sql.js';
 import { writeProblem } from './issues.js';
 import { type Db, type EntityTable, columnValues, decodeRow, encodeFields, entityTable } from './records.js';
 
@@ -55,9 +56,15 @@ export function hasComputed(entity: Entity): boolean {
  * The rows of each child relation the entity's computed fields read, of the record `id` (none for
  * a record not written yet), read through `db` (a write's transaction sees its own writes).
  */
-export async function loadChildren(model: Model, db: Db, entity: Entity, id: string | null): Promise<ChildRows> {
+export async function loadChildren(
+  model: Model,
+  db: Db,
+  entity: Entity,
+  id: string | null,
+  except: ReadonlySet<string> = new Set(),
+): Promise<ChildRows> {
   const out: Record<string, WireRecord[]> = {};
-  for (const relation of relationsRead(entity)) {
+  for (const relation of relationsRead(entity, except)) {
     if (id === null) {
       out[relation.name] = [];
       continue;
@@ -88,11 +95,38 @@ export async function computedOf(
   const order = computedOrder(entity);
   if (order.length === 0) return {};
   const id = typeof record['id'] === 'string' ? record['id'] : null;
-  const children = await loadChildren(context.model, db, entity, id);
-  const all = computeValues(context.model, entity.name, record, children);
+  const all = await valuesOf(context.model, db, entity, record, id);
   const out: Record<string, Value> = {};
   for (const field of order) out[field.name] = all[field.name] ?? null;
   return out;
+}
+
+const aggregatesByModel = new WeakMap<Model, Map<string, Map<string, SqlAggregate>>>();
+
+/** The entity's computed fields that SQL computes (`computed-sql.ts`), found once per model. */
+function aggregatesOf(model: Model, entity: Entity): Map<string, SqlAggregate> {
+  let byEntity = aggregatesByModel.get(model);
+  if (byEntity === undefined) aggregatesByModel.set(model, (byEntity = new Map()));
+  let found = byEntity.get(entity.name);
+  if (found === undefined) byEntity.set(entity.name, (found = sqlAggregates(model, entity)));
+  return found;
+}
+
+/**
+ * The record with its computed values: the aggregates SQL computes, then the rest by the engine
+ * over the children it reads (loaded only for those). A record not written yet has no children.
+ */
+async function valuesOf(
+  model: Model,
+  db: Db,
+  entity: Entity,
+  record: WireRecord,
+  id: string | null,
+): Promise<Record<string, Value>> {
+  const aggregates = id === null ? new Map<string, SqlAggregate>() : aggregatesOf(model, entity);
+  const known = id === null ? {} : await aggregateValues(model, db, aggregates, id);
+  const children = await loadChildren(model, db, entity, id, new Set(aggregates.keys()));
+  return computeValues(model, entity.name, record, children, known);
 }
 
 /**
@@ -144,8 +178,7 @@ export async function recompute(
     .executeTakeFirst()) as Record<string, unknown> | undefined;
   if (row === undefined) return; // deleted in the same transaction (a cascade from this parent)
   const old = decodeRow(info, columnValues(info, row));
-  const children = await loadChildren(model, tx, info.entity, id);
-  const next = computeValues(model, entity, old, children);
+  const next = await valuesOf(model, tx, info.entity, old, id);
   const changed = changedComputed(info.entity, old, next);
   if (changed.length === 0) return;
   if (writer === null) {

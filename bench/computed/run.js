@@ -50,7 +50,8 @@ const PLAIN = COMPUTED.replace(/ {6}(lines|total|lineCount|amount): .*\n/g, '');
 
 const model = (text) => {
   const result = compile(text, { file: 'bench.yaml' });
-  if (!result.ok) throw new Error(result.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`).join('\n'));
+  if (!result.ok)
+    throw new Error(result.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`).join('\n'));
   return result.model;
 };
 
@@ -89,7 +90,12 @@ async function prepare(side, final) {
   const outcome = await migrate(database, model(final));
   const migrated = performance.now() - started;
   const m = model(final);
-  await addUser(database, m, { email: `${side}@bench.local`, name: side, roles: ['sales'], password: PASSWORD });
+  await addUser(database, m, {
+    email: `${side}@bench.local`,
+    name: side,
+    roles: ['sales'],
+    password: PASSWORD,
+  });
   const app = buildApp({ model: m, database, logger: false });
   const login = await app.inject({
     method: 'POST',
@@ -115,7 +121,8 @@ async function timed(side, method, url, payload) {
     ...(payload === undefined ? {} : { payload }),
   });
   const ms = performance.now() - started;
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  if (response.statusCode >= 300)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
   return { ms, body: response.json() };
 }
 
@@ -145,15 +152,23 @@ const p = median(times.plain);
 const c = median(times.computed);
 const ratio = c / p;
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
-console.log(`computed values: a list of ${ORDERS} orders over ${LINES.toLocaleString('en')} lines, ${REQUESTS} requests a side`);
+console.log(
+  `computed values: a list of ${ORDERS} orders over ${LINES.toLocaleString('en')} lines, ${REQUESTS} requests a side`,
+);
 console.log(`  list without computed fields   ${fmt(p)} (median)`);
-console.log(`  list with total and lineCount  ${fmt(c)} (median)   ratio ${ratio.toFixed(2)}×  target ≤ ${TARGET}×  ${ratio <= TARGET ? 'PASS' : 'MISS'}`);
+console.log(
+  `  list with total and lineCount  ${fmt(c)} (median)   ratio ${ratio.toFixed(2)}×  target ≤ ${TARGET}×  ${ratio <= TARGET ? 'PASS' : 'MISS'}`,
+);
 console.log(`  the same, sorted by total      ${fmt(median(times.sorted))} (median)`);
 console.log(
   `  a line written on an order of ${LINES / ORDERS} lines: ${fmt(median(writes.computed))}, its order's values recomputed in the write; ${fmt(median(writes.plain))} without (medians of 30)`,
 );
-console.log(`  the migration that added the computed fields: ${fmt(computed.migrated)} for ${ORDERS} orders and ${LINES.toLocaleString('en')} lines`);
-console.log(`  peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; heap used now ${(process.memoryUsage().heapUsed / MiB).toFixed(0)} MiB`);
+console.log(
+  `  the migration that added the computed fields: ${fmt(computed.migrated)} for ${ORDERS} orders and ${LINES.toLocaleString('en')} lines`,
+);
+console.log(
+  `  peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; heap used now ${(process.memoryUsage().heapUsed / MiB).toFixed(0)} MiB`,
+);
 await plain.app.close();
 await computed.app.close();
 await plain.database.close();

@@ -11,8 +11,18 @@ async function ordersWorld() {
   const customer = await w.api('sam', 'POST', '/api/customers', { name: 'Acme', email: 'buy@acme.example' });
   const order = await w.api('sam', 'POST', '/api/orders', { number: 'O1001', customer: customer.body['id'] });
   const id = String(order.body['id']);
-  await w.api('sam', 'POST', '/api/order-lines', { order: id, article: 'Bolt', quantity: 3, unitPrice: '2.50' });
-  await w.api('sam', 'POST', '/api/order-lines', { order: id, article: 'Nut', quantity: 1, unitPrice: '0.25' });
+  await w.api('sam', 'POST', '/api/order-lines', {
+    order: id,
+    article: 'Bolt',
+    quantity: 3,
+    unitPrice: '2.50',
+  });
+  await w.api('sam', 'POST', '/api/order-lines', {
+    order: id,
+    article: 'Nut',
+    quantity: 1,
+    unitPrice: '0.25',
+  });
   return { w, id };
 }
 

@@ -4,7 +4,14 @@ import { buildApp, migrate, tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, freshDatabase } from '@ninefold/testkit';
 import { demoApi, seedDemoAccounts, seedDemoData } from '../src/index.js';
 
-const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'library-loans.md', 'bookings.yaml', 'seed.txt', 'orders.md'];
+const EXAMPLES = [
+  'expense-claims.md',
+  'helpdesk.md',
+  'library-loans.md',
+  'bookings.yaml',
+  'seed.txt',
+  'orders.md',
+];
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: demo data`, () => {
@@ -56,7 +63,10 @@ for (const dialect of DIALECTS) {
           for (const parent of entities) {
             for (const relation of Object.values(parent.children)) {
               const child = model.entities[relation.entity]!;
-              const rows = await database.db.selectFrom(tableName(child.resource)).select(relation.via).execute();
+              const rows = await database.db
+                .selectFrom(tableName(child.resource))
+                .select(relation.via)
+                .execute();
               const parents = new Set(rows.map((r) => r[relation.via]));
               expect(parents.size, `${parent.name}.${relation.name}`).toBe(created[parent.name]);
             }

@@ -120,10 +120,7 @@ export interface ComputedParent {
  *
  * @example computedParents(entities, 'OrderLine') // [{ entity: 'Order', via: 'order' }]
  */
-export function computedParents(
-  entities: Readonly<Record<string, Entity>>,
-  child: string,
-): ComputedParent[] {
+export function computedParents(entities: Readonly<Record<string, Entity>>, child: string): ComputedParent[] {
   const out: ComputedParent[] = [];
   for (const parent of Object.values(entities)) {
     const read = new Set(computedFields(parent).flatMap((f) => (f.computed as Expr).names));

@@ -58,14 +58,26 @@ async function projects(dialect: TestDialect) {
   const server = await testServer(dialect, model);
   await givenUser(server, 'lea@example.com', ['lead']);
   const { cookie } = await login(server.app, 'lea@example.com');
-  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, version?: unknown) => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    version?: unknown,
+  ) => {
     const response = await checkedInject(server.app, model, {
       method,
       url,
-      headers: { ...CSRF, cookie: cookie!, ...(version === undefined ? {} : { 'if-match': `"${String(version)}"` }) },
+      headers: {
+        ...CSRF,
+        cookie: cookie!,
+        ...(version === undefined ? {} : { 'if-match': `"${String(version)}"` }),
+      },
       ...(payload === undefined ? {} : { payload }),
     });
-    return { status: response.statusCode, body: (response.body === '' ? {} : response.json()) as Record<string, unknown> };
+    return {
+      status: response.statusCode,
+      body: (response.body === '' ? {} : response.json()) as Record<string, unknown>,
+    };
   };
   return { call };
 }
@@ -76,10 +88,18 @@ for (const dialect of DIALECTS) {
       const { call } = await projects(dialect);
       const project = (await call('POST', '/api/projects', { name: 'Roof' })).body;
       const url = `/api/projects/${String(project['id'])}`;
-      expect(project).toMatchObject({ open: 0, anyUrgent: false, longest: null, mean: null, spent: '0.0', summary: 'Roof: 0 open' });
+      expect(project).toMatchObject({
+        open: 0,
+        anyUrgent: false,
+        longest: null,
+        mean: null,
+        spent: '0.0',
+        summary: 'Roof: 0 open',
+      });
 
       const a = (await call('POST', '/api/tasks', { project: project['id'], title: 'Tiles', hours: 4 })).body;
-      const b = (await call('POST', '/api/tasks', { project: project['id'], title: 'Gutter', hours: 9.5 })).body;
+      const b = (await call('POST', '/api/tasks', { project: project['id'], title: 'Gutter', hours: 9.5 }))
+        .body;
       expect((await call('GET', url)).body).toMatchObject({
         open: 2,
         anyUrgent: true,
@@ -88,7 +108,12 @@ for (const dialect of DIALECTS) {
         summary: 'Roof: 2 open',
       });
 
-      const finished = await call('POST', `/api/tasks/${String(a['id'])}/transitions/finish`, {}, a['version']);
+      const finished = await call(
+        'POST',
+        `/api/tasks/${String(a['id'])}/transitions/finish`,
+        {},
+        a['version'],
+      );
       expect(finished.status).toBe(200);
       expect((await call('GET', url)).body).toMatchObject({ open: 1, summary: 'Roof: 1 open' });
 
@@ -99,7 +124,12 @@ for (const dialect of DIALECTS) {
 
       // the task without entries: a ref's default onDelete (restrict) keeps the other
       expect((await call('DELETE', `/api/tasks/${String(a['id'])}`)).status).toBe(204);
-      expect((await call('GET', url)).body).toMatchObject({ open: 1, longest: '9.5', mean: '9.50', spent: '2.5' });
+      expect((await call('GET', url)).body).toMatchObject({
+        open: 1,
+        longest: '9.5',
+        mean: '9.50',
+        spent: '2.5',
+      });
     });
   });
 
@@ -110,7 +140,10 @@ for (const dialect of DIALECTS) {
       await migrate(database, specModel(plain));
       const at = '2026-01-01T00:00:00.000Z';
       const row = { createdAt: at, updatedAt: at, version: 1 };
-      await database.db.insertInto(tableName('projects')).values({ ...row, id: 'p1', name: 'Roof' }).execute();
+      await database.db
+        .insertInto(tableName('projects'))
+        .values({ ...row, id: 'p1', name: 'Roof' })
+        .execute();
       await database.db
         .insertInto(tableName('tasks'))
         .values({ ...row, id: 't1', project: 'p1', title: 'Tiles', hours: 40, state: 'open' })
@@ -123,15 +156,26 @@ for (const dialect of DIALECTS) {
       const added = await migrate(database, specModel(SPEC));
       expect(added.planText).toContain('recompute the computed values of every Project');
       const read = async () =>
-        (await sql<{ open: unknown; spent: unknown }>`select open, spent from ${sql.table(tableName('projects'))}`.execute(database.db)).rows[0];
+        (
+          await sql<{
+            open: unknown;
+            spent: unknown;
+          }>`select open, spent from ${sql.table(tableName('projects'))}`.execute(database.db)
+        ).rows[0];
       expect(await read()).toMatchObject({ open: 1 });
       expect(Number((await read())!.spent)).toBe(15); // 1.5 hours, kept in tenths
 
-      const changed = await migrate(database, specModel(SPEC.replace("t.state == 'open'", "t.state == 'done'")));
+      const changed = await migrate(
+        database,
+        specModel(SPEC.replace("t.state == 'open'", "t.state == 'done'")),
+      );
       expect(changed.status).toBe('applied');
       expect(await read()).toMatchObject({ open: 0 });
 
-      const again = await migrate(database, specModel(SPEC.replace("t.state == 'open'", "t.state == 'done'")));
+      const again = await migrate(
+        database,
+        specModel(SPEC.replace("t.state == 'open'", "t.state == 'done'")),
+      );
       expect(again.status).toBe('up-to-date');
     });
   });

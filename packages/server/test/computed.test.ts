@@ -30,11 +30,17 @@ for (const dialect of DIALECTS) {
       return body(r);
     };
     const addLine = async (order: Json, quantity: number, unitPrice: string) => {
-      const r = await sam.post('/api/order-lines', { order: order['id'], article: 'Bolt', quantity, unitPrice });
+      const r = await sam.post('/api/order-lines', {
+        order: order['id'],
+        article: 'Bolt',
+        quantity,
+        unitPrice,
+      });
       expect(r.statusCode, r.body).toBe(201);
       return body(r);
     };
-    const read = async (resource: string, record: Json) => body(await sam.get(`/api/${resource}/${String(record['id'])}`));
+    const read = async (resource: string, record: Json) =>
+      body(await sam.get(`/api/${resource}/${String(record['id'])}`));
 
     it('computes a line’s amount on create and on update', async () => {
       const order = await newOrder();
@@ -81,7 +87,11 @@ for (const dialect of DIALECTS) {
       const after = await read('orders', order);
       expect(Number(after['version'])).toBe(Number(order['version']) + 1);
       // a stale edit of the order is refused: its total is no longer what the editor saw
-      const stale = await sam.patch(`/api/orders/${String(order['id'])}`, { note: 'x' }, Number(order['version']));
+      const stale = await sam.patch(
+        `/api/orders/${String(order['id'])}`,
+        { note: 'x' },
+        Number(order['version']),
+      );
       expect(stale.statusCode).toBe(409);
     });
 
@@ -168,7 +178,9 @@ for (const dialect of DIALECTS) {
       expect(sorted.map((o) => o['id'])).toEqual([expect.any(String), expect.any(String)]);
       const totals = sorted.map((o) => Number(o['total']));
       expect(totals[0]).toBeGreaterThanOrEqual(totals[1]!);
-      const filtered = body(await sam.get('/api/orders?total[gte]=700&total[lte]=901&lineCount=2'))['data'] as Json[];
+      const filtered = body(await sam.get('/api/orders?total[gte]=700&total[lte]=901&lineCount=2'))[
+        'data'
+      ] as Json[];
       expect(filtered.map((o) => o['id'])).toEqual([large['id']]);
     });
   });

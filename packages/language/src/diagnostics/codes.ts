@@ -72,7 +72,10 @@ export const DIAGNOSTIC_CODES = {
     severity: 'error',
     title: 'A computed field also has a default, is required, or says `readonly: false`.',
   },
-  NF226: { severity: 'error', title: 'A field of a type that cannot be computed (a list, a ref, json) is computed.' },
+  NF226: {
+    severity: 'error',
+    title: 'A field of a type that cannot be computed (a list, a ref, json) is computed.',
+  },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -102,7 +105,10 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     title: 'Sign-up gives a role that may read, change and delete every record.',
   },
-  NF325: { severity: 'error', title: 'A child relation’s `via` is not a single ref of the child to the parent.' },
+  NF325: {
+    severity: 'error',
+    title: 'A child relation’s `via` is not a single ref of the child to the parent.',
+  },
   NF326: { severity: 'error', title: 'Computed values read each other in a cycle.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },

@@ -239,8 +239,7 @@ function dependencies(entities: Readonly<Record<string, Entity>>, entity: Entity
     if (own_?.computed) out.push(`${entity.name}.${name}`);
     const relation = entity.children[name];
     const child = relation === undefined ? undefined : entities[relation.entity];
-    for (const f of Object.values(child?.fields ?? {}))
-      if (f.computed) out.push(`${child!.name}.${f.name}`);
+    for (const f of Object.values(child?.fields ?? {})) if (f.computed) out.push(`${child!.name}.${f.name}`);
   }
   return out;
 }
@@ -267,7 +266,8 @@ function reportCycles(ctx: CompileContext, spans: ReadonlyMap<string, Span>): vo
     state.set(key, 'visiting');
     const [entityName, fieldName] = key.split('.') as [string, string];
     const entity = ctx.entities[entityName]!;
-    for (const next of dependencies(ctx.entities, entity, entity.fields[fieldName]!)) visit(next, [...path, key]);
+    for (const next of dependencies(ctx.entities, entity, entity.fields[fieldName]!))
+      visit(next, [...path, key]);
     state.set(key, 'done');
   };
   for (const key of spans.keys()) visit(key, []);

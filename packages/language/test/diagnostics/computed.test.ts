@@ -59,7 +59,12 @@ describe('computed values and child relations', () => {
 
   it('NF402: a child relation is not in scope outside computed values', () => {
     const src = `${orders('n: { type: integer, computed: "size(lines)" }')}rules:\n  - { id: r, entity: Order, assert: "size(lines) > 0", error: E_VALIDATION }\n`;
-    expectDiagnostic(src, { code: 'NF402', line: 13, column: 43, message: /uses `lines`, which is not defined here/ });
+    expectDiagnostic(src, {
+      code: 'NF402',
+      line: 13,
+      column: 43,
+      message: /uses `lines`, which is not defined here/,
+    });
   });
 
   it('NF225: a computed field with a default', () => {
@@ -118,7 +123,8 @@ describe('computed values and child relations', () => {
         code: 'NF325',
         line: 4,
         column: 56,
-        message: /`via` of `Order.lines` must be a single ref of `OrderLine` to `Order`; `OrderLine.amount` is a integer/,
+        message:
+          /`via` of `Order.lines` must be a single ref of `OrderLine` to `Order`; `OrderLine.amount` is a integer/,
         hint: /use `order`/,
       },
     );
@@ -158,9 +164,7 @@ describe('computed values and child relations', () => {
 
   it('NF326: computed values that read each other in a cycle', () => {
     expectDiagnostic(
-      orders(
-        'a: { type: integer, computed: "b + 1" }\n        b: { type: integer, computed: "a + 1" }',
-      ),
+      orders('a: { type: integer, computed: "b + 1" }\n        b: { type: integer, computed: "a + 1" }'),
       {
         code: 'NF326',
         line: 6,

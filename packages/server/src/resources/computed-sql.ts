@@ -27,7 +27,8 @@ export interface SqlAggregate {
 }
 
 const SIZE = /^\s*size\(\s*([A-Za-z_]\w*)\s*\)\s*$/;
-const FOLD = /^\s*(sum|min|max)\(\s*([A-Za-z_]\w*)\.map\(\s*([A-Za-z_]\w*)\s*,\s*\3\.([A-Za-z_]\w*)\s*\)\s*\)\s*$/;
+const FOLD =
+  /^\s*(sum|min|max)\(\s*([A-Za-z_]\w*)\.map\(\s*([A-Za-z_]\w*)\s*,\s*\3\.([A-Za-z_]\w*)\s*\)\s*\)\s*$/;
 const NUMERIC = new Set(['integer', 'decimal', 'money']);
 
 /**
@@ -81,7 +82,11 @@ export async function aggregateValues(
             : sql<unknown>`max(${column})`;
     const row = (await db
       .selectFrom(table)
-      .select([expression.as('value'), sql<unknown>`count(*)`.as('n'), (column === null ? sql<unknown>`count(*)` : sql<unknown>`count(${column})`).as('present')])
+      .select([
+        expression.as('value'),
+        sql<unknown>`count(*)`.as('n'),
+        (column === null ? sql<unknown>`count(*)` : sql<unknown>`count(${column})`).as('present'),
+      ])
       .where(a.relation.via, '=', id)
       .executeTakeFirst()) as { value: unknown; n: unknown; present: unknown } | undefined;
     out[name] = valueOf(a, row);
@@ -93,7 +98,7 @@ function valueOf(a: SqlAggregate, row: { value: unknown; n: unknown; present: un
   const n = Number(row?.n ?? 0);
   if (a.fn === 'count') return n;
   if (Number(row?.present ?? 0) !== n) return null;
-  if (n === 0) return a.fn === 'sum' ? fromCel(a.field, a.of!.type === 'integer' ? 0n : 0) ?? null : null;
+  if (n === 0) return a.fn === 'sum' ? (fromCel(a.field, a.of!.type === 'integer' ? 0n : 0) ?? null) : null;
   const raw = row?.value;
   if (raw === null || raw === undefined) return null;
   const units = BigInt(typeof raw === 'number' ? Math.trunc(raw) : String(raw).replace(/\..*$/, ''));

@@ -226,7 +226,8 @@ function brokenRules(
     const params: Record<string, Value> = { ...model.constants, ...next, rule: rule.id };
     const label = (f: string) => model.entities[entity]?.fields[f]?.label ?? f;
     if (rule.fields.length === 0) errors.push({ code: rule.error, field: null, params });
-    for (const f of rule.fields) errors.push({ code: rule.error, field: f, params: { ...params, field: label(f) } });
+    for (const f of rule.fields)
+      errors.push({ code: rule.error, field: f, params: { ...params, field: label(f) } });
   }
   return errors;
 }

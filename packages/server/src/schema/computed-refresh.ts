@@ -13,10 +13,12 @@ import { recompute } from '../resources/computed-values.js';
 function signature(model: Model, entity: Entity): string {
   const own = computedOrder(entity).map((f) => [f.name, f.computed?.source ?? '']);
   // a model recorded before child relations has none
-  const children = (own.length === 0 || entity.children === undefined ? [] : relationsRead(entity)).map((r) => {
-    const child = model.entities[r.entity];
-    return [r.name, r.entity, r.via, child === undefined ? [] : signature(model, child)];
-  });
+  const children = (own.length === 0 || entity.children === undefined ? [] : relationsRead(entity)).map(
+    (r) => {
+      const child = model.entities[r.entity];
+      return [r.name, r.entity, r.via, child === undefined ? [] : signature(model, child)];
+    },
+  );
   return JSON.stringify([own, children]);
 }
 

@@ -76,6 +76,7 @@ export const DIAGNOSTIC_CODES = {
     severity: 'error',
     title: 'A field of a type that cannot be computed (a list, a ref, json) is computed.',
   },
+  NF227: { severity: 'error', title: 'A transition sets or requires a computed field.' },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },

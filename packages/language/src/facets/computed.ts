@@ -219,8 +219,23 @@ export function checkComputed(ctx: CompileContext, pending: readonly PendingComp
     }
     spans.set(`${p.entity}.${p.field}`, p.keySpan);
     setComputed(ctx, p.entity, p.field, expr);
+    reportTransitionsWriting(ctx, p);
   }
   reportCycles(ctx, spans);
+}
+
+/** NF227 for each transition that sets or requires a computed field: only its expression gives it. */
+function reportTransitionsWriting(ctx: CompileContext, p: PendingComputed): void {
+  for (const t of Object.values(ctx.states[p.entity]?.transitions ?? {})) {
+    const how = p.field in t.set ? 'sets' : t.require.includes(p.field) ? 'requires' : null;
+    if (how === null) continue;
+    ctx.bag.report(
+      'NF227',
+      p.keySpan,
+      `\`${p.entity}.${p.field}\` is computed, but transition \`${t.name}\` ${how} it.`,
+      `remove \`${p.field}\` from the \`${how === 'sets' ? 'set' : 'require'}\` of \`${t.name}\`; the expression gives its value`,
+    );
+  }
 }
 
 function setComputed(ctx: CompileContext, entity: string, name: string, computed: Field['computed']): void {

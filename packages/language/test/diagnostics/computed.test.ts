@@ -193,6 +193,23 @@ describe('computed values and child relations', () => {
     );
   });
 
+  it('NF227: a transition that sets a computed field', () => {
+    const src = `${orders('n: { type: integer, computed: "size(lines)" }')}states:
+  Order:
+    initial: draft
+    states: { draft: {}, placed: {} }
+    transitions:
+      place: { from: draft, to: placed, set: { n: "0" } }
+`;
+    expectDiagnostic(src, {
+      code: 'NF227',
+      line: 6,
+      column: 27,
+      message: /`Order.n` is computed, but transition `place` sets it/,
+      hint: /remove `n` from the `set` of `place`/,
+    });
+  });
+
   it('NF407: a computed value that reads what changes without a write', () => {
     expectDiagnostic(orders('mine: { type: boolean, computed: "user.id == number" }'), {
       code: 'NF407',

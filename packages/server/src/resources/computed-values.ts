@@ -18,7 +18,14 @@ import {
   rulesFor,
   violated,
 } from '@ninefold/engine';
-import { type Entity, type Model, type Value, computedOrder, computedParents } from '@ninefold/model';
+import {
+  type ComputedParent,
+  type Entity,
+  type Model,
+  type Value,
+  computedOrder,
+  computedParents,
+} from '@ninefold/model';
 import { type DialectName } from '../db/dialect.js';
 import { type SqlAggregate, aggregateValues, sqlAggregates } from './computed-sql.js';
 import { writeProblem } from './issues.js';
@@ -101,6 +108,17 @@ export async function computedOf(
   return out;
 }
 
+const parentsByModel = new WeakMap<Model, Map<string, ComputedParent[]>>();
+
+/** `computedParents` of an entity, found once per model: every write of every entity asks. */
+function parentsOf(model: Model, child: string): ComputedParent[] {
+  let byEntity = parentsByModel.get(model);
+  if (byEntity === undefined) parentsByModel.set(model, (byEntity = new Map()));
+  let found = byEntity.get(child);
+  if (found === undefined) byEntity.set(child, (found = computedParents(model.entities, child)));
+  return found;
+}
+
 const aggregatesByModel = new WeakMap<Model, Map<string, Map<string, SqlAggregate>>>();
 
 /** The entity's computed fields that SQL computes (`computed-sql.ts`), found once per model. */
@@ -146,7 +164,7 @@ export async function refreshParents(
   after: WireRecord | null,
   writer: Writer,
 ): Promise<void> {
-  for (const parent of computedParents(context.model.entities, child)) {
+  for (const parent of parentsOf(context.model, child)) {
     const ids = new Set<string>();
     for (const row of [before, after]) {
       const id = row?.[parent.via];

@@ -87,7 +87,7 @@ export async function refIdsFor(
 export async function createRecord(
   example: Example,
   entity: string,
-  options: { as?: string; depth?: number } = {},
+  options: { as?: string; depth?: number; parent?: { entity: string; id: string } } = {},
 ): Promise<{ role: string; record: ApiRecord }> {
   const problems: string[] = [];
   const candidates = options.as !== undefined ? [options.as] : creators(example.model, entity);
@@ -97,6 +97,7 @@ export async function createRecord(
     const writable = writableList(example.model, user, entity, 'create', null);
     try {
       const refIds = await refIdsFor(example, role, entity, options.depth ?? 0);
+      if (options.parent !== undefined) refIds[options.parent.entity] = [options.parent.id];
       const { input } = generateRecord(example.model, entity, user, { writable, refIds });
       const answer = await example.api<ApiRecord>(role, 'POST', resourceOf(example.model, entity), input);
       if (answer.status === 201 || answer.status === 200) return { role, record: answer.body };
@@ -151,6 +152,10 @@ export async function recordReadyFor(
       record = (await createRecord(example, entity, { as: creator })).record;
     } catch {
       continue;
+    }
+    // a child for each child relation: a parent's rules may read their computed values (decision 0045)
+    for (const relation of Object.values(model.entities[entity]!.children)) {
+      await createRecord(example, relation.entity, { parent: { entity, id: record.id } }).catch(() => null);
     }
     for (const from of transition.from) {
       const path = pathTo(model, entity, record.state ?? machine.initial, from);

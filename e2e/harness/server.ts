@@ -56,6 +56,7 @@ export const EXAMPLES = [
   'examples/library-loans.md',
   'examples/bookings.yaml',
   'examples/seed.txt',
+  'examples/orders.md',
 ];
 
 export async function compileExample(file: string): Promise<Model> {

@@ -79,6 +79,8 @@ export async function seedDemoData(
   if (await anyRecords(database, entities)) return { created };
   const api = demoApi(app, model, accounts);
   const perEntity = options.perEntity ?? 6;
+  // a parent's states wait for its children: its rules may read their computed values (decision 0045)
+  const parents: [string, ApiRecord[]][] = [];
   for (const entity of creationOrder(entities)) {
     const made: ApiRecord[] = [];
     for (let ordinal = 1; ordinal <= perEntity; ordinal++) {
@@ -89,7 +91,12 @@ export async function seedDemoData(
     if (made.length === 0) continue;
     created[entity.name] = made.length;
     await shareWithDemoUsers(database, api, entity.name, made[0]!.id);
-    for (const [k, record] of made.entries()) await spreadOverStates(api, entity.name, record, k);
+    if (Object.keys(entity.children).length > 0) parents.push([entity.name, made]);
+    else for (const [k, record] of made.entries()) await spreadOverStates(api, entity.name, record, k);
+  }
+  // each step reads the record afresh (`stepAsAnyone`): its children changed its values and version
+  for (const [entity, made] of parents) {
+    for (const [k, record] of made.entries()) await spreadOverStates(api, entity, record, k);
   }
   return { created };
 }
@@ -226,6 +233,12 @@ export async function createAs(
   const forSomeoneElse = wording !== undefined && owner !== null && writable.includes(owner);
   // a demo record whose owner its creator may name is made for another demo user (a desk's loan)
   if (forSomeoneElse) refIds['User'] = (refIds['User'] ?? []).filter((id) => id !== user.id);
+  // a child goes to the next parent in turn, so that every parent has children to show and count
+  for (const target of childParents(api.model, entity)) {
+    const ids = refIds[target] ?? [];
+    const k = ids.length === 0 ? 0 : (wording?.ordinal ?? 0) % ids.length;
+    refIds[target] = [...ids.slice(k), ...ids.slice(0, k)];
+  }
   const { input } = generateRecord(api.model, entity, user, {
     writable,
     refIds,
@@ -324,6 +337,13 @@ async function anyRecords(database: Database, entities: readonly Entity[]): Prom
     if (row !== undefined) return true;
   }
   return false;
+}
+
+/** The entities that name `child` in a child relation: its refs to them are spread over their records. */
+function childParents(model: Model, child: string): string[] {
+  return Object.values(model.entities)
+    .filter((e) => Object.values(e.children).some((r) => r.entity === child))
+    .map((e) => e.name);
 }
 
 /** Entities ordered so that the targets of references come before the records referring to them. */

@@ -4,7 +4,14 @@ import { buildApp, migrate, tableName } from '@ninefold/server';
 import { DIALECTS, exampleModel, freshDatabase } from '@ninefold/testkit';
 import { demoApi, seedDemoAccounts, seedDemoData } from '../src/index.js';
 
-const EXAMPLES = ['expense-claims.md', 'helpdesk.md', 'library-loans.md', 'bookings.yaml', 'seed.txt'];
+const EXAMPLES = [
+  'expense-claims.md',
+  'helpdesk.md',
+  'library-loans.md',
+  'bookings.yaml',
+  'seed.txt',
+  'orders.md',
+];
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: demo data`, () => {
@@ -50,6 +57,19 @@ for (const dialect of DIALECTS) {
             const states = new Set(rows.map((r) => r['state']));
             if (Object.keys(machine.states).length > 1)
               expect(states.size, `${entity}: states shown`).toBeGreaterThan(1);
+          }
+
+          // every parent has children to show and count (decision 0045)
+          for (const parent of entities) {
+            for (const relation of Object.values(parent.children)) {
+              const child = model.entities[relation.entity]!;
+              const rows = await database.db
+                .selectFrom(tableName(child.resource))
+                .select(relation.via)
+                .execute();
+              const parents = new Set(rows.map((r) => r[relation.via]));
+              expect(parents.size, `${parent.name}.${relation.name}`).toBe(created[parent.name]);
+            }
           }
 
           const again = await seedDemoData(later, database, model, accounts);

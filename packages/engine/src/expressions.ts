@@ -9,10 +9,13 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import {
+  AGGREGATE_FUNCTIONS,
   type Entity,
   type Expr,
   type Model,
   celTypeOfConstant,
+  childRowFields,
+  childRowType,
   recordSchema,
   userSchema,
 } from '@ninefold/model';
@@ -59,6 +62,7 @@ function baseEnvironment(model: Model, cel: ModelCel): Environment {
   env.registerVariable({ name: 'user', schema: userSchema(model.entities['User']) });
   env.registerVariable('now', 'google.protobuf.Timestamp');
   env.registerVariable('today', 'string');
+  for (const fn of AGGREGATE_FUNCTIONS) env.registerFunction(fn.signature, fn.handler);
   for (const [name, value] of Object.entries(model.constants)) {
     const type = celTypeOfConstant(value);
     env.registerConstant(name, type, type === 'int' ? BigInt(value as number) : value);
@@ -96,6 +100,18 @@ export function environment(model: Model, entity: string | null): Environment {
   env.registerVariable({ name: 'self', schema });
   if (def.owner !== null) env.registerVariable('own', 'bool');
   env.registerVariable({ name: 'old', schema });
+  // the child relations, read by computed values only (the compiler keeps them out of the rest)
+  const rowTypes = new Set<string>();
+  for (const relation of Object.values(def.children)) {
+    const child = lookup(model.entities, relation.entity);
+    if (child === undefined || env.hasVariable(relation.name)) continue;
+    const type = childRowType(child.name);
+    if (!rowTypes.has(type)) {
+      env.registerType(type, { fields: childRowFields(child, lookup(model.states, child.name)) });
+      rowTypes.add(type);
+    }
+    env.registerVariable(relation.name, `list<${type}>`);
+  }
   cel.byEntity.set(entity, env);
   return env;
 }

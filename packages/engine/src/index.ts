@@ -22,6 +22,7 @@ export { type FieldCheck, checkFieldValue, isEmptyValue } from './field-value.js
 export { type Operation, type ValidateOptions, rulesFor, validateRecord } from './validate.js';
 export { type DefaultsOptions, applyDefaults } from './defaults.js';
 export { type WriteCheckOptions, checkWrite } from './write-check.js';
+export { type ChildRows, changedComputed, computeValues, relationsRead } from './computed.js';
 export { type Action, accessFor, grantsOf, mayOpenScreen, visibleNav } from './grants.js';
 export { grantedFields, queryableFields } from './field-grants.js';
 export {

@@ -46,6 +46,9 @@ export function checkWrite(
       errors.push({ code: 'E_READONLY_FIELD', field: key, params: { field: key } });
     } else if (field === undefined) {
       errors.push({ code: 'E_UNKNOWN_FIELD', field: key, params: { field: key, entity: def.label } });
+    } else if (field.computed !== null) {
+      // a computed value is the expression's, never a person's: not even a transition's `require`
+      errors.push({ code: 'E_READONLY_FIELD', field: key, params: { field: field.label } });
     } else if (required.includes(key)) {
       continue;
     } else if (field.readonly || (allowed !== null && !allowed.includes(key))) {

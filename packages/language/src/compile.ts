@@ -6,6 +6,7 @@ import { Environments, checkExpression } from './expressions/check.js';
 import { readConstants, readLimits } from './facets/constants.js';
 import { type CompileContext } from './facets/context.js';
 import { builtinUser, finishEntities, readEntities } from './facets/entities.js';
+import { checkChildRelations, checkComputed } from './facets/computed.js';
 import { readAuth } from './facets/auth.js';
 import { readErrors } from './facets/errors.js';
 import { readCalls, readProduct } from './facets/product.js';
@@ -253,7 +254,13 @@ function compileText(text: string, file: string): CompileResult {
   ctx.roleNames = declaredRoles.length > 0 ? declaredRoles : [DEFAULT_ROLE];
 
   const entityEntries = dict('entities');
-  const { entities, pendingDefaults, spans: entitySpans } = readEntities(ctx, entityEntries);
+  const {
+    entities,
+    pendingDefaults,
+    pendingComputed,
+    pendingChildren,
+    spans: entitySpans,
+  } = readEntities(ctx, entityEntries);
   for (const [key, span] of entitySpans) ctx.spans.set(key, span);
   const user = builtinUser(ctx.roleNames);
   const extraUser = entities['User'];
@@ -286,6 +293,9 @@ function compileText(text: string, file: string): CompileResult {
         default: { expr },
       };
   }
+
+  checkChildRelations(ctx, pendingChildren);
+  checkComputed(ctx, pendingComputed, text);
 
   ctx.errors = readErrors(ctx, dict('errors'));
   checkTransitionErrors(ctx);

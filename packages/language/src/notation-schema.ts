@@ -16,6 +16,7 @@ import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
 import { authSchema } from './notation-schema-auth.js';
 import { widgetsSchema } from './notation-schema-widgets.js';
+import { CHILDREN_KEYS } from './facets/computed.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
 import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
@@ -333,6 +334,9 @@ const fieldObject = strictObject(
     ),
     to: text('The entity a ref field points to, like `User`.', { pattern: NAME_RULES.entity.pattern.source }),
     many: flag('A list of refs or of enum values rather than a single one.'),
+    computed: expr(
+      'A value derived from the record’s fields and its child relations (`sum(lines.map(l, l.amount))`): read-only, kept up to date on every write of the record or of a child.',
+    ),
   },
   {
     required: ['type'],
@@ -346,10 +350,24 @@ const fieldObject = strictObject(
   },
 );
 
+const childRelation = strictObject(
+  CHILDREN_KEYS,
+  {
+    type: { const: 'children', description: 'A child relation: not stored, read by computed values.' },
+    label: text('The name of the relation in words. Defaults to its name.'),
+    entity: text('The child entity, like `OrderLine`.', { pattern: NAME_RULES.entity.pattern.source }),
+    via: text('The child’s single ref to this entity, like `order`.', {
+      pattern: NAME_RULES.field.pattern.source,
+    }),
+  },
+  { required: ['type', 'entity', 'via'] },
+);
+
 const field: JsonSchema = {
   title: 'Field',
-  description: 'A field: its type alone (`title: string`), or a mapping with `type` and constraints.',
-  anyOf: [fieldType, fieldObject],
+  description:
+    'A field: its type alone (`title: string`), a mapping with `type` and constraints, or a child relation (`{ type: children, entity, via }`).',
+  anyOf: [fieldType, fieldObject, childRelation],
 };
 
 const fieldName = (description: string): JsonSchema =>

@@ -68,6 +68,15 @@ export const DIAGNOSTIC_CODES = {
     title:
       'A single sign-on setting that must name something is empty: the client id, the label or the role claim.',
   },
+  NF225: {
+    severity: 'error',
+    title: 'A computed field also has a default, is required, or says `readonly: false`.',
+  },
+  NF226: {
+    severity: 'error',
+    title: 'A field of a type that cannot be computed (a list, a ref, json) is computed.',
+  },
+  NF227: { severity: 'error', title: 'A transition sets or requires a computed field.' },
   NF229: {
     severity: 'error',
     title: 'A widget’s measure is not a measure, or measures a field that is not a number.',
@@ -107,6 +116,11 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     title: 'Sign-up gives a role that may read, change and delete every record.',
   },
+  NF325: {
+    severity: 'error',
+    title: 'A child relation’s `via` is not a single ref of the child to the parent.',
+  },
+  NF326: { severity: 'error', title: 'Computed values read each other in a cycle.' },
   NF327: { severity: 'error', title: 'Two widgets of a dashboard have the same id.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
@@ -115,6 +129,10 @@ export const DIAGNOSTIC_CODES = {
   NF404: { severity: 'error', title: 'A condition does not evaluate to a boolean.' },
   NF405: { severity: 'error', title: 'An expression that must run as SQL cannot be translated.' },
   NF406: { severity: 'error', title: 'An expression is longer or deeper than allowed.' },
+  NF407: {
+    severity: 'error',
+    title: 'A computed value reads what changes without a write (`user`, `now`, `today`, `own`).',
+  },
   // Error catalogue
   NF501: { severity: 'error', title: 'An ICU message does not parse.' },
   NF502: { severity: 'error', title: 'A message uses an argument that is never supplied.' },

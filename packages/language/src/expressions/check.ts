@@ -2,7 +2,15 @@ import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { type DiagnosticBag, type Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/suggest.js';
 import { type Constant, type Entity, type Expr, type StateMachine } from '@ninefold/model';
-import { FIELD_TYPE_INFO, celTypeOfConstant, recordSchema, userSchema } from '@ninefold/model';
+import {
+  AGGREGATE_FUNCTIONS,
+  FIELD_TYPE_INFO,
+  celTypeOfConstant,
+  childRowFields,
+  childRowType,
+  recordSchema,
+  userSchema,
+} from '@ninefold/model';
 import { LIMITS } from '../source/limits.js';
 import { expandHas } from './shorthand.js';
 import { sqlObstacle } from './sql-subset.js';
@@ -13,6 +21,8 @@ export interface ExprScope {
   readonly entity: Entity | null;
   /** Whether `old`, the record before the change, is in scope. */
   readonly old: boolean;
+  /** Whether the entity's child relations are in scope, as lists of rows (computed values only). */
+  readonly children?: boolean;
 }
 
 export interface ExprRequest {
@@ -30,7 +40,7 @@ export interface ExprRequest {
 }
 
 function scopeKey(scope: ExprScope): string {
-  return `${scope.entity?.name ?? ''}|${scope.old}`;
+  return `${scope.entity?.name ?? ''}|${scope.old}|${scope.children === true}`;
 }
 
 const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 48 };
@@ -89,6 +99,7 @@ export class Environments {
       names.push('self', ...Object.keys(recordSchema(scope.entity, this.ctx.states[scope.entity.name])));
       if (scope.entity.owner !== null) names.push('own');
       if (scope.old) names.push('old');
+      if (scope.children === true) names.push(...Object.keys(scope.entity.children));
     }
     return names;
   }
@@ -111,7 +122,23 @@ export class Environments {
     env.registerVariable({ name: 'self', schema });
     if (entity.owner !== null) env.registerVariable('own', 'bool');
     if (scope.old) env.registerVariable({ name: 'old', schema });
+    if (scope.children === true) this.#registerChildren(env, entity);
     return env;
+  }
+
+  /** Each child relation as a list of rows of the child's fields (`lines.map(l, l.amount)`). */
+  #registerChildren(env: Environment, entity: Entity): void {
+    const registered = new Set<string>();
+    for (const relation of Object.values(entity.children)) {
+      const child = this.ctx.entities[relation.entity];
+      if (child === undefined || env.hasVariable(relation.name)) continue;
+      const type = childRowType(child.name);
+      if (!registered.has(type)) {
+        env.registerType(type, { fields: childRowFields(child, this.ctx.states[child.name]) });
+        registered.add(type);
+      }
+      env.registerVariable(relation.name, `list<${type}>`);
+    }
   }
 
   #buildBase(): Environment {
@@ -119,6 +146,7 @@ export class Environments {
     env.registerVariable({ name: 'user', schema: userSchema(this.ctx.entities['User']) });
     env.registerVariable('now', 'google.protobuf.Timestamp');
     env.registerVariable('today', 'string');
+    for (const fn of AGGREGATE_FUNCTIONS) env.registerFunction(fn.signature, fn.handler);
     for (const [name, value] of Object.entries(this.ctx.constants)) {
       const type = celTypeOfConstant(value);
       env.registerConstant(name, type, type === 'int' ? BigInt(value as number) : value);

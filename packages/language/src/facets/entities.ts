@@ -9,6 +9,7 @@ import {
   FIELD_CONSTRAINTS,
   FIELD_TYPE_INFO,
   type BoundFormat,
+  type ChildRelation,
   type Field,
   type FieldConstraint,
   type FieldDefault,
@@ -37,6 +38,13 @@ import {
 } from '@ninefold/model';
 import { CONTEXT_NAMES } from '@ninefold/model';
 import { type CompileContext } from './context.js';
+import {
+  type PendingChildren,
+  type PendingComputed,
+  isChildrenEntry,
+  readChildRelation,
+  readComputed,
+} from './computed.js';
 import { capital, checkName, mapOf, pluralize } from './reader.js';
 
 export const ENTITY_KEYS = [
@@ -67,8 +75,8 @@ export const FIELD_KEYS = [
   'precision',
   'to',
   'many',
+  'computed',
 ] as const;
-
 type Constraint = (typeof FIELD_KEYS)[number];
 
 /**
@@ -99,6 +107,8 @@ export interface PendingDefault {
 export interface EntitiesResult {
   readonly entities: Record<string, Entity>;
   readonly pendingDefaults: PendingDefault[];
+  readonly pendingComputed: PendingComputed[];
+  readonly pendingChildren: PendingChildren[];
   /** Where each entity and field was declared, for later diagnostics. */
   readonly spans: Map<string, Span>;
 }
@@ -164,6 +174,8 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
   const { reader, bag } = ctx;
   const entities: Record<string, Entity> = {};
   const pendingDefaults: PendingDefault[] = [];
+  const pendingComputed: PendingComputed[] = [];
+  const pendingChildren: PendingChildren[] = [];
   const spans = new Map<string, Span>();
   const declared = entries.map((e) => e.key);
 
@@ -176,6 +188,7 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
     const isUser = name === 'User';
 
     const fields: Record<string, Field> = {};
+    const children: Record<string, ChildRelation> = {};
     const fieldsEntry = m.get('fields');
     if (fieldsEntry === undefined && !isUser) {
       reader.missing(entry.keySpan, 'fields', `entity \`${name}\``, 'fields: { title: { type: string } }');
@@ -210,7 +223,12 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
         continue;
       }
       spans.set(`${name}.${f.key}`, f.keySpan);
-      const field = readField(ctx, name, f, declared, pendingDefaults);
+      if (isChildrenEntry(f)) {
+        const relation = readChildRelation(ctx, name, f, declared, pendingChildren);
+        if (relation !== null) children[f.key] = relation;
+        continue;
+      }
+      const field = readField(ctx, name, f, declared, pendingDefaults, pendingComputed);
       if (field !== null) fields[f.key] = field;
     }
 
@@ -227,12 +245,12 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
       search: [],
       builtin: false,
       fields,
-      children: {},
+      children,
     };
     entities[name] = entity;
     ctx.pendingEntityKeys.set(name, m);
   }
-  return { entities, pendingDefaults, spans };
+  return { entities, pendingDefaults, pendingComputed, pendingChildren, spans };
 }
 
 /** `PurchaseOrder` → `purchase-orders`. */
@@ -251,6 +269,7 @@ function readField(
   entry: YEntry,
   entityNames: readonly string[],
   pendingDefaults: PendingDefault[],
+  pendingComputed: PendingComputed[],
 ): Field | null {
   const { reader, bag } = ctx;
   const where = `field \`${entity}.${entry.key}\``;
@@ -408,6 +427,23 @@ function readField(
         );
       }
     }
+  }
+
+  const computed = m.get('computed');
+  if (computed) {
+    const source = readComputed(ctx, m, computed, field, where);
+    if (source !== null) {
+      pendingComputed.push({
+        entity,
+        field: entry.key,
+        source,
+        span: computed.value.span,
+        keySpan: computed.keySpan,
+      });
+      // never written by a person: read-only whatever the spec says (NF225 refuses `readonly: false`)
+      field.readonly = true;
+    }
+    return field;
   }
 
   const dflt = m.get('default');

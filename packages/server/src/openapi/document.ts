@@ -42,6 +42,7 @@ import {
   listParameters,
   problemSchema,
   recordSchema,
+  parentRuleCodes,
   ruleCodes,
   schemaName,
 } from './schemas.js';
@@ -298,7 +299,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           responses: { '200': record },
         },
       ),
-      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', 'E_REFERENCED'], {
+      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', 'E_REFERENCED', ...parentRuleCodes(model, entity)], {
         operationId: `delete${name}`,
         tags: [tag],
         summary: `Delete a ${entity.label}.`,

@@ -5,6 +5,7 @@
  */
 import { rulesFor } from '@ninefold/engine';
 import {
+  computedParents,
   ACTIONS_KEY,
   type Entity,
   FIELD_TYPE_INFO,
@@ -31,7 +32,26 @@ export function schemaName(entity: Entity): string {
  * @example ruleCodes(model, entity, 'create') // ['E_CLAIM_LIMIT']
  */
 export function ruleCodes(model: Model, entity: Entity, operation: Parameters<typeof rulesFor>[2]): string[] {
-  return rulesFor(model, entity.name, operation).map((r) => r.error);
+  return [...rulesFor(model, entity.name, operation).map((r) => r.error), ...parentRuleCodes(model, entity)];
+}
+
+/**
+ * The codes of the update rules of every parent whose computed values a write of the entity can
+ * change (decision 0045): a line that would take its order's total over a limit is refused with
+ * the order's rule.
+ *
+ * @example parentRuleCodes(model, model.entities['OrderLine']!) // ['E_ORDER_TOO_LARGE']
+ */
+export function parentRuleCodes(model: Model, entity: Entity, seen = new Set<string>()): string[] {
+  const out: string[] = [];
+  for (const parent of computedParents(model.entities, entity.name)) {
+    if (seen.has(parent.entity)) continue;
+    seen.add(parent.entity);
+    out.push(...rulesFor(model, parent.entity, 'update').map((r) => r.error));
+    const def = model.entities[parent.entity];
+    if (def !== undefined) out.push(...parentRuleCodes(model, def, seen));
+  }
+  return out;
 }
 
 /**
@@ -209,7 +229,11 @@ export function recordSchema(model: Model, entity: Entity): Json {
     properties['state'] = { enum: Object.keys(machine.states) };
     required.push('state');
   }
-  for (const field of Object.values(entity.fields)) properties[field.name] = fieldSchema(field, true);
+  for (const field of Object.values(entity.fields)) {
+    const schema = fieldSchema(field, true);
+    // kept by the server from the record and its children; never accepted in a write (decision 0045)
+    properties[field.name] = field.computed === null ? schema : { ...schema, readOnly: true };
+  }
   const transitions = Object.keys(machine?.transitions ?? {});
   properties[ACTIONS_KEY] = {
     type: 'array',

@@ -31,6 +31,7 @@ import { type RecordReader } from './record-read.js';
 import { changeSet, changedFields, encodeFields, type EntityTable, tableColumns } from './records.js';
 import { countListHolders, referenced, storedLists, writeLists } from './list-refs.js';
 import { checkRefs } from './reference-checks.js';
+import { computedOf, refreshParents } from './computed-values.js';
 import { idempotentWrites } from './replay.js';
 import { type WebhookActor } from '../webhooks/enqueue.js';
 import { type EntityResource } from './resource.js';
@@ -66,7 +67,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (accessFor(model, user, 'create', entity) === false) throw new ApiError('E_FORBIDDEN');
       const writeErrors = checkWrite(model, user, entity, input, { operation: 'create', now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
-      const filled = applyDefaults(model, entity, input, { user, now });
+      const defaulted = applyDefaults(model, entity, input, { user, now });
+      const filled = { ...defaulted, ...(await computedOf(resource, resource.db, info.entity, defaulted)) };
       const checked = validateRecord(model, entity, filled, { operation: 'create', user, now });
       if (!checked.ok) throw writeProblem(model, checked.errors);
       const at = now.toISOString();
@@ -97,6 +99,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         );
         await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
         await writeLists(tx, info, null, record);
+        await refreshParents(resource, tx, entity, null, record, caller);
         await recordHistory(tx, {
           entity,
           recordId: record['id'] as string,
@@ -146,7 +149,14 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (!can(model, user, 'update', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
       const writeErrors = checkWrite(model, user, entity, input, { operation: 'update', record: old, now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
-      const checked = validateRecord(model, entity, input, { operation: 'update', old, user, now });
+      // the values computed from the record as it will be: its rules read them
+      const computed = await computedOf(resource, resource.db, info.entity, { ...old, ...input });
+      const checked = validateRecord(
+        model,
+        entity,
+        { ...input, ...computed },
+        { operation: 'update', old, user, now },
+      );
       if (!checked.ok) throw writeProblem(model, checked.errors);
       const next: Record<string, Value> = storedLists(info, { ...old, ...withoutSystem(checked.record) });
       if (!can(model, user, 'update', entity, next, { old, now })) throw new ApiError('E_FORBIDDEN');
@@ -164,6 +174,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
       await inTransaction(resource, keyed, async (tx) => {
         await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version, old);
+        await refreshParents(resource, tx, entity, old, saved, caller);
         await recordHistory(tx, {
           entity,
           recordId: String(old['id']),
@@ -208,6 +219,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           .where('version', '=', version)
           .executeTakeFirst();
         if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+        await refreshParents(resource, tx, entity, old, null, caller);
         await recordHistory(tx, {
           entity,
           recordId: String(old['id']),
@@ -246,11 +258,13 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         await checkRefs(resource, input, caller);
         const next: Record<string, Value> = storedLists(info, { ...old, ...withoutSystem(result.record) });
         next['state'] = result.record['state'] ?? null;
+        Object.assign(next, await computedOf(resource, resource.db, info.entity, next));
         const changed = changedFields(info, old, next);
         const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
         const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
         await inTransaction(resource, keyed, async (tx) => {
           await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version, old);
+          await refreshParents(resource, tx, entity, old, saved, caller);
           await recordHistory(tx, {
             entity,
             recordId: String(old['id']),

@@ -9,6 +9,7 @@ import { isConnectionFailure } from '../db/connection-failure.js';
 import { type DialectName, decodeInteger, withExclusiveTransaction } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { applyPlan } from './apply.js';
+import { computedChanges, recomputeEntities } from './computed-refresh.js';
 import { desiredSchema } from './desired.js';
 import { TABLES } from './names.js';
 import { type Plan, diffSchemas, formatPlan } from './plan.js';
@@ -65,17 +66,23 @@ export async function migrate(
     await ensureMigrationsTable(tx, database.dialect);
     const last = await lastMigration(tx);
     const plan = diffSchemas(last?.schema ?? null, desired);
-    const planText = formatPlan(plan);
+    // computed values added or changed are recomputed for every row (decision 0045)
+    const recomputed = last === null ? [] : computedChanges(last.model, model);
+    const planText = [
+      formatPlan(plan),
+      ...recomputed.map((e) => `~ recompute the computed values of every ${e}`),
+    ].join('\n');
     // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers
     const unstamp = async () => {
       if (database.dialect === 'sqlite') await dropSessionStamp(tx, usersTable(model));
     };
-    if (plan.steps.length === 0) {
+    if (plan.steps.length === 0 && recomputed.length === 0) {
       await unstamp();
       return { status: 'up-to-date', plan, planText, id: null };
     }
     if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
     await applyPlan(tx, database.dialect, plan);
+    await recomputeEntities(tx, database.dialect, model, recomputed);
     await unstamp();
     const id = (last?.id ?? 0) + 1;
     await tx
@@ -145,16 +152,32 @@ async function ensureMigrationsTable(tx: Kysely<any>, dialect: DialectName): Pro
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function lastMigration(tx: Kysely<any>): Promise<{ id: number; schema: Schema } | null> {
+async function lastMigration(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tx: Kysely<any>,
+): Promise<{ id: number; schema: Schema; model: Model | null } | null> {
   const row = await tx
     .selectFrom(TABLES.migrations)
-    .select(['id', 'schema'])
+    .select(['id', 'schema', 'model'])
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (row === undefined) return null;
-  return { id: decodeInteger(row.id), schema: JSON.parse(String(row.schema)) as Schema };
+  return {
+    id: decodeInteger(row.id),
+    schema: JSON.parse(String(row.schema)) as Schema,
+    model: parseModel(row.model),
+  };
+}
+
+/** A recorded model, or null when it cannot be read as one (then nothing is recomputed for it). */
+function parseModel(text: unknown): Model | null {
+  try {
+    const model = JSON.parse(String(text)) as Model;
+    return typeof model.entities === 'object' && model.entities !== null ? model : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

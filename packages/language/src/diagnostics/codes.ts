@@ -68,6 +68,7 @@ export const DIAGNOSTIC_CODES = {
     title:
       'A single sign-on setting that must name something is empty: the client id, the label or the role claim.',
   },
+  NF233: { severity: 'error', title: '`related` is given on a screen that is not a detail screen.' },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -97,6 +98,8 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     title: 'Sign-up gives a role that may read, change and delete every record.',
   },
+  NF329: { severity: 'error', title: 'A related section’s `via` is not a ref to the screen’s entity.' },
+  NF330: { severity: 'error', title: 'A related section is listed twice.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

@@ -15,6 +15,7 @@ import {
 import { type YEntry, type YNode } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { checkName } from './reader.js';
+import { readRelated } from './related.js';
 
 export const SCREEN_KEYS = [
   'path',
@@ -29,6 +30,7 @@ export const SCREEN_KEYS = [
   'sort',
   'actions',
   'body',
+  'related',
 ] as const;
 export const NAV_KEYS = ['screen', 'label', 'icon'] as const;
 const RECORD_ACTIONS = ['create', 'edit', 'delete', 'export'];
@@ -183,7 +185,7 @@ export function readScreens(
       sort,
       actions: actionsEntry ? actions : entity ? defaultActions(kind, ctx, entity) : [],
       body: str('body') ?? '',
-      related: null,
+      related: readRelated(ctx, m.get('related'), kind, entity, where),
       widgets: [],
       generated: false,
     });

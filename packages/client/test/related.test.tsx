@@ -180,6 +180,36 @@ describe('a record’s related sections', () => {
     await waitFor(() => expect(history.location.pathname).toBe(`/projects/${String(gemini['id'])}`));
   });
 
+  it('paints the record first, then asks for each section once, all at once', async () => {
+    const asked: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    renderApp(w, {
+      as: 'vic',
+      path: `/projects/${String(apollo['id'])}`,
+      network: (fetch) => async (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+        if (/^\/api\/(tasks|dependencies)$/.test(url.pathname)) {
+          asked.push(`${url.pathname}?${[...url.searchParams.keys()].filter((k) => k.includes('[')).join()}`);
+          await held; // the sections' rows are slow: the record must not wait for them
+        }
+        return fetch(input, init);
+      },
+    });
+    await screen.findByRole('heading', { name: 'Apollo', level: 1 }, { timeout: 10_000 });
+    expect(section('Tasks').getByLabelText('Loading tasks')).toHaveAttribute('aria-busy', 'true');
+    await waitFor(() => expect(asked).toHaveLength(3));
+    expect(asked.sort()).toEqual([
+      '/api/dependencies?from[eq]',
+      '/api/dependencies?to[eq]',
+      '/api/tasks?project[eq]',
+    ]);
+    release();
+    await waitFor(() => expect(titlesIn('Tasks')).toHaveLength(10));
+    // ten rows later, still one request per section: no row asked for anything of its own
+    expect(asked).toHaveLength(3);
+  });
+
   it('a reload of the filtered list keeps the parent', async () => {
     renderApp(w, { as: 'vic', path: `/tasks?project%5Beq%5D=${String(apollo['id'])}` });
     // Apollo's twelve tasks, and the one added from its page if that test ran first

@@ -19,7 +19,11 @@ beforeAll(async () => {
   browser = await launchBrowser();
   example = await startExample('examples/helpdesk.md');
   const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
-  ticket = { id: record.id, subject: String(record['subject']), organization: String(record['organization']) };
+  ticket = {
+    id: record.id,
+    subject: String(record['subject']),
+    organization: String(record['organization']),
+  };
   // the agent writes to the customer, and leaves a note the customer never sees
   for (const [body, internal] of [
     ['We are looking into it.', false],
@@ -73,7 +77,14 @@ describe('related sections', () => {
     await comments.getByRole('link', { name: 'Add comment' }).click();
     await page.getByRole('heading', { name: 'New comment', level: 1 }).waitFor();
     // the ticket is already set: the form shows it by its title
-    await expect.poll(() => page.getByLabel(/^Ticket/).first().inputValue()).toBe(ticket.subject);
+    await expect
+      .poll(() =>
+        page
+          .getByLabel(/^Ticket/)
+          .first()
+          .inputValue(),
+      )
+      .toBe(ticket.subject);
     const organization = page.getByLabel(/^Organi[sz]ation/).first();
     await organization.click();
     await page.getByRole('option').first().click();
@@ -86,6 +97,31 @@ describe('related sections', () => {
     await expect.poll(() => comments.getByRole('row').count()).toBe(3);
     expect(await comments.textContent()).toContain('Thanks, it works again.');
     expect(await axeProblems(page)).toEqual([]);
+    await context.close();
+  });
+
+  test('a lead’s See all opens the comments of this ticket alone, a link that survives a reload', async () => {
+    const other = await example.api('lead', 'POST', 'comments', {
+      ticket: (await createRecord(example, 'Ticket', { as: 'customer' })).record.id,
+      organization: ticket.organization,
+      body: 'On another ticket.',
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const { page, context } = await signIn(browser, example, 'lead');
+    const comments = await openTicket(page);
+    await comments.getByRole('link', { name: 'See all comments' }).click();
+    await page.getByRole('heading', { name: 'Comments', level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Comments', level: 1 }).waitFor();
+    await settled(page);
+    await expect.poll(() => page.getByTestId('list-count').textContent()).toMatch(/^\d+ comments?$/);
+    const listed = await page.getByRole('main').textContent();
+    expect(listed).toContain('We are looking into it.');
+    expect(listed).not.toContain('On another ticket.');
+    expect(await axeProblems(page)).toEqual([]);
+    const back = page.getByRole('navigation', { name: 'Parent' }).getByRole('link', { name: ticket.subject });
+    await back.click();
+    await page.waitForURL(`**/tickets/${ticket.id}`);
     await context.close();
   });
 });

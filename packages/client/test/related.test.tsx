@@ -86,11 +86,7 @@ describe('a record’s related sections', () => {
       expect(found).toContain('Dependencies by to');
       return found;
     });
-    expect(headings).toEqual([
-      'Tasks',
-      'Dependencies by from',
-      'Dependencies by to',
-    ]);
+    expect(headings).toEqual(['Tasks', 'Dependencies by from', 'Dependencies by to']);
   });
 
   it('lists the children with the child’s columns but not the ref to the parent, ten at a time', async () => {
@@ -132,7 +128,9 @@ describe('a record’s related sections', () => {
     expect(await section('Dependencies by from').findByTestId('related-empty')).toHaveTextContent(
       'No dependencies yet',
     );
-    expect(await section('Dependencies by to').findByRole('link', { name: 'Apollo waits for Gemini' })).toBeVisible();
+    expect(
+      await section('Dependencies by to').findByRole('link', { name: 'Apollo waits for Gemini' }),
+    ).toBeVisible();
   });
 
   it('offers Add only to a role that may create the child', async () => {
@@ -253,8 +251,6 @@ describe('which sections a detail screen has', () => {
     const viewer = { id: 'u1', roles: ['viewer'] } as never;
     // Dependency is not readable; Task's `project` is not among the fields the viewer may read
     expect(visibleSections(model, screenOf, viewer, () => new Set(['title']))).toEqual([]);
-    expect(
-      visibleSections(model, screenOf, viewer, () => null).map((s) => s.heading),
-    ).toEqual(['Tasks']);
+    expect(visibleSections(model, screenOf, viewer, () => null).map((s) => s.heading)).toEqual(['Tasks']);
   });
 });

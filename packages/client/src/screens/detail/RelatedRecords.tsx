@@ -201,7 +201,9 @@ function cellView(model: Model, entity: Entity, column: ListColumn, record: ApiR
   if (column.name === 'state') return <StateBadge entity={entity.name} state={record.state} />;
   if (column.name !== entity.display || FIELD_TYPE_INFO[column.field.type].cell === 'ref')
     return valueView(model, column.field, record[column.name]);
-  return <RecordLink path={detailPath(model, entity.name, record.id)} title={recordTitle(entity, record)} strong />;
+  return (
+    <RecordLink path={detailPath(model, entity.name, record.id)} title={recordTitle(entity, record)} strong />
+  );
 }
 
 /** "1 comment", "12 comments", in the product's locale. */

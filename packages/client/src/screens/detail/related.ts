@@ -5,13 +5,7 @@
  */
 import { accessFor } from '@ninefold/engine/grants';
 import type { UserContext } from '@ninefold/engine';
-import {
-  type Entity,
-  type Field,
-  type Model,
-  type RelatedSection,
-  type Screen,
-} from '@ninefold/model';
+import { type Entity, type Field, type Model, type RelatedSection, type Screen } from '@ninefold/model';
 import { type ListColumn, isQueryable, listColumns } from '../list/columns';
 import { screenFor } from '../../runtime/paths';
 

@@ -156,8 +156,7 @@ export function RecordForm(props: RecordFormProps) {
         props.onSaved(saved);
         return;
       }
-      const next =
-        props.returnTo ?? detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name);
+      const next = props.returnTo ?? detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name);
       const invitation: unknown =
         base === null ? (saved as Record<string, unknown>)[INVITATION_KEY] : undefined;
       if (isInvitationAnswer(invitation)) {

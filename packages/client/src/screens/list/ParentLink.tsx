@@ -19,10 +19,10 @@ export function filteredParents(
 ): { field: string; label: string; to: string; id: string }[] {
   const out: { field: string; label: string; to: string; id: string }[] = [];
   for (const [key, id] of Object.entries(filters)) {
-    const name = PARENT_FILTER.exec(key)?.[1];
-    const field = name === undefined ? undefined : entity.fields[name];
+    const [, name = '', op = ''] = PARENT_FILTER.exec(key) ?? [];
+    const field = Object.hasOwn(entity.fields, name) ? entity.fields[name] : undefined;
     if (field === undefined || field.type !== 'ref' || field.to === null) continue;
-    if ((field.many ? 'contains' : 'eq') !== PARENT_FILTER.exec(key)?.[2]) continue;
+    if ((field.many ? 'contains' : 'eq') !== op) continue;
     if (detailPath(model, field.to, id) === null) continue;
     out.push({ field: field.name, label: field.label, to: field.to, id });
   }

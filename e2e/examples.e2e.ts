@@ -21,7 +21,14 @@ import {
   writableList,
 } from './harness/arrange';
 import { axeProblems } from './harness/axe';
-import { type RoleSession, launchBrowser, newContext, settled, signIn } from './harness/browser';
+import {
+  type RoleSession,
+  launchBrowser,
+  newContext,
+  settled,
+  signIn,
+  withRequestBudget,
+} from './harness/browser';
 import { type Example, EXAMPLES, compileExample, startExample } from './harness/server';
 import {
   exactly,
@@ -297,6 +304,9 @@ for (const file of EXAMPLES) {
             const record = await recordReadyFor(example, entity, t, role);
             if (record === null) continue; // no arrangement reaches it for this role: counted below
             const { page } = await session(role);
+            // the screens test may have spent a small budget's minute (a ticket's page and its
+            // conversation, a transition and its dialog take a dozen requests)
+            await withRequestBudget(page, example, 30);
             await page.goto(pathOf(detail.path, record.id));
             await settled(page);
             const main = page.getByRole('main');

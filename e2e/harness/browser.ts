@@ -2,7 +2,7 @@
  * Debian's Chromium driven by playwright-core: no browser download, one browser per run, a context
  * (cookies, storage) per signed-in role.
  */
-import { SESSION_COOKIE } from '@ninefold/model';
+import { RATE_LIMIT_HEADERS, SESSION_COOKIE } from '@ninefold/model';
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { expect } from 'vitest';
@@ -83,6 +83,29 @@ export async function signInOn(page: Page, example: Example, role: string): Prom
   const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
   if (cookie === undefined) throw new Error(`${role}: no session cookie after signing in`);
   example.cookies.set(role, `${cookie.name}=${cookie.value}`);
+}
+
+/**
+ * Waits for a fresh minute of the rate limit when the page's user has fewer than `needed` requests
+ * left in this one. A role of a small budget (the help desk's customer: 120 a minute) that has just
+ * opened every screen would be refused (429) for the rest of the minute: what the spec means, but
+ * not what a test of something else is about.
+ *
+ * @example await withRequestBudget(page, example, 30); await page.goto(path);
+ */
+export async function withRequestBudget(page: Page, example: Example, needed: number): Promise<void> {
+  const left = await page.evaluate(
+    async ({ url, headers }) => {
+      const answer = await fetch(url, { credentials: 'same-origin' });
+      return {
+        remaining: Number(answer.headers.get(headers.remaining)),
+        reset: Number(answer.headers.get(headers.reset)),
+      };
+    },
+    { url: `${example.model.calls.basePath}/session`, headers: RATE_LIMIT_HEADERS },
+  );
+  if (Number.isFinite(left.remaining) && left.remaining < needed)
+    await page.waitForTimeout((left.reset + 1) * 1000);
 }
 
 /** Waits until the page shows its main heading and no loader. */

@@ -584,6 +584,12 @@ const screen = strictObject(
     actions: names('Actions offered: `create`, `edit`, `delete`, `export`, or a transition name.'),
     body: text('The Markdown body of a `page`.'),
     widgets: widgetsSchema,
+    related: {
+      description:
+        'The sections of a detail screen, in order: `Child.field`, a ref of the child to the screen’s entity; `[]` for none. Default: every single ref to the entity.',
+      type: 'array',
+      items: { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*$' },
+    },
   },
   {
     title: 'Screen',

@@ -87,6 +87,7 @@ export const DIAGNOSTIC_CODES = {
     severity: 'error',
     title: 'A dashboard names an entity, has no widgets, or another kind of screen has widgets.',
   },
+  NF233: { severity: 'error', title: '`related` is given on a screen that is not a detail screen.' },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -122,6 +123,8 @@ export const DIAGNOSTIC_CODES = {
   },
   NF326: { severity: 'error', title: 'Computed values read each other in a cycle.' },
   NF327: { severity: 'error', title: 'Two widgets of a dashboard have the same id.' },
+  NF329: { severity: 'error', title: 'A related section’s `via` is not a ref to the screen’s entity.' },
+  NF330: { severity: 'error', title: 'A related section is listed twice.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

@@ -16,6 +16,7 @@ import { type YEntry, type YNode } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { checkName } from './reader.js';
 import { readWidgets } from './widgets.js';
+import { readRelated } from './related.js';
 
 export const SCREEN_KEYS = [
   'path',
@@ -31,6 +32,7 @@ export const SCREEN_KEYS = [
   'actions',
   'body',
   'widgets',
+  'related',
 ] as const;
 export const NAV_KEYS = ['screen', 'label', 'icon'] as const;
 const RECORD_ACTIONS = ['create', 'edit', 'delete', 'export'];
@@ -206,7 +208,7 @@ export function readScreens(
       sort,
       actions: actionsEntry ? actions : entity ? defaultActions(kind, ctx, entity) : [],
       body: str('body') ?? '',
-      related: null,
+      related: readRelated(ctx, m.get('related'), kind, entity, where),
       widgets,
       generated: false,
     });

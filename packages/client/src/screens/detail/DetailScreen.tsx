@@ -1,6 +1,6 @@
 /**
  * A `detail` screen: one record with its state, the fields its reader may see, the actions they
- * may take now, and its history. The server decides what is readable and which transitions may
+ * may take now, the records that point at it (its related sections), and its history. The server decides what is readable and which transitions may
  * fire; the engine, the same rules in the browser, decides whether to offer edit and delete.
  */
 import '../../styles/detail';
@@ -38,6 +38,7 @@ import { useDocumentTitle } from '../../shell/title';
 import { DeleteAction } from './DeleteAction';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RecordFields } from './RecordFields';
+import { RelatedRecords } from './RelatedRecords';
 import { TransitionActions } from './TransitionActions';
 
 export default function DetailScreen({ screen }: { screen: Screen }) {
@@ -175,6 +176,8 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
         <Divider my="md" />
         <SystemInfo entity={entity} record={record} />
       </Paper>
+
+      <RelatedRecords screen={screen} record={record} />
 
       <section aria-labelledby="nf-history-heading">
         <Stack gap="sm">

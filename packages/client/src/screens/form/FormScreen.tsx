@@ -6,7 +6,7 @@ import '../../styles/form';
 import { Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { type Entity, type Screen } from '@ninefold/model';
 import { useState } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/http';
 import { recordTitle } from '../../api/ref-labels';
 import { useRecord } from '../../api/records';
@@ -20,6 +20,7 @@ import { useRuntime } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { RecordForm } from './RecordForm';
 import { formFields, newRecordDefaults, recordValues } from './form-model';
+import { presetParents } from './parents';
 
 // the account page's profile is a record form too: in this chunk, so that the record form's code
 // is one chunk's (shared by two, the bundler split the first page's code into six more files)
@@ -71,6 +72,7 @@ function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
   const draft = useDraft(entity.name);
   const { model, now } = useRuntime();
   const access = useAuthorizer();
+  const [search] = useSearchParams();
   // the first values are decided once: a default such as `today` does not move under the user
   const [setup] = useState(() => {
     const defaults = newRecordDefaults(model, entity, { user: access.user, now: now() });
@@ -80,7 +82,13 @@ function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
       { readable: access.readable(entity.name), writable: access.writable(entity.name, 'create') },
       defaults,
     );
-    return { fields, initial: recordValues({ ...defaults, ...draft?.write.body }, fields) };
+    // opened from a parent's page (`?ticket=<id>`): the parent is set, and the form goes back to it
+    const parents = presetParents(model, entity, search);
+    return {
+      fields,
+      initial: recordValues({ ...defaults, ...parents.values, ...draft?.write.body }, fields),
+      returnTo: parents.returnTo,
+    };
   });
   if (!access.can('create', entity.name)) return <ForbiddenPage />;
   return (
@@ -93,6 +101,7 @@ function CreateForm({ screen, entity }: { screen: Screen; entity: Entity }) {
         fields={setup.fields}
         initial={setup.initial}
         record={null}
+        {...(setup.returnTo === null ? {} : { returnTo: setup.returnTo })}
         {...(draft === undefined ? {} : { draft })}
       />
     </>

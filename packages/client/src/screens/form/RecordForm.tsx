@@ -54,6 +54,8 @@ export interface RecordFormProps {
   readonly draft?: { readonly queue: QueueKey; readonly write: QueuedWrite };
   /** Where a saved form goes instead of the record's detail screen (the account page stays). */
   readonly onSaved?: (record: ApiRecord) => void;
+  /** Where a saved or cancelled form goes instead: the parent's page it was opened from. */
+  readonly returnTo?: string;
 }
 
 export function RecordForm(props: RecordFormProps) {
@@ -154,7 +156,7 @@ export function RecordForm(props: RecordFormProps) {
         props.onSaved(saved);
         return;
       }
-      const next = detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name);
+      const next = props.returnTo ?? detailPath(model, entity.name, saved.id) ?? listPath(model, entity.name);
       const invitation: unknown =
         base === null ? (saved as Record<string, unknown>)[INVITATION_KEY] : undefined;
       if (isInvitationAnswer(invitation)) {
@@ -303,7 +305,8 @@ export function RecordForm(props: RecordFormProps) {
             onClick={() =>
               // leaving through Cancel still asks when there are changes
               void navigate(
-                (base === null ? null : detailPath(model, entity.name, base.id)) ??
+                props.returnTo ??
+                  (base === null ? null : detailPath(model, entity.name, base.id)) ??
                   listPath(model, entity.name) ??
                   '/',
               )

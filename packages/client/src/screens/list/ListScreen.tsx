@@ -51,6 +51,7 @@ import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
 import type { ParamChanges } from './FilterBar';
+import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
 import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
@@ -227,6 +228,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
+          <ParentLink model={model} entity={entity} filters={state.filters} />
           <Title order={1}>{screen.title}</Title>
           <Text c="dimmed" size="sm" role="status" aria-live="polite" data-testid="list-count">
             {countText}

@@ -1,0 +1,127 @@
+/**
+ * A grouped figure drawn as a chart (recharts): bars, a line or a pie, each group a point that
+ * opens the list it counts. The chart is named for screen readers with every group and its value
+ * (`chartName`); the same figures are a table one click away (`FigureTable`). Colour never says
+ * anything alone: bars and the line are one colour over labelled axes, and every slice of a pie
+ * is labelled with its group and value.
+ */
+import { type WidgetChart } from '@ninefold/model';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Line,
+  LineChart,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { type ChartPoint, chartName } from './figures';
+
+/** The chart's height; its width is its card's. */
+const HEIGHT = 240;
+/** The size the chart draws at before its card is measured (and where nothing measures, as in tests). */
+const FIRST_SIZE = { width: 320, height: HEIGHT };
+const INK = 'var(--mantine-color-text)';
+const PRIMARY = 'var(--mantine-primary-color-filled)';
+const GRID = 'var(--mantine-color-default-border)';
+/** A pie's slices, told apart by their labels as well as by these. */
+const SLICES = ['blue', 'orange', 'teal', 'grape', 'yellow', 'cyan', 'pink', 'lime', 'indigo', 'red'].map(
+  (name) => `var(--mantine-color-${name}-6)`,
+);
+
+export interface GroupChartProps {
+  readonly title: string;
+  readonly chart: Extract<WidgetChart, 'bar' | 'line' | 'pie'>;
+  readonly points: readonly ChartPoint[];
+  /** Opens the list of a group's rows; absent when the viewer may open no list of them. */
+  readonly onOpen?: ((point: ChartPoint) => void) | undefined;
+}
+
+/**
+ * A grouped figure as a chart, inside an element named for screen readers.
+ *
+ * @example <GroupChart title="Claims by state" chart="bar" points={points} onOpen={open} />
+ */
+export function GroupChart({ title, chart, points, onOpen }: GroupChartProps) {
+  const data = points.map((point) => ({ ...point }));
+  const open = (index: number | undefined) => {
+    const point = index === undefined ? undefined : points[index];
+    if (point !== undefined) onOpen?.(point);
+  };
+  const cursor = onOpen === undefined ? undefined : 'pointer';
+  return (
+    <div role="img" aria-label={chartName(title, points)} data-chart={chart}>
+      <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={FIRST_SIZE}>
+        {chart === 'pie' ? (
+          <PieChart accessibilityLayer={false}>
+            <Pie
+              data={data}
+              dataKey="value"
+              nameKey="label"
+              outerRadius="70%"
+              label={({ index }: { index?: number }) => {
+                const point = index === undefined ? undefined : points[index];
+                return point === undefined ? '' : `${point.label}: ${point.text}`;
+              }}
+              isAnimationActive={false}
+              onClick={(_, index) => open(index)}
+              cursor={cursor}
+            >
+              {data.map((point) => (
+                <Cell key={point.index} fill={SLICES[point.index % SLICES.length] ?? PRIMARY} data-group={point.label} />
+              ))}
+            </Pie>
+            <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} />
+          </PieChart>
+        ) : chart === 'line' ? (
+          <LineChart
+            data={data}
+            accessibilityLayer={false}
+            margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+            // the line's points are small: a click anywhere over a group opens it
+            onClick={(state) => open(tooltipIndex(state.activeTooltipIndex))}
+          >
+            <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
+            <XAxis dataKey="label" tick={{ fill: INK }} />
+            <YAxis tick={{ fill: INK }} width={56} />
+            <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} />
+            <Line
+              dataKey="value"
+              name={title}
+              stroke={PRIMARY}
+              strokeWidth={2}
+              isAnimationActive={false}
+              activeDot={{ r: 6, cursor }}
+            />
+          </LineChart>
+        ) : (
+          <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+            <CartesianGrid stroke={GRID} strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="label" tick={{ fill: INK }} />
+            <YAxis tick={{ fill: INK }} width={56} />
+            <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} cursor={{ fill: GRID }} />
+            <Bar
+              dataKey="value"
+              name={title}
+              fill={PRIMARY}
+              isAnimationActive={false}
+              onClick={(_, index) => open(index)}
+              cursor={cursor}
+            />
+          </BarChart>
+        )}
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** A chart's active group as an index, if a group is active. */
+function tooltipIndex(index: unknown): number | undefined {
+  const number = Number(index);
+  return index === null || index === undefined || Number.isNaN(number) ? undefined : number;
+}

@@ -2,6 +2,7 @@
  * A `dashboard` screen (decision 0049): its title and a responsive grid of its widgets' cards, one
  * column on a phone to three on a desktop. The figures come from the server, computed over only the
  * rows the viewer may read (`GET <basePath>/dashboards/<screen id>`); each opens the list it counts.
+ * A widget the answer leaves out (over what the viewer may not read) is not shown.
  */
 import '../../styles/dashboard';
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -37,13 +38,15 @@ export default function DashboardScreen({ screen }: { screen: Screen }) {
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {screen.widgets.map((widget) => {
             const entity = model.entities[widget.entity];
-            if (entity === undefined) return null;
+            // the server leaves out a widget the viewer may not see (an entity or field they may not read)
+            const hidden = figures.data !== undefined && !byId.has(widget.id);
+            if (entity === undefined || hidden) return null;
             return (
               <WidgetCard
                 key={widget.id}
                 widget={widget}
                 entity={entity}
-                figure={byId.get(widget.id) ?? (figures.data === undefined ? undefined : noFigure(widget.id))}
+                figure={byId.get(widget.id)}
                 target={listTarget(model, user, widget)}
                 locale={model.product.locale}
               />
@@ -54,6 +57,3 @@ export default function DashboardScreen({ screen }: { screen: Screen }) {
     </Stack>
   );
 }
-
-/** The figure of a widget the server's answer leaves out (a spec changed under the page): none. */
-const noFigure = (id: string) => ({ id, value: null, groups: null });

@@ -89,7 +89,9 @@ function Figure({
   if (isEmptyFigure(figure))
     return (
       <Stack gap={0}>
-        {widget.chart === 'number' && figure.value === 0 && <BigNumber text="0" href={wholeHref} titleId={titleId} />}
+        {widget.chart === 'number' && figure.value === 0 && (
+          <BigNumber text="0" href={wholeHref} titleId={titleId} />
+        )}
         <Text c="dimmed">{emptyText(entity)}</Text>
       </Stack>
     );
@@ -103,10 +105,20 @@ function Figure({
     const text = formatFigure(entity, widget, figure.value, locale);
     if (widget.chart !== 'table') return <BigNumber text={text} href={wholeHref} titleId={titleId} />;
     const whole = [{ index: 0, label: 'All', value: 0, text }];
-    return <FigureTable entity={entity} widget={widget} points={whole} labelledBy={titleId} hrefOf={() => wholeHref} />;
+    return (
+      <FigureTable
+        entity={entity}
+        widget={widget}
+        points={whole}
+        labelledBy={titleId}
+        hrefOf={() => wholeHref}
+      />
+    );
   }
   if (widget.chart === 'table' || widget.chart === 'number' || asTable)
-    return <FigureTable entity={entity} widget={widget} points={points} labelledBy={titleId} hrefOf={hrefOf} />;
+    return (
+      <FigureTable entity={entity} widget={widget} points={points} labelledBy={titleId} hrefOf={hrefOf} />
+    );
   const open = (point: ChartPoint) => {
     const href = hrefOf(point);
     if (href !== null) void navigate(href);

@@ -5,6 +5,7 @@
  * anything alone: bars and the line are one colour over labelled axes, and every slice of a pie
  * is labelled with its group and value.
  */
+import { useElementSize } from '@mantine/hooks';
 import { type WidgetChart } from '@ninefold/model';
 import {
   Bar,
@@ -15,7 +16,6 @@ import {
   LineChart,
   Pie,
   PieChart,
-  ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
@@ -24,8 +24,8 @@ import { type ChartPoint, chartName } from './figures';
 
 /** The chart's height; its width is its card's. */
 const HEIGHT = 240;
-/** The size the chart draws at before its card is measured (and where nothing measures, as in tests). */
-const FIRST_SIZE = { width: 320, height: HEIGHT };
+/** The width the chart draws at before its card is measured (and where nothing measures, as in tests). */
+const FIRST_WIDTH = 320;
 const INK = 'var(--mantine-color-text)';
 const PRIMARY = 'var(--mantine-primary-color-filled)';
 const GRID = 'var(--mantine-color-default-border)';
@@ -54,68 +54,86 @@ export function GroupChart({ title, chart, points, onOpen }: GroupChartProps) {
     if (point !== undefined) onOpen?.(point);
   };
   const cursor = onOpen === undefined ? undefined : 'pointer';
+  // measured here rather than by recharts' ResponsiveContainer, which draws nothing until it has
+  // measured a width: the chart draws at once, and again at its card's width
+  const { ref, width: measured } = useElementSize();
+  const size = { width: measured > 0 ? Math.floor(measured) : FIRST_WIDTH, height: HEIGHT };
   return (
-    <div role="img" aria-label={chartName(title, points)} data-chart={chart}>
-      <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={FIRST_SIZE}>
-        {chart === 'pie' ? (
-          <PieChart accessibilityLayer={false}>
-            <Pie
-              data={data}
-              dataKey="value"
-              nameKey="label"
-              outerRadius="70%"
-              label={({ index }: { index?: number }) => {
-                const point = index === undefined ? undefined : points[index];
-                return point === undefined ? '' : `${point.label}: ${point.text}`;
-              }}
-              isAnimationActive={false}
-              onClick={(_, index) => open(index)}
-              cursor={cursor}
-            >
-              {data.map((point) => (
-                <Cell key={point.index} fill={SLICES[point.index % SLICES.length] ?? PRIMARY} data-group={point.label} />
-              ))}
-            </Pie>
-            <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} />
-          </PieChart>
-        ) : chart === 'line' ? (
-          <LineChart
+    <div
+      ref={ref}
+      role="img"
+      aria-label={chartName(title, points)}
+      data-chart={chart}
+      style={{ height: HEIGHT }}
+    >
+      {chart === 'pie' ? (
+        <PieChart {...size} accessibilityLayer={false}>
+          <Pie
             data={data}
-            accessibilityLayer={false}
-            margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
-            // the line's points are small: a click anywhere over a group opens it
-            onClick={(state) => open(tooltipIndex(state.activeTooltipIndex))}
+            dataKey="value"
+            nameKey="label"
+            outerRadius="70%"
+            label={({ index }: { index?: number }) => {
+              const point = index === undefined ? undefined : points[index];
+              return point === undefined ? '' : `${point.label}: ${point.text}`;
+            }}
+            isAnimationActive={false}
+            onClick={(_, index) => open(index)}
+            cursor={cursor}
           >
-            <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
-            <XAxis dataKey="label" tick={{ fill: INK }} />
-            <YAxis tick={{ fill: INK }} width={56} />
-            <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} />
-            <Line
-              dataKey="value"
-              name={title}
-              stroke={PRIMARY}
-              strokeWidth={2}
-              isAnimationActive={false}
-              activeDot={{ r: 6, cursor }}
-            />
-          </LineChart>
-        ) : (
-          <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-            <CartesianGrid stroke={GRID} strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="label" tick={{ fill: INK }} />
-            <YAxis tick={{ fill: INK }} width={56} />
-            <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} cursor={{ fill: GRID }} />
-            <Bar
-              dataKey="value"
-              name={title}
-              fill={PRIMARY}
-              isAnimationActive={false}
-              onClick={(_, index) => open(index)}
-              cursor={cursor}
-            />
-          </BarChart>
-        )}
-      </ResponsiveContainer>
+            {data.map((point) => (
+              <Cell
+                key={point.index}
+                fill={SLICES[point.index % SLICES.length] ?? PRIMARY}
+                data-group={point.label}
+              />
+            ))}
+          </Pie>
+          <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} />
+        </PieChart>
+      ) : chart === 'line' ? (
+        <LineChart
+          {...size}
+          data={data}
+          accessibilityLayer={false}
+          margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+          // the line's points are small: a click anywhere over a group opens it
+          onClick={(state) => open(tooltipIndex(state.activeTooltipIndex))}
+        >
+          <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
+          <XAxis dataKey="label" tick={{ fill: INK }} />
+          <YAxis tick={{ fill: INK }} width={56} />
+          <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} />
+          <Line
+            dataKey="value"
+            name={title}
+            stroke={PRIMARY}
+            strokeWidth={2}
+            isAnimationActive={false}
+            activeDot={{ r: 6, cursor }}
+          />
+        </LineChart>
+      ) : (
+        <BarChart
+          {...size}
+          data={data}
+          accessibilityLayer={false}
+          margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+        >
+          <CartesianGrid stroke={GRID} strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" tick={{ fill: INK }} />
+          <YAxis tick={{ fill: INK }} width={56} />
+          <Tooltip formatter={(_, __, item) => (item.payload as ChartPoint).text} cursor={{ fill: GRID }} />
+          <Bar
+            dataKey="value"
+            name={title}
+            fill={PRIMARY}
+            isAnimationActive={false}
+            onClick={(_, index) => open(index)}
+            cursor={cursor}
+          />
+        </BarChart>
+      )}
     </div>
   );
 }

@@ -26,7 +26,8 @@ export interface ListTarget {
   readonly exact: boolean;
 }
 
-const conditionText = (where: Expr | null) => (where === null ? '' : where.source.replace(/\s+/g, ' ').trim());
+const conditionText = (where: Expr | null) =>
+  where === null ? '' : where.source.replace(/\s+/g, ' ').trim();
 
 /**
  * The list screen a widget's figures lead to, or null when the viewer may open no list of its
@@ -37,7 +38,8 @@ const conditionText = (where: Expr | null) => (where === null ? '' : where.sourc
  */
 export function listTarget(model: Model, user: UserContext | null, widget: Widget): ListTarget | null {
   const lists = model.screens.filter(
-    (screen) => screen.kind === 'list' && screen.entity === widget.entity && mayOpenScreen(model, user, screen),
+    (screen) =>
+      screen.kind === 'list' && screen.entity === widget.entity && mayOpenScreen(model, user, screen),
   );
   const wanted = conditionText(widget.where);
   const same = lists.find((screen) => conditionText(screen.where) === wanted);

@@ -45,7 +45,12 @@ export interface ChartPoint {
  * The groups of a figure as chart points, in the server's order. A group without a value (an
  * aggregate over no rows) is drawn as zero and read as "none".
  */
-export function chartPoints(entity: Entity, widget: Widget, figure: WidgetFigure, locale: string): ChartPoint[] {
+export function chartPoints(
+  entity: Entity,
+  widget: Widget,
+  figure: WidgetFigure,
+  locale: string,
+): ChartPoint[] {
   return (figure.groups ?? []).map((group, index) => ({
     index,
     label: group.label,

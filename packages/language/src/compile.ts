@@ -13,6 +13,7 @@ import { Reader } from './facets/reader.js';
 import { DEFAULT_ROLE, readRoles, roleNames } from './facets/roles.js';
 import { readRules } from './facets/rules.js';
 import { readNav, readScreens } from './facets/screens.js';
+import { generatedDashboard } from './facets/widgets.js';
 import { readNotifications } from './facets/notifications.js';
 import { readWebhooks } from './facets/webhooks.js';
 import { checkTransitionErrors, readStates } from './facets/states.js';
@@ -305,11 +306,6 @@ function compileText(text: string, file: string): CompileResult {
     for (const r of reader.names(entry.value, 'roles'))
       checkRole(r.name, r.span, `transition \`${transition}\``);
   }
-  const { screens, roleRefs } = readScreens(ctx, dict('screens'));
-  for (const r of roleRefs) checkRole(r.name, r.span, 'a screen');
-  const nav = readNav(ctx, collected.lists.has('nav') ? collected.lists.get('nav')! : null, screens);
-  const limits = readLimits(ctx, dict('limits'));
-
   const section1 = prose.get(1);
   const product = readProduct(
     ctx,
@@ -317,6 +313,17 @@ function compileText(text: string, file: string): CompileResult {
     title,
     section1 && !isNotShown(section1.prose) ? section1.prose : '',
   );
+  const { screens, roleRefs } = readScreens(ctx, dict('screens'));
+  for (const r of roleRefs) checkRole(r.name, r.span, 'a screen');
+  // `product.dashboard: true` and no dashboard declared: a generated one, first in the navigation
+  const generated = product.dashboard && !screens.some((s) => s.kind === 'dashboard');
+  const dashboard = generated ? generatedDashboard(ctx, screens) : null;
+  if (dashboard !== null) screens.unshift(dashboard);
+  const nav = readNav(ctx, collected.lists.has('nav') ? collected.lists.get('nav')! : null, screens);
+  if (dashboard !== null && !nav.some((item) => item.screen === dashboard.id))
+    nav.unshift({ label: dashboard.title, screen: dashboard.id, icon: null });
+  const limits = readLimits(ctx, dict('limits'));
+
   const calls = readCalls(ctx, dict('calls'));
   const notifications = readNotifications(ctx, dict('notifications'));
   const webhooks = readWebhooks(ctx, dict('webhooks'));

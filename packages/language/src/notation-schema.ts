@@ -15,6 +15,7 @@ import { TOP_LEVEL_KEYS } from './compile.js';
 import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
 import { authSchema } from './notation-schema-auth.js';
+import { widgetsSchema } from './notation-schema-widgets.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
 import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
@@ -160,6 +161,9 @@ const product = strictObject(
     audience: text('Who uses the product.'),
     locale: text('BCP 47 tag for messages, numbers and dates, like `en`, `en-GB` or `de-DE`. Default `en`.'),
     theme,
+    dashboard: flag(
+      'Offer each role a generated dashboard as its landing screen when the spec declares none. Default false.',
+    ),
   },
   { title: 'Product', description: 'Section 1: what the product does and for whom.' },
 );
@@ -547,7 +551,7 @@ const screen = strictObject(
       not: { pattern: `^(?:${RESERVED_PATHS.map(escape).join('|')})(?:/|$)` },
     }),
     kind: text('What the screen shows. Default `list`.', { enum: [...SCREEN_KINDS] }),
-    entity: text('The entity it shows; every kind but `page` needs one.', {
+    entity: text('The entity it shows; every kind but `page` and `dashboard` needs one.', {
       pattern: NAME_RULES.entity.pattern.source,
     }),
     title: text('The heading. Defaults from the entity and kind.'),
@@ -561,12 +565,13 @@ const screen = strictObject(
     }),
     actions: names('Actions offered: `create`, `edit`, `delete`, `export`, or a transition name.'),
     body: text('The Markdown body of a `page`.'),
+    widgets: widgetsSchema,
   },
   {
     title: 'Screen',
     allOf: [
       {
-        if: { properties: { kind: { const: 'page' } }, required: ['kind'] },
+        if: { properties: { kind: { enum: ['page', 'dashboard'] } }, required: ['kind'] },
         else: need('entity'),
       },
       {
@@ -586,7 +591,7 @@ const navItem: JsonSchema = {
     strictObject(
       NAV_KEYS,
       {
-        screen: text('The id of the screen it opens (a list, create or page screen).', {
+        screen: text('The id of the screen it opens (a list, create, page or dashboard screen).', {
           pattern: NAME_RULES.screen.pattern.source,
         }),
         label: text('The entry’s label. Defaults to the screen’s title.'),

@@ -37,6 +37,7 @@ import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerMailOutboxRoutes } from './mail/outbox-routes.js';
 import { registerNotificationRoutes } from './notifications/routes.js';
 import { registerResources } from './resources/routes.js';
+import { registerDashboardRoutes } from './dashboards/routes.js';
 import { type Env } from './webhooks/resolve.js';
 
 export interface AppOptions {
@@ -161,6 +162,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerMfaRoutes(api, context);
     registerOidcRoutes(api, context);
     registerResources(api, context);
+    registerDashboardRoutes(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);
     registerNotificationRoutes(api, context);

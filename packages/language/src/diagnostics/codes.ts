@@ -68,6 +68,16 @@ export const DIAGNOSTIC_CODES = {
     title:
       'A single sign-on setting that must name something is empty: the client id, the label or the role claim.',
   },
+  NF229: {
+    severity: 'error',
+    title: 'A widget’s measure is not a measure, or measures a field that is not a number.',
+  },
+  NF230: { severity: 'error', title: 'A widget groups by a field that cannot group.' },
+  NF231: { severity: 'error', title: 'A widget’s chart or bucket does not fit how it is grouped.' },
+  NF232: {
+    severity: 'error',
+    title: 'A dashboard names an entity, has no widgets, or another kind of screen has widgets.',
+  },
   // References
   NF301: { severity: 'error', title: 'An entity is not declared.' },
   NF302: { severity: 'error', title: 'A field is not declared on its entity.' },
@@ -97,6 +107,7 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     title: 'Sign-up gives a role that may read, change and delete every record.',
   },
+  NF327: { severity: 'error', title: 'Two widgets of a dashboard have the same id.' },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

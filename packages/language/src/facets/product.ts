@@ -4,7 +4,7 @@ import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { mapOf } from './reader.js';
 
-export const PRODUCT_KEYS = ['name', 'summary', 'audience', 'locale', 'theme'] as const;
+export const PRODUCT_KEYS = ['name', 'summary', 'audience', 'locale', 'theme', 'dashboard'] as const;
 export const THEME_KEYS = ['primaryColor', 'colorScheme'] as const;
 export const CALLS_KEYS = ['basePath', 'timeoutMs', 'retries', 'offlineQueue'] as const;
 const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
@@ -69,13 +69,16 @@ export function readProduct(
         );
     }
   }
+  const dashboardEntry = m.get('dashboard');
   return {
     name: str('name') ?? title ?? 'Untitled product',
     summary: str('summary') ?? firstParagraph,
     audience: str('audience') ?? '',
     locale,
     theme: { primaryColor, colorScheme },
-    dashboard: false,
+    dashboard: dashboardEntry
+      ? (reader.boolean(dashboardEntry.value, '`product.dashboard`') ?? false)
+      : false,
   };
 }
 

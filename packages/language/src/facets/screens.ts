@@ -15,6 +15,7 @@ import {
 import { type YEntry, type YNode } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { checkName } from './reader.js';
+import { readWidgets } from './widgets.js';
 
 export const SCREEN_KEYS = [
   'path',
@@ -29,6 +30,7 @@ export const SCREEN_KEYS = [
   'sort',
   'actions',
   'body',
+  'widgets',
 ] as const;
 export const NAV_KEYS = ['screen', 'label', 'icon'] as const;
 const RECORD_ACTIONS = ['create', 'edit', 'delete', 'export'];
@@ -81,9 +83,30 @@ export function readScreens(
           `\`${entityName}\` is not a declared entity, so ${where} cannot show it.`,
           suggestion(entityName, entityNames, 'entity'),
         );
-    } else if (kind !== 'page' && entityEntry === undefined) {
+    } else if (kind !== 'page' && kind !== 'dashboard' && entityEntry === undefined) {
       reader.missing(entry.keySpan, 'entity', where, 'entity: Claim');
     }
+    const widgetsEntry = m.get('widgets');
+    if (kind === 'dashboard' && entityEntry !== undefined) {
+      bag.report(
+        'NF232',
+        entityEntry.keySpan,
+        `${capital(where)} is a dashboard: each of its widgets names its entity, the screen does not.`,
+        'move `entity:` into each widget',
+      );
+      entity = null;
+    } else if (kind !== 'dashboard' && widgetsEntry !== undefined) {
+      bag.report(
+        'NF232',
+        widgetsEntry.keySpan,
+        `${capital(where)} is a ${kind} screen; only a dashboard holds widgets.`,
+        'add `kind: dashboard`, or remove `widgets:`',
+      );
+    } else if (kind === 'dashboard' && widgetsEntry === undefined) {
+      reader.missing(entry.keySpan, 'widgets', where, 'widgets: [{ title: Claims, entity: Claim }]');
+    }
+    const widgets =
+      kind === 'dashboard' && widgetsEntry !== undefined ? readWidgets(ctx, widgetsEntry.value, where) : [];
     const path = str('path') ?? defaultPath(kind, entity, entry.key);
     const pathSpan = m.get('path')?.value.span ?? entry.keySpan;
     checkPath(ctx, path, kind, pathSpan, where, paths, entry.key);
@@ -184,7 +207,7 @@ export function readScreens(
       actions: actionsEntry ? actions : entity ? defaultActions(kind, ctx, entity) : [],
       body: str('body') ?? '',
       related: null,
-      widgets: [],
+      widgets,
       generated: false,
     });
   }
@@ -329,7 +352,7 @@ export function readNav(
 ): NavItem[] {
   if (items === null) {
     return screens
-      .filter((s) => s.kind === 'list' || s.kind === 'page')
+      .filter((s) => s.kind === 'list' || s.kind === 'page' || s.kind === 'dashboard')
       .filter((s) => s.entity !== 'User' || !s.generated)
       .map((s) => ({ label: s.title, screen: s.id, icon: null }));
   }
@@ -375,7 +398,7 @@ export function readNav(
         'NF313',
         span,
         `Screen \`${id}\` shows one record (\`${screen.path}\`) and cannot be opened from the navigation.`,
-        'link a list, create or page screen',
+        'link a list, create, page or dashboard screen',
       );
       continue;
     }

@@ -378,7 +378,7 @@ describe('references', () => {
         line: 5,
         column: 7,
         message: /shows one record/,
-        hint: /link a list, create or page screen/,
+        hint: /link a list, create, page or dashboard screen/,
       },
     );
   });

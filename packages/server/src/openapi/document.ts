@@ -21,6 +21,7 @@ import { describeWebhookDeliveries } from './webhooks.js';
 import { accountPaths } from './account-paths.js';
 import { linkPaths } from './link-paths.js';
 import { notificationPaths } from './notification-paths.js';
+import { dashboardPaths } from './dashboard-paths.js';
 import { MFA_CHALLENGE_SCHEMA, mfaPaths } from './mfa-paths.js';
 import { ssoPaths } from './sso-paths.js';
 import {
@@ -213,6 +214,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const mfa = mfaPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
   Object.assign(paths, mfa.paths);
   Object.assign(schemas, mfa.schemas);
+  // the figures of dashboard screens (decision 0046)
+  const dashboards = dashboardPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
+  Object.assign(paths, dashboards.paths);
+  Object.assign(schemas, dashboards.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

@@ -11,9 +11,12 @@ import {
   type Widget,
   type WidgetFigure,
 } from '@ninefold/model';
-import { focusManager } from '@tanstack/react-query';
+import { QueryClient, focusManager } from '@tanstack/react-query';
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { dashboardKey } from '../src/api/dashboard-keys';
+import { settleWrite } from '../src/api/records';
+import { type QueuedWrite } from '../src/offline/queue';
 import { type World, modelOf, renderApp, world } from './harness';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -372,6 +375,26 @@ describe('a dashboard screen', { timeout: 90_000 }, () => {
       clock.mockRestore();
     }
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('the figures after a write', () => {
+  it('are stale once any record is written, so a dashboard shown next asks again', () => {
+    const client = new QueryClient();
+    client.setQueryData(dashboardKey('overview'), FIGURES);
+    expect(client.getQueryState(dashboardKey('overview'))?.isInvalidated).toBe(false);
+    const model = withDashboard();
+    const write: QueuedWrite = {
+      key: 'k',
+      kind: 'create',
+      entity: 'Department',
+      recordId: null,
+      method: 'POST',
+      path: 'departments',
+      title: 'Sales',
+    };
+    settleWrite(client, model, write, { id: 'd1', version: 1 });
+    expect(client.getQueryState(dashboardKey('overview'))?.isInvalidated).toBe(true);
   });
 });
 

@@ -122,8 +122,8 @@ describe('dashboards', () => {
     await manager.context.close();
   });
 
-  test('on a phone the cards stack in one column, and a number opens its list', async () => {
-    const context = await newContext(browser, example, { viewport: PHONE });
+  test('on a phone, in the dark, the cards stack in one column, and a number opens its list', async () => {
+    const context = await newContext(browser, example, { viewport: PHONE, colorScheme: 'dark' });
     const page = await context.newPage();
     await signInOn(page, example, 'finance');
     await page.goto('/finance-figures');
@@ -135,6 +135,8 @@ describe('dashboards', () => {
     // one column: the second card below the first, as wide
     expect(b!.y).toBeGreaterThan(a!.y + a!.height - 1);
     expect(Math.abs(b!.width - a!.width)).toBeLessThan(2);
+    // the line of paid claims drawn in the dark scheme's colours, axe-clean (contrast included)
+    await page.locator('section[data-widget="paid-by-month"]').waitFor();
     await expectAxeClean(page);
     const figures = await figuresOf('finance', 'finance-figures');
     const count = widgetOf(figures, 'claims-to-pay').value;

@@ -392,6 +392,7 @@ describe('the figures after a write', () => {
       method: 'POST',
       path: 'departments',
       title: 'Sales',
+      at: '2026-11-26T10:00:00.000Z',
     };
     settleWrite(client, model, write, { id: 'd1', version: 1 });
     expect(client.getQueryState(dashboardKey('overview'))?.isInvalidated).toBe(true);

@@ -44,7 +44,7 @@ export interface FigureTableProps {
  */
 export function FigureTable({ entity, widget, points, labelledBy, hrefOf }: FigureTableProps) {
   return (
-    <Table aria-labelledby={labelledBy} striped highlightOnHover>
+    <Table aria-labelledby={labelledBy}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th scope="col">{groupLabel(entity, widget)}</Table.Th>

@@ -34,7 +34,14 @@ export function WidgetCard({ widget, entity, figure, target, locale }: WidgetCar
   const charted = widget.chart === 'bar' || widget.chart === 'line' || widget.chart === 'pie';
   const grouped = figure !== undefined && figure.groups !== null && !isEmptyFigure(figure);
   return (
-    <Card withBorder component="section" aria-labelledby={titleId} data-widget={widget.id}>
+    // on the page's own background, as lists are: links and axes keep their contrast in both schemes
+    <Card
+      withBorder
+      bg="var(--mantine-color-body)"
+      component="section"
+      aria-labelledby={titleId}
+      data-widget={widget.id}
+    >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Title order={2} size="h4" id={titleId}>

@@ -37,7 +37,8 @@ export function landingScreen(model: Model, user: Viewer): Screen | undefined {
   const opens = (s: Screen) => allowed(s) && mayOpenScreen(model, user, s);
   if (model.product.dashboard) {
     const dashboard =
-      nav.find((s) => s.kind === 'dashboard') ?? model.screens.find((s) => s.kind === 'dashboard' && opens(s));
+      nav.find((s) => s.kind === 'dashboard') ??
+      model.screens.find((s) => s.kind === 'dashboard' && opens(s));
     if (dashboard !== undefined) return dashboard;
   }
   return (

@@ -104,7 +104,10 @@ const FIGURES: DashboardFigures = {
   ],
 };
 
-/** Expense claims with a dashboard screen first in the navigation (and `dashboard` as given). */
+/**
+ * Expense claims with one dashboard screen of its own (the example's aside), first in the
+ * navigation or last, and `dashboard` as given.
+ */
 function withDashboard(options: { dashboard?: boolean; first?: boolean; generated?: boolean } = {}): Model {
   const model = modelOf('expense-claims.md');
   const overview: Screen = {
@@ -125,11 +128,14 @@ function withDashboard(options: { dashboard?: boolean; first?: boolean; generate
     generated: options.generated ?? false,
   };
   const item = { label: 'Overview', screen: 'overview', icon: null };
+  // the example's own dashboards aside: this one is the only dashboard
+  const screens = model.screens.filter((s) => s.kind !== 'dashboard');
+  const nav = model.nav.filter((n) => screens.some((s) => s.id === n.screen));
   return {
     ...model,
     product: { ...model.product, dashboard: options.dashboard ?? false },
-    screens: [...model.screens, overview],
-    nav: options.first === false ? [...model.nav, item] : [item, ...model.nav],
+    screens: [...screens, overview],
+    nav: options.first === false ? [...nav, item] : [item, ...nav],
   };
 }
 
@@ -421,6 +427,20 @@ describe('the landing screen', { timeout: 90_000 }, () => {
       network: dashboardNetwork([{ status: 200, body: FIGURES }]),
     });
     await waitFor(() => expect(history.location.pathname).toBe('/overview'));
+  });
+
+  it('is each role’s own dashboard when the product asks for them', async () => {
+    const example = modelOf('expense-claims.md');
+    const model = { ...example, product: { ...example.product, dashboard: true } };
+    const w = await world(model);
+    await w.user('eve', ['employee']);
+    await w.user('max', ['manager']);
+    const network = dashboardNetwork([{ status: 404, body: {} }]);
+    const employee = renderApp(w, { as: 'eve', path: '/', network });
+    await waitFor(() => expect(employee.history.location.pathname).toBe('/my-figures'));
+    employee.unmount();
+    const manager = renderApp(w, { as: 'max', path: '/', network });
+    await waitFor(() => expect(manager.history.location.pathname).toBe('/approval-figures'));
   });
 
   it('is never a generated dashboard unless the product asks for it', async () => {

@@ -146,6 +146,21 @@ describe('dashboards', () => {
     await page.getByRole('heading', { name: 'To pay', level: 1 }).waitFor();
     if (typeof count === 'number' && count > 0)
       await page.getByText(`${count} ${count === 1 ? 'claim' : 'claims'}`, { exact: true }).waitFor();
+
+    // a point of a line opens its month; no list repeats the widget's `state == 'paid'`, so the
+    // widest list opens, and the card says so
+    const paid = widgetOf(figures, 'paid-by-month').groups ?? [];
+    expect(paid.length).toBeGreaterThan(0);
+    await page.goto('/finance-figures');
+    await settled(page);
+    const line = page.locator('section[data-widget="paid-by-month"]');
+    await line.getByText('Opens All claims, which shows more than this figure counts.').waitFor();
+    await line.locator('circle.nf-line-dot').first().click();
+    await page.waitForURL((url) => url.pathname === '/claims');
+    const month = new URL(page.url()).searchParams;
+    expect(month.get('paidOn[gte]')).toBe(String(paid[0]!.key));
+    expect(month.get('paidOn[lt]')).toMatch(/^\d{4}-\d{2}-01$/);
+    await page.getByRole('heading', { name: 'All claims', level: 1 }).waitFor();
     await context.close();
   });
 });

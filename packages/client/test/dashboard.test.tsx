@@ -246,6 +246,15 @@ describe('a dashboard screen', { timeout: 90_000 }, () => {
 
     await act(() => history.go(-1));
     await screen.findByRole('img', { name: /^Claims by month:/ });
+    // a point of a line: clicked, it opens its month
+    const dots = card('Claims by month').querySelectorAll('circle.nf-line-dot');
+    expect(dots).toHaveLength(2);
+    await user.click(dots[0]!);
+    await waitFor(() =>
+      expect(history.location.search).toBe('?spentOn%5Bgte%5D=2026-10-01&spentOn%5Blt%5D=2026-11-01'),
+    );
+    await act(() => history.go(-1));
+    await screen.findByRole('img', { name: /^Claims by month:/ });
     // the table view of a line chart, toggled by a button that says whether it is pressed
     const toggle = within(card('Claims by month')).getByRole('button', {
       name: 'Claims by month: table view',

@@ -97,8 +97,6 @@ export function GroupChart({ title, chart, points, onOpen }: GroupChartProps) {
           data={data}
           accessibilityLayer={false}
           margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
-          // the line's points are small: a click anywhere over a group opens it
-          onClick={(state) => open(tooltipIndex(state.activeTooltipIndex))}
         >
           <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
           <XAxis dataKey="label" tick={{ fill: INK }} />
@@ -110,7 +108,10 @@ export function GroupChart({ title, chart, points, onOpen }: GroupChartProps) {
             stroke={PRIMARY}
             strokeWidth={2}
             isAnimationActive={false}
-            activeDot={{ r: 6, cursor }}
+            dot={(props: DotProps) => (
+              <Dot key={props.index} {...props} r={4} cursor={cursor} onOpen={open} />
+            )}
+            activeDot={(props: DotProps) => <Dot {...props} r={6} cursor={cursor} onOpen={open} />}
           />
         </LineChart>
       ) : (
@@ -138,8 +139,34 @@ export function GroupChart({ title, chart, points, onOpen }: GroupChartProps) {
   );
 }
 
-/** A chart's active group as an index, if a group is active. */
-function tooltipIndex(index: unknown): number | undefined {
-  const number = Number(index);
-  return index === null || index === undefined || Number.isNaN(number) ? undefined : number;
+/** What recharts gives a line's point. */
+interface DotProps {
+  readonly cx?: number | undefined;
+  readonly cy?: number | undefined;
+  readonly index?: number | undefined;
+}
+
+/** A point of a line, which opens its group's list when clicked (the hovered point too). */
+function Dot({
+  cx,
+  cy,
+  index,
+  r,
+  cursor,
+  onOpen,
+}: DotProps & { r: number; cursor: string | undefined; onOpen: (index: number | undefined) => void }) {
+  if (cx === undefined || cy === undefined) return null;
+  return (
+    <circle
+      cx={cx}
+      cy={cy}
+      r={r}
+      fill={PRIMARY}
+      stroke="var(--mantine-color-body)"
+      strokeWidth={2}
+      cursor={cursor}
+      className="nf-line-dot"
+      onClick={() => onOpen(index)}
+    />
+  );
 }

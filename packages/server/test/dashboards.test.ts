@@ -236,7 +236,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 404 for an unknown screen, a screen that is no dashboard and one the roles may not open', async () => {
       const { as, server } = await world(dialect);
-      expect((await as.bea!.get('/api/dashboards/boss-figures')).statusCode).toBe(200);
+      const open = await as.bea!.get('/api/dashboards/boss-figures');
+      expect(open.statusCode).toBe(200);
+      // rate-limited like every read
+      expect(open.headers['x-ratelimit-limit']).toBe('600');
+      expect(Number(open.headers['x-ratelimit-remaining'])).toBeLessThan(600);
       for (const url of ['/api/dashboards/nothing', '/api/dashboards/trips', '/api/dashboards/__proto__']) {
         const response = await as.bea!.get(url);
         expect(response.statusCode, url).toBe(404);
@@ -298,6 +302,21 @@ for (const dialect of DIALECTS) {
       // an employee may not open the others' dashboards
       expect((await as.ann!.get('/api/dashboards/finance-figures')).statusCode).toBe(404);
       expect((await as.ann!.get('/api/dashboards/approval-figures')).statusCode).toBe(404);
+    });
+
+    it('serves the generated dashboard a product asks for, each role its readable entities', async () => {
+      const model = specModel(`
+product: { name: Trips, dashboard: true }
+${SPEC.slice(SPEC.indexOf('entities:'), SPEC.indexOf('screens:'))}`);
+      const server = await testServer(dialect, model);
+      const tina = await signedIn(server, model, 'tina', ['traveller']);
+      const out = await signedIn(server, model, 'out', ['outsider']);
+      await created(tina, '/api/trips', { title: 'Mine', kind: 'rail' });
+      const theirs = await figures(tina, 'dashboard');
+      expect(theirs['teams']!.value).toBe(0);
+      expect(theirs['trips']!.groups).toEqual([{ key: 'planned', label: 'Planned', value: 1 }]);
+      // the outsider reads teams, not trips: the trips' widget is left out
+      expect(Object.keys(await figures(out, 'dashboard'))).toEqual(['teams']);
     });
 
     it('gives every figure as the listed rows give it by hand, over random data and roles', async () => {

@@ -66,7 +66,8 @@ function widgetFields(ctx: CompileContext, entity: Entity): WidgetField[] {
 }
 
 /**
- * Reads the `widgets:` of the dashboard screen `screenId`, reporting what cannot be drawn.
+ * Reads the `widgets:` of a dashboard screen (`where` names it in messages), reporting each widget
+ * that cannot be drawn (and leaving it out).
  *
  * @example readWidgets(ctx, node, 'screen `overview`') // [{ id: 'claims-by-state', … }]
  */

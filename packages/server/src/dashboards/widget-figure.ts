@@ -2,8 +2,9 @@
  * One widget's figure (decision 0046): its measure over the rows of its entity that the viewer may
  * read — the list's permission SQL (`toSqlFilter` of the viewer's read access) — and that hold the
  * widget's `where`, whole or grouped by its `by` field, in one SQL query; then each group labelled
- * (`group-labels.ts`). A widget the viewer may not see is null: over an entity they may not read, or
- * measuring or grouping a field their read mask hides on some record (`queryableFields`).
+ * (`group-labels.ts`). A widget the viewer may not see is null (the route leaves it out): over an
+ * entity they may not read, or measuring or grouping a field their read mask hides on some record
+ * (`queryableFields`).
  */
 import { type StoredField, queryableFields } from '@ninefold/engine';
 import { type FigureGroup, type Model, type Value, type Widget, type WidgetFigure } from '@ninefold/model';

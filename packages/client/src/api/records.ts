@@ -21,6 +21,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useRef } from 'react';
+import { DASHBOARDS_KEY } from './dashboard-keys';
 import { newIdempotencyKey } from './http';
 import { type ListParams, recordKeys, recordListOptions } from './list-query';
 import { recordTitle } from './ref-labels';
@@ -59,7 +60,10 @@ export function useHistory(entity: Entity, id: string) {
   });
 }
 
-/** After a write: the record as the server now has it, and every list of its entity refetched. */
+/**
+ * After a write: the record as the server now has it, every list of its entity refetched, and every
+ * dashboard's figures stale (asked again when next shown: any figure may count the record).
+ */
 function settle(client: QueryClient, entity: Entity, record: ApiRecord | null, id: string): void {
   if (record === null) client.removeQueries({ queryKey: recordKeys.one(entity.name, id) });
   else client.setQueryData(recordKeys.one(entity.name, record.id), record);
@@ -68,6 +72,7 @@ function settle(client: QueryClient, entity: Entity, record: ApiRecord | null, i
     // the record itself was just set from the answer; asking again would only repeat it
     predicate: (query) => !(query.queryKey[2] === 'one' && query.queryKey[3] === id && record !== null),
   });
+  void client.invalidateQueries({ queryKey: DASHBOARDS_KEY });
 }
 
 /** After a queued write reached the server (replayed): its record and lists, as after any write. */

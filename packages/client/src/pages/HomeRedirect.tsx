@@ -1,22 +1,49 @@
 import { Navigate } from 'react-router';
 import { useSession } from '../auth/session';
 import { mayOpenScreen, visibleNav } from '@ninefold/engine/grants';
+import { type Model, type Screen } from '@ninefold/model';
 import { useModel } from '../runtime/runtime';
 
 /**
- * The landing page: the first navigation entry the user may open. A spec that declares no screens
- * lands on the page about what it leaves unspecified — running the seed shows exactly that.
+ * The landing page: the first navigation entry the user may open — or, when the product asks for
+ * dashboards (`dashboard: true`), the first dashboard the user may open (decision 0049). A spec
+ * that declares no screens lands on the page about what it leaves unspecified — running the seed
+ * shows exactly that.
  */
 export function HomeRedirect() {
   const model = useModel();
   const { data: session } = useSession();
-  const user = session?.context ?? null;
   const declared = model.screens.some((s) => !s.generated);
   if (!declared && Object.values(model.facets).some((f) => !f.specified))
     return <Navigate to="/about" replace />;
-  const first =
-    visibleNav(model, user)[0]?.screen ??
-    model.screens.find((s) => s.kind === 'list' && mayOpenScreen(model, user, s)) ??
-    model.screens.find((s) => s.kind === 'page' && mayOpenScreen(model, user, s));
-  return <Navigate to={first?.path ?? '/about'} replace />;
+  return <Navigate to={landingScreen(model, session?.context ?? null)?.path ?? '/about'} replace />;
+}
+
+type Viewer = Parameters<typeof mayOpenScreen>[1];
+
+/**
+ * The screen a signed-in user lands on: with `product.dashboard`, the first dashboard they may open
+ * (in the navigation's order, then the spec's); otherwise the first navigation entry they may open
+ * (a dashboard when the spec puts one first), then the first list, then the first page. A generated
+ * dashboard is never a landing screen unless the product asks for it.
+ *
+ * @example landingScreen(model, session.context)?.path // '/overview'
+ */
+export function landingScreen(model: Model, user: Viewer): Screen | undefined {
+  const allowed = (s: Screen) => !(s.kind === 'dashboard' && s.generated && !model.product.dashboard);
+  const nav = visibleNav(model, user)
+    .map(({ screen }) => screen)
+    .filter(allowed);
+  const opens = (s: Screen) => allowed(s) && mayOpenScreen(model, user, s);
+  if (model.product.dashboard) {
+    const dashboard =
+      nav.find((s) => s.kind === 'dashboard') ??
+      model.screens.find((s) => s.kind === 'dashboard' && opens(s));
+    if (dashboard !== undefined) return dashboard;
+  }
+  return (
+    nav[0] ??
+    model.screens.find((s) => s.kind === 'list' && opens(s)) ??
+    model.screens.find((s) => s.kind === 'page' && opens(s))
+  );
 }

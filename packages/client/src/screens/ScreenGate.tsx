@@ -92,8 +92,9 @@ function useCodeReady(kind: Screen['kind']): boolean {
   const code = codeOf(kind);
   const [failed, setFailed] = useState(false);
   const [, setArrived] = useState(0);
-  // a list decides with the roles' grants alone; details and forms evaluate conditions on records
-  const decides = kind !== 'list';
+  // a list and a dashboard decide with the roles' grants alone; details and forms evaluate
+  // conditions on records
+  const decides = kind !== 'list' && kind !== 'dashboard';
   const ready = code.current() !== null && (!decides || decisionsLoaded());
   useEffect(() => {
     if (ready || failed) return;
@@ -142,6 +143,13 @@ function ScreenPlaceholder({ screen }: { screen: Screen }) {
           </Title>
           {loader}
         </>
+      );
+    case 'dashboard':
+      return (
+        <Stack gap="md">
+          <Title order={1}>{screen.title}</Title>
+          {loader}
+        </Stack>
       );
     case 'page':
       return (

@@ -55,3 +55,4 @@ export {
 } from './sql.js';
 export { lazyActivation } from './expressions.js';
 export { type ValueDecoder, valueDecoder } from './storage.js';
+export { type RefPointer, refsTo } from './references.js';

@@ -9,6 +9,7 @@ import {
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
   IDEMPOTENCY_KEY_HEADER,
+  REFERENCES_PATH,
   type Model,
   SESSION_COOKIE,
   TOKEN_PREFIX,
@@ -41,6 +42,7 @@ import {
   listParameters,
   problemSchema,
   recordSchema,
+  referencesSchema,
   ruleCodes,
   schemaName,
 } from './schemas.js';
@@ -54,6 +56,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const schemas: Record<string, Json> = {
     Problem: problemSchema(),
     HistoryPage: historySchema(),
+    ReferencesAnswer: referencesSchema(),
     SessionUser: {
       type: 'object',
       required: ['user'],
@@ -265,7 +268,8 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           },
         },
       }),
-      post: op([...WRITING, ...writeCodes, ...createCodes], {
+      // E_CONFLICT: a ref's record deleted while the create was in flight (decision 0043)
+      post: op([...WRITING, ...writeCodes, 'E_CONFLICT', ...createCodes], {
         operationId: `create${name}`,
         tags: [tag],
         summary: `Create a ${entity.label}.`,
@@ -293,12 +297,21 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           responses: { '200': record },
         },
       ),
-      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT'], {
+      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', 'E_REFERENCED'], {
         operationId: `delete${name}`,
         tags: [tag],
-        summary: `Delete a ${entity.label}.`,
+        summary: `Delete a ${entity.label}, and what its references' \`onDelete\` says: refused while a \`restrict\` ref holds it, with the records \`cascade\` reaches, emptying \`setNull\` refs.`,
         parameters: [idParam, ifMatch(false), csrf, idempotency],
         responses: { '204': { description: 'Deleted.' } },
+      }),
+    };
+    paths[`${path}/{id}/${REFERENCES_PATH}`] = {
+      get: op([...SIGNED_IN, ...BY_ID], {
+        operationId: `references${name}`,
+        tags: [tag],
+        summary: `The records that refer to the ${entity.label}, counted by entity and ref field, and whether it may be deleted.`,
+        parameters: [idParam],
+        responses: { '200': { description: 'In the model’s order.', content: json(ref('ReferencesAnswer')) } },
       }),
     };
     paths[`${path}/{id}/history`] = {

@@ -23,12 +23,13 @@ import { normalizeEmail } from '../auth/users.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { recordEffects } from '../effects/record-effects.js';
-import { type Callers } from './caller.js';
+import { type Caller, type Callers } from './caller.js';
 import { CompiledSql } from './compiled-sql.js';
 import { writeProblem } from './issues.js';
 import { etag, present } from './present.js';
 import { type RecordReader } from './record-read.js';
 import { changeSet, changedFields, encodeFields, type EntityTable } from './records.js';
+import { carryOut, planDelete, referencedError } from './delete-plan.js';
 import { checkRefs } from './reference-checks.js';
 import { idempotentWrites } from './replay.js';
 import { type WebhookActor } from '../webhooks/enqueue.js';
@@ -115,7 +116,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         });
         // a new user has no password: their invitation is made with them (decision 0037)
         if (entity === 'User') invitation = await inviteNewUser(resource, tx, request, record);
-      });
+      }, goneRef(input, caller));
       reply
         .code(201)
         .header('etag', etag(record))
@@ -179,7 +180,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           actorSummary: actorSummaryOf(request),
           now,
         });
-      });
+      }, goneRef(input, caller));
       written(old['id']);
       reply.header('etag', etag(saved));
       return present(resource, inColumns(info, saved), caller);
@@ -195,7 +196,21 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (!can(model, user, 'delete', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
       const fields = info.columns.filter((c) => !isSystem(c) && old[c] !== null);
       const keyed = { key, outcome: { status: 204, recordId: String(old['id']) }, now };
+      const root = { entity, record: old };
+      // a record referred to since the plan was made fails the commit (a foreign key): say by what
+      const refused = async () => {
+        const plan = await planDelete(resource.db, model, root, { user, now, checkPermissions: false });
+        return plan.blocking === null ? new ApiError('E_CONFLICT') : referencedError(model, plan.blocking);
+      };
       await inTransaction(resource, keyed, async (tx) => {
+        // what the refs that point at it do (decision 0043): refuse, cascade, empty
+        const plan = await planDelete(tx, model, root, { user, now, checkPermissions: true });
+        if (plan.blocking !== null) throw referencedError(model, plan.blocking);
+        await carryOut(tx, model, resource.database.dialect, plan, {
+          user,
+          now,
+          actorSummary: actorSummaryOf(request),
+        });
         const result = await tx
           .deleteFrom(info.table)
           .where('id', '=', String(old['id']))
@@ -220,7 +235,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           actorSummary: actorSummaryOf(request),
           now,
         });
-      });
+      }, refused);
       written(old['id']);
       return reply.code(204).send();
     });
@@ -266,12 +281,21 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             actorSummary: actorSummaryOf(request),
             now,
           });
-        });
+        }, goneRef(input, caller));
         written(old['id']);
         reply.header('etag', etag(saved));
         return present(resource, inColumns(info, saved), caller);
       });
     };
+
+  /**
+   * A write whose ref's record was deleted after `checkRefs` read it fails its commit on the
+   * foreign key: checked again, the field is named (E_REF_NOT_FOUND); otherwise E_CONFLICT.
+   */
+  const goneRef = (input: WireRecord, caller: Caller) => async () => {
+    await checkRefs(resource, input, caller);
+    return new ApiError('E_CONFLICT');
+  };
 
   return { create, update, remove, transition };
 }

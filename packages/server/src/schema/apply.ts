@@ -1,48 +1,88 @@
 /**
  * Running a plan's steps through Kysely, inside the caller's transaction.
  */
-import { type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type DialectName, encodeBoolean, indexColumnsSql, rescaleSql, sqlType } from '../db/dialect.js';
+import {
+  addForeignKey,
+  dropForeignKey,
+  emptyDangling,
+  inlineReferences,
+  rebuildSqliteTable,
+} from './foreign-keys.js';
 import { type Plan, type Step } from './plan.js';
 import { type Column } from './schema.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
 type Db = Kysely<any>;
 
-/** Applies every step of a plan, in order. */
+/**
+ * Applies every step of a plan, in order. On PostgreSQL the foreign keys of new tables and columns
+ * are added last, once every table they may refer to exists; SQLite declares them inline, where a
+ * table may refer to one not yet created.
+ */
 export async function applyPlan(tx: Db, dialect: DialectName, plan: Plan): Promise<void> {
-  for (const step of plan.steps) await applyStep(tx, dialect, step);
+  const keys: { table: string; column: Column }[] = [];
+  for (const step of plan.steps) await applyStep(tx, dialect, step, keys);
+  for (const { table, column } of keys) await addForeignKey(tx, table, column);
 }
 
-async function applyStep(tx: Db, dialect: DialectName, step: Step): Promise<void> {
+async function applyStep(
+  tx: Db,
+  dialect: DialectName,
+  step: Step,
+  keys: { table: string; column: Column }[],
+): Promise<void> {
+  const later = (table: string, column: Column) => {
+    if (dialect === 'postgres' && column.references !== undefined) keys.push({ table, column });
+  };
   switch (step.kind) {
     case 'create-table': {
       let create = tx.schema.createTable(step.table.name);
       for (const column of step.table.columns) {
+        const references = inlineReferences(column, dialect);
         create = create.addColumn(column.name, sqlType(column.storage, dialect), (c) => {
           let def = c;
           if (column.primaryKey) def = def.primaryKey();
           if (column.notNull) def = def.notNull();
+          if (references !== null) def = def.modifyEnd(sql.raw(references));
           return def;
         });
+        later(step.table.name, column);
       }
       await create.execute();
       return;
     }
     case 'drop-table':
-      await tx.schema.dropTable(step.table.name).execute();
+      // PostgreSQL: the foreign keys that refer to it go with it (their columns change in this plan)
+      await (dialect === 'postgres'
+        ? tx.schema.dropTable(step.table.name).cascade()
+        : tx.schema.dropTable(step.table.name)
+      ).execute();
       return;
     case 'add-column':
       await addColumn(tx, dialect, step.table, step.column);
+      later(step.table, step.column);
       return;
     case 'drop-column':
-      await tx.schema.alterTable(step.table).dropColumn(step.column.name).execute();
+      await dropColumn(tx, dialect, step.table, step.column);
       return;
     case 'relabel-column':
       return;
     case 'retype-column':
-      await tx.schema.alterTable(step.table).dropColumn(step.from.name).execute();
+      await dropColumn(tx, dialect, step.table, step.from);
       await addColumn(tx, dialect, step.table, step.to);
+      later(step.table, step.to);
+      return;
+    case 'add-foreign-key':
+      // only rows the migration was told to give up (`--accept-data-loss`) still dangle here
+      await emptyDangling(tx, step.table, step.column);
+      if (dialect === 'postgres') later(step.table, step.column);
+      else await rebuildSqliteTable(tx, step.table, { column: step.column.name, references: step.column });
+      return;
+    case 'drop-foreign-key':
+      if (dialect === 'postgres') await dropForeignKey(tx, step.table, step.column);
+      else await rebuildSqliteTable(tx, step.table, { column: step.column.name, references: null });
       return;
     case 'rescale-column':
       await tx
@@ -77,13 +117,24 @@ async function applyStep(tx: Db, dialect: DialectName, step: Step): Promise<void
 }
 
 async function addColumn(tx: Db, dialect: DialectName, table: string, column: Column): Promise<void> {
+  const references = inlineReferences(column, dialect);
   await tx.schema
     .alterTable(table)
-    .addColumn(column.name, sqlType(column.storage, dialect), (c) => (column.primaryKey ? c.primaryKey() : c))
+    .addColumn(column.name, sqlType(column.storage, dialect), (c) => {
+      const def = column.primaryKey ? c.primaryKey() : c;
+      return references === null ? def : def.modifyEnd(sql.raw(references));
+    })
     .execute();
   if (column.backfill !== null) {
     await tx.updateTable(table).set(column.name, bind(column.backfill, dialect)).execute();
   }
+}
+
+/** SQLite cannot drop a column of a foreign key: the table is rebuilt without it. */
+async function dropColumn(tx: Db, dialect: DialectName, table: string, column: Column): Promise<void> {
+  if (dialect === 'sqlite' && column.references !== undefined)
+    await rebuildSqliteTable(tx, table, { drop: column.name });
+  else await tx.schema.alterTable(table).dropColumn(column.name).execute();
 }
 
 /** Removed enum values become no value; in a list, they leave the list. */

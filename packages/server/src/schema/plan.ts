@@ -27,6 +27,9 @@ export type Step =
       readonly removed: readonly string[];
     }
   | { readonly kind: 'require-column'; readonly table: string; readonly column: Column }
+  /** A single ref becomes a foreign key (decision 0043); existing rows that dangle stop the migration. */
+  | { readonly kind: 'add-foreign-key'; readonly table: string; readonly column: Column }
+  | { readonly kind: 'drop-foreign-key'; readonly table: string; readonly column: Column }
   | { readonly kind: 'create-index'; readonly index: Index }
   | { readonly kind: 'drop-index'; readonly index: Index };
 
@@ -57,8 +60,9 @@ export function isLossy(step: Step): boolean {
 /**
  * The plan from one schema to another; `from` null is an empty database.
  *
- * Steps come in the order they run: indexes that go away first, then tables and columns, then new
- * indexes, so that no column is dropped under an index and no index waits for its column.
+ * Steps come in the order they run: indexes and foreign keys that go away first, then tables and
+ * columns, then new foreign keys and indexes, so that no column is dropped under an index or a
+ * foreign key and neither waits for its column or table.
  */
 export function diffSchemas(from: Schema | null, to: Schema): Plan {
   const before = from?.tables ?? {};
@@ -67,6 +71,8 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
   const creates: Step[] = [];
   const dropIndexes: Step[] = [];
   const createIndexes: Step[] = [];
+  const dropKeys: Step[] = [];
+  const addKeys: Step[] = [];
 
   for (const old of Object.values(before)) {
     if (to.tables[old.name] === undefined) drops.push({ kind: 'drop-table', table: old });
@@ -94,6 +100,11 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
       }
       const step = columnChange(table.name, was, column);
       if (step !== null) changes.push(step);
+      // a retyped column is dropped and added again: its foreign key goes and comes with it
+      if (step?.kind !== 'retype-column' && !sameForeignKey(was, column)) {
+        if (was.references !== undefined) dropKeys.push({ kind: 'drop-foreign-key', table: table.name, column: was });
+        if (column.references !== undefined) addKeys.push({ kind: 'add-foreign-key', table: table.name, column });
+      }
       if (step?.kind === 'retype-column') touched.add(column.name);
       else if (!was.required && column.required) {
         changes.push({ kind: 'require-column', table: table.name, column });
@@ -110,7 +121,7 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
       if (fresh) createIndexes.push({ kind: 'create-index', index });
     }
   }
-  const steps = [...dropIndexes, ...drops, ...changes, ...creates, ...createIndexes];
+  const steps = [...dropIndexes, ...dropKeys, ...drops, ...changes, ...creates, ...addKeys, ...createIndexes];
   return { steps, lossy: steps.some(isLossy) };
 }
 
@@ -152,6 +163,12 @@ function scaleOf(meaning: string): number | null {
 /** Any single text value is a valid string or text. */
 function widensToText(from: string, to: string): boolean {
   return (to === 'string' || to === 'text') && !from.endsWith('[]') && from !== 'json';
+}
+
+function sameForeignKey(a: Column, b: Column): boolean {
+  return (
+    a.references?.table === b.references?.table && a.references?.onDelete === b.references?.onDelete
+  );
 }
 
 function sameIndex(a: Index, b: Index): boolean {
@@ -204,6 +221,10 @@ function describe(step: Step): string {
       return step.column.backfill === null
         ? `make ${step.table}.${step.column.name} required without a default (existing records may have no value)`
         : `make ${step.table}.${step.column.name} required, existing empty values get ${JSON.stringify(step.column.backfill)}`;
+    case 'add-foreign-key':
+      return `make ${step.table}.${step.column.name} a foreign key to ${step.column.references?.table ?? '?'}`;
+    case 'drop-foreign-key':
+      return `drop the foreign key of ${step.table}.${step.column.name}`;
     case 'create-index':
       return `create ${step.index.unique ? 'unique ' : ''}index ${step.index.name} on ${step.index.table} (${step.index.columns.join(', ')})`;
     case 'drop-index':

@@ -80,11 +80,15 @@ for (const dialect of DIALECTS) {
       const remove = (resource: string, id: string) => call('DELETE', `/api/${resource}/${id}`);
       const db = server.database.db;
       const count = async (table: string) =>
-        Number((await sql<{ n: unknown }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]?.n);
+        Number(
+          (await sql<{ n: unknown }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]?.n,
+        );
       const history = async (entity: string, action: string) =>
         Number(
           (
-            await sql<{ n: unknown }>`select count(*) as n from ninefold_history where entity = ${entity} and action = ${action}`.execute(
+            await sql<{
+              n: unknown;
+            }>`select count(*) as n from ninefold_history where entity = ${entity} and action = ${action}`.execute(
               db,
             )
           ).rows[0]?.n,
@@ -95,8 +99,7 @@ for (const dialect of DIALECTS) {
     it('restrict: refuses a delete with the count and the relation, and deletes nothing', async () => {
       const { call, create, remove, count } = await shop();
       const category = await create('categories', { name: 'Tools' });
-      for (const name of ['Saw', 'Hammer', 'Drill', 'Plane'])
-        await create('products', { name, category });
+      for (const name of ['Saw', 'Hammer', 'Drill', 'Plane']) await create('products', { name, category });
 
       const refused = problem(await remove('categories', category));
       expect(refused).toMatchObject({ status: 409, code: 'E_REFERENCED' });
@@ -217,7 +220,12 @@ roles:
       const b = (await call('POST', '/api/nodes', { name: 'b', next: a['id'] })).json<Json>();
       const c = (await call('POST', '/api/nodes', { name: 'c', next: b['id'] })).json<Json>();
       // a → c closes the cycle a ← b ← c ← a
-      const patched = await call('PATCH', `/api/nodes/${String(a['id'])}`, { next: c['id'] }, { 'if-match': '"1"' });
+      const patched = await call(
+        'PATCH',
+        `/api/nodes/${String(a['id'])}`,
+        { next: c['id'] },
+        { 'if-match': '"1"' },
+      );
       expect(patched.statusCode, patched.body).toBe(200);
       expect((await call('DELETE', `/api/nodes/${String(a['id'])}`)).statusCode).toBe(204);
       const left = await sql<{ n: unknown }>`select count(*) as n from nodes`.execute(server.database.db);

@@ -62,7 +62,9 @@ describe('the delete dialog', () => {
     for (const name of ['Saw', 'Hammer', 'Drill', 'Plane']) await create('products', { name, category });
     const { dialog } = await openDelete(`/categories/${category}`, 'Tools');
     expect(
-      await dialog.findByText('4 products are in this category (through “Category”). Delete or change them first.'),
+      await dialog.findByText(
+        '4 products are in this category (through “Category”). Delete or change them first.',
+      ),
     ).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled();
     expect((await w.api('ada', 'GET', `/api/categories/${category}`)).status).toBe(200);

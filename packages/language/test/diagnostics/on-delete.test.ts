@@ -19,7 +19,8 @@ describe('onDelete (decision 0043)', () => {
       { file: 'spec.yaml' },
     );
     expect(result.diagnostics).toEqual([]);
-    const fields = result.model!.entities['Product']!.fields;
+    if (!result.ok) throw new Error('does not compile');
+    const fields = result.model.entities['Product']!.fields;
     expect(fields['category']!.onDelete).toBe('restrict');
     expect(fields['shelf']!.onDelete).toBe('setNull');
     expect(fields['kit']!.onDelete).toBe('cascade');
@@ -71,7 +72,8 @@ describe('onDelete (decision 0043)', () => {
         code: 'NF222',
         line: 5,
         column: 70,
-        message: /Field `Product.category` is required, so `onDelete: setNull` would leave it without a value/,
+        message:
+          /Field `Product.category` is required, so `onDelete: setNull` would leave it without a value/,
         hint: /onDelete: cascade/,
       },
     );
@@ -88,6 +90,7 @@ describe('onDelete (decision 0043)', () => {
       `,
       { code: 'NF223', line: 5, column: 57, hint: /onDelete: setNull/ },
     );
-    expect(result.model!.entities['Post']!.fields['tags']!.onDelete).toBe('cascade');
+    if (!result.ok) throw new Error('a warning does not fail the compile');
+    expect(result.model.entities['Post']!.fields['tags']!.onDelete).toBe('cascade');
   });
 });

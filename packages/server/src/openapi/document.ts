@@ -311,7 +311,9 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
         tags: [tag],
         summary: `The records that refer to the ${entity.label}, counted by entity and ref field, and whether it may be deleted.`,
         parameters: [idParam],
-        responses: { '200': { description: 'In the model’s order.', content: json(ref('ReferencesAnswer')) } },
+        responses: {
+          '200': { description: 'In the model’s order.', content: json(ref('ReferencesAnswer')) },
+        },
       }),
     };
     paths[`${path}/{id}/history`] = {

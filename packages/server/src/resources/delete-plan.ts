@@ -76,7 +76,12 @@ export async function planDelete(
     for (const pointer of refsTo(model, target.entity)) {
       const rows = await referrers(tx, model, pointer, id);
       if (isRoot)
-        direct.push({ entity: pointer.entity, field: pointer.field, onDelete: pointer.onDelete, count: rows.length });
+        direct.push({
+          entity: pointer.entity,
+          field: pointer.field,
+          onDelete: pointer.onDelete,
+          count: rows.length,
+        });
       for (const record of rows) {
         const row = { entity: pointer.entity, field: pointer.field, record };
         if (pointer.onDelete === 'restrict') restricted.push(row);
@@ -84,7 +89,10 @@ export async function planDelete(
         else {
           const k = key(pointer.entity, record['id']);
           if (deleted.has(k)) continue;
-          if (actor.checkPermissions && !can(model, actor.user, 'delete', pointer.entity, record, { now: actor.now }))
+          if (
+            actor.checkPermissions &&
+            !can(model, actor.user, 'delete', pointer.entity, record, { now: actor.now })
+          )
             throw new ApiError('E_FORBIDDEN');
           const child = { entity: pointer.entity, record };
           deleted.set(k, child);
@@ -108,7 +116,9 @@ export async function planDelete(
 }
 
 /** One entry per record, with every field of it to empty. */
-function mergeEmptied(rows: readonly { entity: string; field: string; record: Readonly<Record<string, Value>> }[]) {
+function mergeEmptied(
+  rows: readonly { entity: string; field: string; record: Readonly<Record<string, Value>> }[],
+) {
   const byRecord = new Map<string, EntityRecord & { fields: string[] }>();
   for (const row of rows) {
     const k = key(row.entity, row.record['id']);
@@ -126,7 +136,9 @@ function firstBlocking(
   const first = rows[0];
   if (first === undefined) return null;
   const ids = new Set(
-    rows.filter((r) => r.entity === first.entity && r.field === first.field).map((r) => String(r.record['id'])),
+    rows
+      .filter((r) => r.entity === first.entity && r.field === first.field)
+      .map((r) => String(r.record['id'])),
   );
   return { entity: first.entity, field: first.field, count: ids.size };
 }

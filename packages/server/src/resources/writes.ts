@@ -87,36 +87,41 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const row = encodeFields(info, record, info.columns, resource.database.dialect);
       const keyed = { key, outcome: { status: 201, recordId: String(record['id']) }, now };
       let invitation: InvitationAnswer | null = null;
-      await inTransaction(resource, keyed, async (tx) => {
-        // every column bound in the table's order: one text for every create
-        const insert = inserts.query(
-          'insert',
-          info.columns.map((c) => row[c]),
-          () => tx.insertInto(info.table).values(row).compile(),
-        );
-        await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
-        await recordHistory(tx, {
-          entity,
-          recordId: record['id'] as string,
-          at: now,
-          by: user.id,
-          action: 'create',
-          ...(info.hasState ? { toState: String(record['state']) } : {}),
-          changes: changeSet(fields, null, record),
-        });
-        await recordEffects(tx, model, {
-          entity,
-          kind: 'created',
-          transition: null,
-          before: null,
-          after: record,
-          actor: user.id,
-          actorSummary: actorSummaryOf(request),
-          now,
-        });
-        // a new user has no password: their invitation is made with them (decision 0037)
-        if (entity === 'User') invitation = await inviteNewUser(resource, tx, request, record);
-      }, goneRef(input, caller));
+      await inTransaction(
+        resource,
+        keyed,
+        async (tx) => {
+          // every column bound in the table's order: one text for every create
+          const insert = inserts.query(
+            'insert',
+            info.columns.map((c) => row[c]),
+            () => tx.insertInto(info.table).values(row).compile(),
+          );
+          await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
+          await recordHistory(tx, {
+            entity,
+            recordId: record['id'] as string,
+            at: now,
+            by: user.id,
+            action: 'create',
+            ...(info.hasState ? { toState: String(record['state']) } : {}),
+            changes: changeSet(fields, null, record),
+          });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'created',
+            transition: null,
+            before: null,
+            after: record,
+            actor: user.id,
+            actorSummary: actorSummaryOf(request),
+            now,
+          });
+          // a new user has no password: their invitation is made with them (decision 0037)
+          if (entity === 'User') invitation = await inviteNewUser(resource, tx, request, record);
+        },
+        goneRef(input, caller),
+      );
       reply
         .code(201)
         .header('etag', etag(record))
@@ -160,27 +165,32 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       }
       const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
       const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
-      await inTransaction(resource, keyed, async (tx) => {
-        await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version);
-        await recordHistory(tx, {
-          entity,
-          recordId: String(old['id']),
-          at: now,
-          by: user.id,
-          action: 'update',
-          changes: changeSet(changed, old, saved),
-        });
-        await recordEffects(tx, model, {
-          entity,
-          kind: 'updated',
-          transition: null,
-          before: old,
-          after: saved,
-          actor: user.id,
-          actorSummary: actorSummaryOf(request),
-          now,
-        });
-      }, goneRef(input, caller));
+      await inTransaction(
+        resource,
+        keyed,
+        async (tx) => {
+          await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version);
+          await recordHistory(tx, {
+            entity,
+            recordId: String(old['id']),
+            at: now,
+            by: user.id,
+            action: 'update',
+            changes: changeSet(changed, old, saved),
+          });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'updated',
+            transition: null,
+            before: old,
+            after: saved,
+            actor: user.id,
+            actorSummary: actorSummaryOf(request),
+            now,
+          });
+        },
+        goneRef(input, caller),
+      );
       written(old['id']);
       reply.header('etag', etag(saved));
       return present(resource, inColumns(info, saved), caller);
@@ -202,40 +212,45 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         const plan = await planDelete(resource.db, model, root, { user, now, checkPermissions: false });
         return plan.blocking === null ? new ApiError('E_CONFLICT') : referencedError(model, plan.blocking);
       };
-      await inTransaction(resource, keyed, async (tx) => {
-        // what the refs that point at it do (decision 0043): refuse, cascade, empty
-        const plan = await planDelete(tx, model, root, { user, now, checkPermissions: true });
-        if (plan.blocking !== null) throw referencedError(model, plan.blocking);
-        await carryOut(tx, model, resource.database.dialect, plan, {
-          user,
-          now,
-          actorSummary: actorSummaryOf(request),
-        });
-        const result = await tx
-          .deleteFrom(info.table)
-          .where('id', '=', String(old['id']))
-          .where('version', '=', version)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
-        await recordHistory(tx, {
-          entity,
-          recordId: String(old['id']),
-          at: now,
-          by: user.id,
-          action: 'delete',
-          changes: changeSet(fields, old, null),
-        });
-        await recordEffects(tx, model, {
-          entity,
-          kind: 'deleted',
-          transition: null,
-          before: old,
-          after: null,
-          actor: user.id,
-          actorSummary: actorSummaryOf(request),
-          now,
-        });
-      }, refused);
+      await inTransaction(
+        resource,
+        keyed,
+        async (tx) => {
+          // what the refs that point at it do (decision 0043): refuse, cascade, empty
+          const plan = await planDelete(tx, model, root, { user, now, checkPermissions: true });
+          if (plan.blocking !== null) throw referencedError(model, plan.blocking);
+          await carryOut(tx, model, resource.database.dialect, plan, {
+            user,
+            now,
+            actorSummary: actorSummaryOf(request),
+          });
+          const result = await tx
+            .deleteFrom(info.table)
+            .where('id', '=', String(old['id']))
+            .where('version', '=', version)
+            .executeTakeFirst();
+          if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+          await recordHistory(tx, {
+            entity,
+            recordId: String(old['id']),
+            at: now,
+            by: user.id,
+            action: 'delete',
+            changes: changeSet(fields, old, null),
+          });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'deleted',
+            transition: null,
+            before: old,
+            after: null,
+            actor: user.id,
+            actorSummary: actorSummaryOf(request),
+            now,
+          });
+        },
+        refused,
+      );
       written(old['id']);
       return reply.code(204).send();
     });
@@ -258,30 +273,35 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         const changed = changedFields(info, old, next);
         const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
         const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
-        await inTransaction(resource, keyed, async (tx) => {
-          await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
-          await recordHistory(tx, {
-            entity,
-            recordId: String(old['id']),
-            at: now,
-            by: user.id,
-            action: 'transition',
-            transition: name,
-            fromState: String(old['state']),
-            toState: String(saved['state']),
-            changes: changeSet(changed, old, saved),
-          });
-          await recordEffects(tx, model, {
-            entity,
-            kind: 'transition',
-            transition: name,
-            before: old,
-            after: saved,
-            actor: user.id,
-            actorSummary: actorSummaryOf(request),
-            now,
-          });
-        }, goneRef(input, caller));
+        await inTransaction(
+          resource,
+          keyed,
+          async (tx) => {
+            await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version);
+            await recordHistory(tx, {
+              entity,
+              recordId: String(old['id']),
+              at: now,
+              by: user.id,
+              action: 'transition',
+              transition: name,
+              fromState: String(old['state']),
+              toState: String(saved['state']),
+              changes: changeSet(changed, old, saved),
+            });
+            await recordEffects(tx, model, {
+              entity,
+              kind: 'transition',
+              transition: name,
+              before: old,
+              after: saved,
+              actor: user.id,
+              actorSummary: actorSummaryOf(request),
+              now,
+            });
+          },
+          goneRef(input, caller),
+        );
         written(old['id']);
         reply.header('etag', etag(saved));
         return present(resource, inColumns(info, saved), caller);

@@ -55,9 +55,10 @@ async function applyStep(
     }
     case 'drop-table':
       // PostgreSQL: the foreign keys that refer to it go with it (their columns change in this plan)
-      await (dialect === 'postgres'
-        ? tx.schema.dropTable(step.table.name).cascade()
-        : tx.schema.dropTable(step.table.name)
+      await (
+        dialect === 'postgres'
+          ? tx.schema.dropTable(step.table.name).cascade()
+          : tx.schema.dropTable(step.table.name)
       ).execute();
       return;
     case 'add-column':

@@ -96,7 +96,8 @@ function entityTable(model: Model, entity: Entity): Table {
 
 /** The column of a field; a single ref's is a foreign key to its entity's table (decision 0043). */
 export function fieldColumn(field: Field, model: Model): Column {
-  const target = field.type === 'ref' && !field.many && field.to !== null ? model.entities[field.to] : undefined;
+  const target =
+    field.type === 'ref' && !field.many && field.to !== null ? model.entities[field.to] : undefined;
   return {
     ...(target === undefined
       ? {}

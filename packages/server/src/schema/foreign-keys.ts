@@ -55,8 +55,7 @@ interface SqliteColumn {
 
 /** How a SQLite rebuild changes the table: a column dropped, a column's foreign key set or removed. */
 export type Rebuild =
-  | { readonly drop: string }
-  | { readonly column: string; readonly references: Column | null };
+  { readonly drop: string } | { readonly column: string; readonly references: Column | null };
 
 /**
  * SQLite: rebuilds a table with one change, within the migration's transaction (which runs with
@@ -69,12 +68,16 @@ export type Rebuild =
 export async function rebuildSqliteTable(tx: Db, table: string, change: Rebuild): Promise<void> {
   const columns = (await sql<SqliteColumn>`select * from pragma_table_info(${table})`.execute(tx)).rows;
   const keys = (
-    await sql<{ from: string; table: string; on_delete: string }>`select * from pragma_foreign_key_list(${table})`.execute(
-      tx,
-    )
+    await sql<{
+      from: string;
+      table: string;
+      on_delete: string;
+    }>`select * from pragma_foreign_key_list(${table})`.execute(tx)
   ).rows;
   const indexes = (
-    await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(
+    await sql<{
+      sql: string;
+    }>`select sql from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(
       tx,
     )
   ).rows;
@@ -86,7 +89,12 @@ export async function rebuildSqliteTable(tx: Db, table: string, change: Rebuild)
       clause = `references "${existing.table}" ("id") on delete ${existing.on_delete.toLowerCase()} deferrable initially immediate`;
     if ('column' in change && change.column === c.name)
       clause = change.references === null ? null : referencesSql(change.references);
-    return [`"${c.name}" ${c.type}`, c.pk > 0 ? 'primary key' : '', c.notnull > 0 ? 'not null' : '', clause ?? '']
+    return [
+      `"${c.name}" ${c.type}`,
+      c.pk > 0 ? 'primary key' : '',
+      c.notnull > 0 ? 'not null' : '',
+      clause ?? '',
+    ]
       .filter((part) => part !== '')
       .join(' ');
   });
@@ -129,9 +137,9 @@ export async function danglingRows(tx: Db, plan: Plan): Promise<{ rows: Dangling
     )} as missing from ${sql.table(table)} where ${where} order by ${sql.ref('id')} limit ${DANGLING_SHOWN}`.execute(
       tx,
     );
-    const total = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} where ${where}`.execute(
-      tx,
-    );
+    const total = await sql<{
+      n: number | string;
+    }>`select count(*) as n from ${sql.table(table)} where ${where}`.execute(tx);
     count += Number(total.rows[0]?.n ?? 0);
     for (const row of found.rows) {
       if (rows.length < DANGLING_SHOWN)

@@ -219,7 +219,11 @@ async function dropSessionStamp(tx: Kysely<any>, users: string): Promise<void> {
 /** SQLite, foreign keys off during the migration: every one must hold before it commits. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function checkSqliteForeignKeys(tx: Kysely<any>): Promise<void> {
-  const broken = await sql<{ table: string; rowid: number; parent: string }>`pragma foreign_key_check`.execute(tx);
+  const broken = await sql<{
+    table: string;
+    rowid: number;
+    parent: string;
+  }>`pragma foreign_key_check`.execute(tx);
   const first = broken.rows[0];
   if (first !== undefined) {
     throw new Error(

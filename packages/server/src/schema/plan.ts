@@ -102,8 +102,10 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
       if (step !== null) changes.push(step);
       // a retyped column is dropped and added again: its foreign key goes and comes with it
       if (step?.kind !== 'retype-column' && !sameForeignKey(was, column)) {
-        if (was.references !== undefined) dropKeys.push({ kind: 'drop-foreign-key', table: table.name, column: was });
-        if (column.references !== undefined) addKeys.push({ kind: 'add-foreign-key', table: table.name, column });
+        if (was.references !== undefined)
+          dropKeys.push({ kind: 'drop-foreign-key', table: table.name, column: was });
+        if (column.references !== undefined)
+          addKeys.push({ kind: 'add-foreign-key', table: table.name, column });
       }
       if (step?.kind === 'retype-column') touched.add(column.name);
       else if (!was.required && column.required) {
@@ -166,9 +168,7 @@ function widensToText(from: string, to: string): boolean {
 }
 
 function sameForeignKey(a: Column, b: Column): boolean {
-  return (
-    a.references?.table === b.references?.table && a.references?.onDelete === b.references?.onDelete
-  );
+  return a.references?.table === b.references?.table && a.references?.onDelete === b.references?.onDelete;
 }
 
 function sameIndex(a: Index, b: Index): boolean {

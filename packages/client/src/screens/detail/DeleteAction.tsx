@@ -38,7 +38,8 @@ export function DeleteAction({
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 404);
   // what refers to it, asked when the dialog opens: a refusal is said before the user confirms
   const references = useReferences(entity, record.id, opened);
-  const consequences = references.data === undefined ? null : deleteConsequences(model, entity, references.data);
+  const consequences =
+    references.data === undefined ? null : deleteConsequences(model, entity, references.data);
 
   function dismiss() {
     close();

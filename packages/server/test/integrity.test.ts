@@ -262,6 +262,30 @@ roles:
       );
     });
 
+    it('createdBy: deleting a user empties it, and the history keeps who created the record', async () => {
+      const { server, create, db } = await shop();
+      const bob = await givenUser(server, 'bob@example.com', ['clerk']);
+      const cookie = (await login(server.app, 'bob@example.com')).cookie ?? '';
+      const made = await checkedInject(server.app, server.model, {
+        method: 'POST',
+        url: '/api/categories',
+        headers: { ...CSRF, cookie },
+        payload: { name: 'Bob’s' },
+      });
+      expect(made.statusCode).toBe(201);
+      const id = String(made.json<Json>()['id']);
+      await create('categories', { name: 'Ada’s' });
+      await sql`delete from users where id = ${bob.id}`.execute(db);
+      const row = await sql<{
+        createdBy: string | null;
+      }>`select "createdBy" from categories where id = ${id}`.execute(db);
+      expect(row.rows[0]?.createdBy).toBeNull();
+      const entry = await sql<{
+        by: string;
+      }>`select by from ninefold_history where record_id = ${id}`.execute(db);
+      expect(entry.rows.map((r) => r.by)).toEqual([bob.id]);
+    });
+
     it('a child created while its parent is deleted never dangles', async () => {
       const { call, create, db } = await shop();
       for (let round = 0; round < 5; round++) {

@@ -1,54 +1,67 @@
 /**
  * Running a plan's steps through Kysely, inside the caller's transaction.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type DialectName, encodeBoolean, indexColumnsSql, rescaleSql, sqlType } from '../db/dialect.js';
 import {
   addForeignKey,
   dropForeignKey,
   emptyDangling,
-  inlineReferences,
   rebuildSqliteTable,
+  referencesSql,
 } from './foreign-keys.js';
+import { foreignKeyName } from './names.js';
 import { type Plan, type Step } from './plan.js';
 import { type Column } from './schema.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
 type Db = Kysely<any>;
 
-/**
- * Applies every step of a plan, in order. On PostgreSQL the foreign keys of new tables and columns
- * are added last, once every table they may refer to exists; SQLite declares them inline, where a
- * table may refer to one not yet created.
- */
-export async function applyPlan(tx: Db, dialect: DialectName, plan: Plan): Promise<void> {
-  const keys: { table: string; column: Column }[] = [];
-  for (const step of plan.steps) await applyStep(tx, dialect, step, keys);
-  for (const { table, column } of keys) await addForeignKey(tx, table, column);
+/** The foreign keys PostgreSQL adds after the plan's steps, and the new tables not created yet. */
+interface Keys {
+  readonly later: { table: string; column: Column }[];
+  readonly waiting: Set<string>;
 }
 
-async function applyStep(
-  tx: Db,
-  dialect: DialectName,
-  step: Step,
-  keys: { table: string; column: Column }[],
-): Promise<void> {
-  const later = (table: string, column: Column) => {
-    if (dialect === 'postgres' && column.references !== undefined) keys.push({ table, column });
+/**
+ * Applies every step of a plan, in order. A foreign key is declared with its column; on PostgreSQL,
+ * one that refers to a table this plan creates later is added once every table exists. SQLite
+ * accepts a key to a table not yet created.
+ */
+export async function applyPlan(tx: Db, dialect: DialectName, plan: Plan): Promise<void> {
+  const keys: Keys = {
+    later: [],
+    waiting: new Set(plan.steps.flatMap((s) => (s.kind === 'create-table' ? [s.table.name] : []))),
   };
+  for (const step of plan.steps) await applyStep(tx, dialect, step, keys);
+  for (const { table, column } of keys.later) await addForeignKey(tx, table, column);
+}
+
+/** The REFERENCES clause a column gets where it is created, or null when it comes later or never. */
+function inline(keys: Keys, dialect: DialectName, table: string, column: Column): RawBuilder<unknown> | null {
+  const target = column.references?.table;
+  if (target === undefined) return null;
+  if (dialect === 'postgres' && keys.waiting.has(target)) {
+    keys.later.push({ table, column });
+    return null;
+  }
+  return sql.raw(`constraint "${foreignKeyName(table, column.name)}" ${referencesSql(column)}`);
+}
+
+async function applyStep(tx: Db, dialect: DialectName, step: Step, keys: Keys): Promise<void> {
   switch (step.kind) {
     case 'create-table': {
+      keys.waiting.delete(step.table.name); // a table may refer to itself
       let create = tx.schema.createTable(step.table.name);
       for (const column of step.table.columns) {
-        const references = inlineReferences(column, dialect);
+        const references = inline(keys, dialect, step.table.name, column);
         create = create.addColumn(column.name, sqlType(column.storage, dialect), (c) => {
           let def = c;
           if (column.primaryKey) def = def.primaryKey();
           if (column.notNull) def = def.notNull();
-          if (references !== null) def = def.modifyEnd(sql.raw(references));
+          if (references !== null) def = def.modifyEnd(references);
           return def;
         });
-        later(step.table.name, column);
       }
       await create.execute();
       return;
@@ -62,8 +75,7 @@ async function applyStep(
       ).execute();
       return;
     case 'add-column':
-      await addColumn(tx, dialect, step.table, step.column);
-      later(step.table, step.column);
+      await addColumn(tx, dialect, step.table, step.column, inline(keys, dialect, step.table, step.column));
       return;
     case 'drop-column':
       await dropColumn(tx, dialect, step.table, step.column);
@@ -72,13 +84,12 @@ async function applyStep(
       return;
     case 'retype-column':
       await dropColumn(tx, dialect, step.table, step.from);
-      await addColumn(tx, dialect, step.table, step.to);
-      later(step.table, step.to);
+      await addColumn(tx, dialect, step.table, step.to, inline(keys, dialect, step.table, step.to));
       return;
     case 'add-foreign-key':
       // only rows the migration was told to give up (`--accept-data-loss`) still dangle here
       await emptyDangling(tx, step.table, step.column);
-      if (dialect === 'postgres') later(step.table, step.column);
+      if (dialect === 'postgres') await addForeignKey(tx, step.table, step.column);
       else await rebuildSqliteTable(tx, step.table, { column: step.column.name, references: step.column });
       return;
     case 'drop-foreign-key':
@@ -117,13 +128,18 @@ async function applyStep(
   }
 }
 
-async function addColumn(tx: Db, dialect: DialectName, table: string, column: Column): Promise<void> {
-  const references = inlineReferences(column, dialect);
+async function addColumn(
+  tx: Db,
+  dialect: DialectName,
+  table: string,
+  column: Column,
+  references: RawBuilder<unknown> | null,
+): Promise<void> {
   await tx.schema
     .alterTable(table)
     .addColumn(column.name, sqlType(column.storage, dialect), (c) => {
       const def = column.primaryKey ? c.primaryKey() : c;
-      return references === null ? def : def.modifyEnd(sql.raw(references));
+      return references === null ? def : def.modifyEnd(references);
     })
     .execute();
   if (column.backfill !== null) {

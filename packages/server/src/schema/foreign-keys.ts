@@ -5,7 +5,6 @@
  * And the rows a new foreign key would leave dangling, which stop a migration (`migrate.ts`).
  */
 import { type Kysely, sql } from 'kysely';
-import { type DialectName } from '../db/dialect.js';
 import { foreignKeyName } from './names.js';
 import { type Plan } from './plan.js';
 import { type Column } from './schema.js';
@@ -13,16 +12,21 @@ import { type Column } from './schema.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from the spec at run time
 type Db = Kysely<any>;
 
-/** The clause after a column's REFERENCES: checked at the end of each statement unless deferred. */
-function referencesSql(column: Column): string {
+/**
+ * The REFERENCES clause of a column's foreign key: checked at the end of each statement unless
+ * deferred (decision 0043).
+ *
+ * @example referencesSql(column) // 'references "categories" ("id") on delete no action deferrable initially immediate'
+ */
+export function referencesSql(column: Column): string {
   const target = column.references;
   if (target === undefined) return '';
   return `references "${target.table}" ("id") on delete ${target.onDelete} deferrable initially immediate`;
 }
 
 /**
- * PostgreSQL: makes the column a foreign key. After every table of the plan exists, so that a table
- * may refer to one created later in the same plan (or to itself).
+ * PostgreSQL: makes an existing column a foreign key, or a new one whose table was created after
+ * its own in the same plan.
  *
  * @example await addForeignKey(tx, 'products', column)
  */
@@ -39,11 +43,6 @@ export async function dropForeignKey(tx: Db, table: string, column: Column): Pro
   await sql
     .raw(`alter table "${table}" drop constraint if exists "${foreignKeyName(table, column.name)}"`)
     .execute(tx);
-}
-
-/** SQLite: the REFERENCES clause a column gets inline, when created or added. */
-export function inlineReferences(column: Column, dialect: DialectName): string | null {
-  return dialect === 'sqlite' && column.references !== undefined ? referencesSql(column) : null;
 }
 
 interface SqliteColumn {

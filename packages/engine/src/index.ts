@@ -58,3 +58,4 @@ export {
 export { JOIN_COLUMNS, type JoinListSql, listCount, listHolds, listNotEmpty, listSize } from './sql-lists.js';
 export { lazyActivation } from './expressions.js';
 export { type ValueDecoder, valueDecoder } from './storage.js';
+export { type RefPointer, refsTo } from './references.js';

@@ -12,7 +12,7 @@
  * validate(YAML.parse(text)); // false for `maxLenght: 10`, with the path of the mistake
  */
 import { TOP_LEVEL_KEYS } from './compile.js';
-import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
+import { BUILTIN_ERRORS, ON_DELETE, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
 import { authSchema } from './notation-schema-auth.js';
 import { widgetsSchema } from './notation-schema-widgets.js';
@@ -333,6 +333,12 @@ const fieldObject = strictObject(
       MAX_PRECISION,
     ),
     to: text('The entity a ref field points to, like `User`.', { pattern: NAME_RULES.entity.pattern.source }),
+    onDelete: {
+      type: 'string',
+      enum: [...ON_DELETE],
+      description:
+        'What deleting the record a ref points at does to this one: `restrict` (the default) refuses the delete, `cascade` deletes this record too, `setNull` empties the ref (not for a required field).',
+    },
     many: flag('A list of refs or of enum values rather than a single one.'),
     computed: expr(
       'A value derived from the record’s fields and its child relations (`sum(lines.map(l, l.amount))`): read-only, kept up to date on every write of the record or of a child.',

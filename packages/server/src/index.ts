@@ -18,6 +18,7 @@ export {
   migrate,
   isMigrated,
   listMigrations,
+  DanglingRefsError,
   DataLossError,
   type MigrateOptions,
   type MigrationOutcome,

@@ -64,7 +64,7 @@ function legacySchema(model: Model): Schema {
               (c) => !['id', 'createdAt', 'updatedAt', 'createdBy', 'version', 'state'].includes(c.name),
             )
           : columns.findIndex((c) => c.name === previous.name) + 1;
-      columns.splice(at < 0 ? columns.length : at, 0, fieldColumn(field));
+      columns.splice(at < 0 ? columns.length : at, 0, fieldColumn(field, model));
     });
     tables[name] = { ...table, columns };
   }

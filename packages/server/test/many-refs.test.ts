@@ -7,7 +7,6 @@ import { can } from '@ninefold/engine';
 import { type Model, type Value } from '@ninefold/model';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countListHolders, listHolderIds, removeFromLists } from '../src/resources/list-refs.js';
 import { CSRF, DIALECTS, checkedInject, givenUser, login, specModel, testServer } from '@ninefold/testkit';
 import { SPEC } from './many-refs-spec.js';
 import { type Json } from './world.js';
@@ -205,33 +204,41 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('counts, names and removes the holders of a listed record, and refuses its delete with 409', async () => {
+    it('refuses deleting a listed record under restrict, naming how many list it, and takes it out of every list under setNull', async () => {
       const tag = String((await lead.call('POST', '/api/tags', { name: 'held' })).json<Json>()['id']);
-      const p1 = String((await project('H1', null, [tags[0]!, tag, tags[1]!]))['id']);
-      const p2 = String((await project('H2', null, [tag]))['id']);
-      const db = server.database.db;
-      expect(await countListHolders(db, model, 'Tag', tag)).toEqual([
-        { entity: 'Project', field: 'tags', count: 2 },
-      ]);
-      expect(await listHolderIds(db, model, 'Tag', tag)).toEqual([
-        { entity: 'Project', field: 'tags', ids: [p1, p2].sort() },
-      ]);
-
+      await project('H1', null, [tags[0]!, tag, tags[1]!]);
+      await project('H2', null, [tag]);
+      const references = (await lead.call('GET', `/api/tags/${tag}/references`)).json<Json>();
+      expect(references).toEqual({
+        data: [{ entity: 'Project', field: 'tags', count: 2, onDelete: 'restrict' }],
+        deletable: false,
+      });
       const refused = await lead.call('DELETE', `/api/tags/${tag}`, undefined, { 'if-match': '"1"' });
       expect(refused.statusCode).toBe(409);
       expect(refused.json<Json>()['code']).toBe('E_REFERENCED');
+      expect(refused.json<Json>()['message']).toMatch(/^2 Projects refer/);
+      expect((await lead.call('GET', `/api/tags/${tag}`)).statusCode).toBe(200);
 
-      await db
-        .transaction()
-        .execute((tx) => removeFromLists(tx, model, 'Tag', tag, { by: lead.id, now: new Date(), dialect }));
-      const h1 = (await lead.call('GET', `/api/projects/${p1}`)).json<Json>();
-      expect(h1['tags']).toEqual([tags[0], tags[1]]);
-      expect(h1['version']).toBe(2);
-      expect((await lead.call('GET', `/api/projects/${p2}`)).json<Json>()['tags']).toBeNull();
-      expect(await countListHolders(db, model, 'Tag', tag)).toEqual([]);
+      const label = async (name: string) =>
+        String((await lead.call('POST', '/api/labels', { name })).json<Json>()['id']);
+      const [keep, gone] = [await label('keep'), await label('gone')];
+      const created = async (title: string, labels: string[]) => {
+        const r = await lead.call('POST', '/api/projects', { title, labels });
+        expect(r.statusCode, r.body).toBe(201);
+        return String(r.json<Json>()['id']);
+      };
+      const p1 = await created('L1', [gone, keep]);
+      const p2 = await created('L2', [gone]);
       expect(
-        (await lead.call('DELETE', `/api/tags/${tag}`, undefined, { 'if-match': '"1"' })).statusCode,
+        (await lead.call('DELETE', `/api/labels/${gone}`, undefined, { 'if-match': '"1"' })).statusCode,
       ).toBe(204);
+      const h1 = (await lead.call('GET', `/api/projects/${p1}`)).json<Json>();
+      expect(h1['labels']).toEqual([keep]);
+      expect(h1['version']).toBe(2);
+      expect((await lead.call('GET', `/api/projects/${p2}`)).json<Json>()['labels']).toBeNull();
+      expect((await joinRows('projects__labels')).filter((r) => r.target === gone)).toEqual([]);
+      const history = (await lead.call('GET', `/api/projects/${p1}/history`)).json<{ data: Json[] }>().data;
+      expect(history.map((h) => h['action'])).toEqual(['update', 'create']);
     });
 
     it('deletes a holder with its rows (ON DELETE CASCADE)', async () => {

@@ -68,6 +68,8 @@ export const DIAGNOSTIC_CODES = {
     title:
       'A single sign-on setting that must name something is empty: the client id, the label or the role claim.',
   },
+  NF222: { severity: 'error', title: 'A required ref says `onDelete: setNull`.' },
+  NF223: { severity: 'warning', title: 'A list of refs says `onDelete: cascade`.' },
   NF225: {
     severity: 'error',
     title: 'A computed field also has a default, is required, or says `readonly: false`.',

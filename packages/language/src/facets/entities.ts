@@ -14,6 +14,8 @@ import {
   type FieldConstraint,
   type FieldDefault,
   type FieldType,
+  ON_DELETE,
+  type OnDelete,
   type Value,
   fieldTypesWhere,
   humanize,
@@ -76,6 +78,7 @@ export const FIELD_KEYS = [
   'to',
   'many',
   'computed',
+  'onDelete',
 ] as const;
 type Constraint = (typeof FIELD_KEYS)[number];
 
@@ -387,6 +390,11 @@ function readField(
     }
   }
 
+  const onDelete = m.get('onDelete');
+  if (onDelete && constraintApplies('onDelete', { type, many })) {
+    field.onDelete = readOnDelete(ctx, onDelete, field, where);
+  }
+
   for (const key of ['minLength', 'maxLength'] as const) {
     const e = m.get(key);
     if (e && constraintApplies(key, { type, many }))
@@ -456,6 +464,44 @@ function readField(
   return field;
 }
 
+/**
+ * A ref's `onDelete` (decision 0043): one of `ON_DELETE`; `setNull` only where no value is allowed
+ * (NF222); `cascade` on a list deletes every record whose list holds the deleted one (NF223, a warning).
+ */
+function readOnDelete(ctx: CompileContext, entry: YEntry, field: Field, where: string): OnDelete {
+  const { reader, bag } = ctx;
+  const value = reader.string(entry.value, `\`onDelete\` of ${where}`);
+  if (value === null) return 'restrict';
+  if (!(ON_DELETE as readonly string[]).includes(value)) {
+    bag.report(
+      'NF207',
+      entry.value.span,
+      `\`${value}\` is not what deleting a referenced record can do to ${where}.`,
+      suggestion(value, ON_DELETE, 'value'),
+    );
+    return 'restrict';
+  }
+  const chosen = value as OnDelete;
+  if (chosen === 'setNull' && field.required) {
+    bag.report(
+      'NF222',
+      entry.value.span,
+      `${capital(where)} is required, so \`onDelete: setNull\` would leave it without a value.`,
+      'use `onDelete: cascade` to delete the record with the one it refers to, `restrict` to refuse the delete, or drop `required`',
+    );
+    return 'restrict';
+  }
+  if (chosen === 'cascade' && field.many) {
+    bag.report(
+      'NF223',
+      entry.value.span,
+      `Deleting a ${field.to ?? 'record'} would delete every record whose ${where} holds it, not only take it out of the list.`,
+      'use `onDelete: setNull` to take the deleted record out of the list',
+    );
+  }
+  return chosen;
+}
+
 const ENTITY_SETS = new WeakMap<readonly string[], ReadonlySet<string>>();
 /** The declared entity names as a Set, built once per compile. */
 function entitySet(names: readonly string[]): ReadonlySet<string> {
@@ -494,6 +540,8 @@ function hintFor(key: Constraint): string {
       return 'only enum fields list their values: use `type: enum`';
     case 'many':
       return 'lists are for ref and enum fields';
+    case 'onDelete':
+      return 'only ref fields say what deleting the record they point at does: use `type: ref`';
     case 'unique':
       return 'unique applies to single values that can be compared: not text, json, boolean or lists';
     default:

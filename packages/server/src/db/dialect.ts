@@ -63,6 +63,29 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * True when a database error is a foreign key's refusal: a ref to a record that is not there, or a
+ * delete of a record still referred to (decision 0043).
+ *
+ * @example if (isForeignKeyViolation(err)) throw new ApiError('E_CONFLICT');
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
+/**
+ * Defers every foreign key check of the current transaction to its commit, so that a delete that
+ * cascades through a cycle of refs may delete its records in any order (decision 0043). SQLite
+ * resets the pragma at the end of the transaction; PostgreSQL's `SET CONSTRAINTS` lasts as long.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is the spec's, known at run time
+export async function deferForeignKeys(tx: Kysely<any>, dialect: DialectName): Promise<void> {
+  if (dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(tx);
+  else await sql`set constraints all deferred`.execute(tx);
+}
+
+/**
  * The column list of an index. PostgreSQL sorts and compares text under the database's collation
  * unless told otherwise; the engine's SQL compares text `COLLATE "C"` (code-point order, as SQLite's
  * BINARY, decision 0004), and only an index of the same collation serves those comparisons.

@@ -9,6 +9,7 @@ import {
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
   IDEMPOTENCY_KEY_HEADER,
+  REFERENCES_PATH,
   type Model,
   SESSION_COOKIE,
   TOKEN_PREFIX,
@@ -43,6 +44,7 @@ import {
   problemSchema,
   recordSchema,
   parentRuleCodes,
+  referencesSchema,
   ruleCodes,
   schemaName,
 } from './schemas.js';
@@ -56,6 +58,7 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const schemas: Record<string, Json> = {
     Problem: problemSchema(),
     HistoryPage: historySchema(),
+    ReferencesAnswer: referencesSchema(),
     SessionUser: {
       type: 'object',
       required: ['user'],
@@ -271,7 +274,8 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           },
         },
       }),
-      post: op([...WRITING, ...writeCodes, ...createCodes], {
+      // E_CONFLICT: a ref's record deleted while the create was in flight (decision 0043)
+      post: op([...WRITING, ...writeCodes, 'E_CONFLICT', ...createCodes], {
         operationId: `create${name}`,
         tags: [tag],
         summary: `Create a ${entity.label}.`,
@@ -302,9 +306,20 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', 'E_REFERENCED', ...parentRuleCodes(model, entity)], {
         operationId: `delete${name}`,
         tags: [tag],
-        summary: `Delete a ${entity.label}.`,
+        summary: `Delete a ${entity.label}, and what its references' \`onDelete\` says: refused while a \`restrict\` ref holds it, with the records \`cascade\` reaches, emptying \`setNull\` refs.`,
         parameters: [idParam, ifMatch(false), csrf, idempotency],
         responses: { '204': { description: 'Deleted.' } },
+      }),
+    };
+    paths[`${path}/{id}/${REFERENCES_PATH}`] = {
+      get: op([...SIGNED_IN, ...BY_ID], {
+        operationId: `references${name}`,
+        tags: [tag],
+        summary: `The records that refer to the ${entity.label}, counted by entity and ref field, and whether it may be deleted.`,
+        parameters: [idParam],
+        responses: {
+          '200': { description: 'In the model’s order.', content: json(ref('ReferencesAnswer')) },
+        },
       }),
     };
     paths[`${path}/{id}/history`] = {

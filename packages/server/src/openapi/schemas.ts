@@ -12,6 +12,7 @@ import {
   FILTER_OPERATORS,
   type Field,
   MAX_PROBLEM_ERRORS,
+  ON_DELETE,
   type Model,
 } from '@ninefold/model';
 import { JOB_STATES } from '../jobs/job.js';
@@ -142,6 +143,36 @@ export function jobSchema(): Json {
       key: nullableText,
       createdAt: { type: 'string', format: 'date-time' },
       updatedAt: { type: 'string', format: 'date-time' },
+    },
+  };
+}
+
+/**
+ * The answer of `GET <resource>/<id>/references` (`ReferencesAnswer`, decision 0043).
+ *
+ * @example referencesSchema().required // ['data', 'deletable']
+ */
+export function referencesSchema(): Json {
+  return {
+    type: 'object',
+    required: ['data', 'deletable'],
+    additionalProperties: false,
+    properties: {
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['entity', 'field', 'count', 'onDelete'],
+          additionalProperties: false,
+          properties: {
+            entity: { type: 'string' },
+            field: { type: 'string' },
+            count: { type: 'integer', minimum: 0 },
+            onDelete: { enum: [...ON_DELETE] },
+          },
+        },
+      },
+      deletable: { type: 'boolean' },
     },
   };
 }

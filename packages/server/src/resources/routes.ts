@@ -3,12 +3,14 @@
  * below, each in a module of its own. Every rule is decided by the engine; reads are filtered in
  * SQL; every write and its history entry share one transaction.
  */
+import { REFERENCES_PATH } from '@ninefold/model';
 import { type FastifyInstance } from 'fastify';
 import { callers } from './caller.js';
 import { getRoute } from './get.js';
 import { historyRoute } from './history.js';
 import { listRoute } from './list.js';
 import { recordReader } from './record-read.js';
+import { referencesRoute } from './references.js';
 import { type ResourceContext, entityResource } from './resource.js';
 import { writeRoutes } from './writes.js';
 
@@ -33,6 +35,7 @@ export function registerResources(app: FastifyInstance, context: ResourceContext
     app.patch(`${path}/:id`, writes.update);
     app.delete(`${path}/:id`, writes.remove);
     app.get(`${path}/:id/history`, historyRoute(resource, caller, reader)); // history.ts
+    app.get(`${path}/:id/${REFERENCES_PATH}`, referencesRoute(resource, caller, reader)); // references.ts
     for (const name of Object.keys(context.model.states[entity.name]?.transitions ?? {})) {
       app.post(`${path}/:id/transitions/${name}`, writes.transition(name));
     }

@@ -5,7 +5,7 @@
  * in flight waits on the key for the first to commit or roll back (`replay.ts`).
  */
 import { type WireRecord } from '@ninefold/engine';
-import { isUniqueViolation } from '../db/dialect.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
 import { ApiError } from '../http/errors.js';
 import { type IdempotencyKey, type KeptOutcome, isKeyTaken, keepOutcome } from '../http/idempotency.js';
 import { type Db, type EntityTable, encodeFields } from './records.js';
@@ -23,12 +23,16 @@ export interface KeyedOutcome {
 /**
  * Runs a write in one transaction; with a key, the transaction takes it first (`keepOutcome`).
  *
+ * A foreign key's refusal (a ref to a record deleted meanwhile) is answered with `onForeignKey`'s
+ * error, E_CONFLICT by default.
+ *
  * @example await inTransaction(resource, { key, outcome: { status: 200, recordId }, now }, async (tx) => { … });
  */
 export async function inTransaction(
   resource: EntityResource,
   { key, outcome, now }: KeyedOutcome,
   work: (tx: Db) => Promise<void>,
+  onForeignKey: () => Promise<ApiError> = async () => new ApiError('E_CONFLICT'),
 ): Promise<void> {
   try {
     await resource.db.transaction().execute(async (tx) => {
@@ -37,6 +41,8 @@ export async function inTransaction(
       await work(tx);
     });
   } catch (error) {
+    // a foreign key refused the commit (decision 0043): the caller says why, after the rollback
+    if (isForeignKeyViolation(error)) throw await onForeignKey();
     if (!isUniqueViolation(error)) throw error;
     // another request with the same Idempotency-Key committed first: `once` answers its outcome
     if (isKeyTaken(error)) throw new KeyTaken(error);

@@ -23,13 +23,14 @@ import { normalizeEmail } from '../auth/users.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { recordEffects } from '../effects/record-effects.js';
-import { type Callers } from './caller.js';
+import { type Caller, type Callers } from './caller.js';
 import { CompiledSql } from './compiled-sql.js';
 import { writeProblem } from './issues.js';
 import { etag, present } from './present.js';
 import { type RecordReader } from './record-read.js';
 import { changeSet, changedFields, encodeFields, type EntityTable, tableColumns } from './records.js';
-import { countListHolders, referenced, storedLists, writeLists } from './list-refs.js';
+import { storedLists, writeLists } from './list-refs.js';
+import { carryOut, planDelete, referencedError } from './delete-plan.js';
 import { checkRefs } from './reference-checks.js';
 import { computedOf, refreshParents } from './computed-values.js';
 import { idempotentWrites } from './replay.js';
@@ -90,38 +91,43 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const row = encodeFields(info, record, columns, resource.database.dialect);
       const keyed = { key, outcome: { status: 201, recordId: String(record['id']) }, now };
       let invitation: InvitationAnswer | null = null;
-      await inTransaction(resource, keyed, async (tx) => {
-        // every column bound in the table's order: one text for every create
-        const insert = inserts.query(
-          'insert',
-          columns.map((c) => row[c]),
-          () => tx.insertInto(info.table).values(row).compile(),
-        );
-        await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
-        await writeLists(tx, info, null, record);
-        await refreshParents(resource, tx, entity, null, record, caller);
-        await recordHistory(tx, {
-          entity,
-          recordId: record['id'] as string,
-          at: now,
-          by: user.id,
-          action: 'create',
-          ...(info.hasState ? { toState: String(record['state']) } : {}),
-          changes: changeSet(fields, null, record),
-        });
-        await recordEffects(tx, model, {
-          entity,
-          kind: 'created',
-          transition: null,
-          before: null,
-          after: record,
-          actor: user.id,
-          actorSummary: actorSummaryOf(request),
-          now,
-        });
-        // a new user has no password: their invitation is made with them (decision 0037)
-        if (entity === 'User') invitation = await inviteNewUser(resource, tx, request, record);
-      });
+      await inTransaction(
+        resource,
+        keyed,
+        async (tx) => {
+          // every column bound in the table's order: one text for every create
+          const insert = inserts.query(
+            'insert',
+            columns.map((c) => row[c]),
+            () => tx.insertInto(info.table).values(row).compile(),
+          );
+          await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
+          await writeLists(tx, info, null, record);
+          await refreshParents(resource, tx, entity, null, record, caller);
+          await recordHistory(tx, {
+            entity,
+            recordId: record['id'] as string,
+            at: now,
+            by: user.id,
+            action: 'create',
+            ...(info.hasState ? { toState: String(record['state']) } : {}),
+            changes: changeSet(fields, null, record),
+          });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'created',
+            transition: null,
+            before: null,
+            after: record,
+            actor: user.id,
+            actorSummary: actorSummaryOf(request),
+            now,
+          });
+          // a new user has no password: their invitation is made with them (decision 0037)
+          if (entity === 'User') invitation = await inviteNewUser(resource, tx, request, record);
+        },
+        goneRef(input, caller),
+      );
       reply
         .code(201)
         .header('etag', etag(record))
@@ -172,28 +178,33 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       }
       const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
       const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
-      await inTransaction(resource, keyed, async (tx) => {
-        await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version, old);
-        await refreshParents(resource, tx, entity, old, saved, caller);
-        await recordHistory(tx, {
-          entity,
-          recordId: String(old['id']),
-          at: now,
-          by: user.id,
-          action: 'update',
-          changes: changeSet(changed, old, saved),
-        });
-        await recordEffects(tx, model, {
-          entity,
-          kind: 'updated',
-          transition: null,
-          before: old,
-          after: saved,
-          actor: user.id,
-          actorSummary: actorSummaryOf(request),
-          now,
-        });
-      });
+      await inTransaction(
+        resource,
+        keyed,
+        async (tx) => {
+          await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version, old);
+          await refreshParents(resource, tx, entity, old, saved, caller);
+          await recordHistory(tx, {
+            entity,
+            recordId: String(old['id']),
+            at: now,
+            by: user.id,
+            action: 'update',
+            changes: changeSet(changed, old, saved),
+          });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'updated',
+            transition: null,
+            before: old,
+            after: saved,
+            actor: user.id,
+            actorSummary: actorSummaryOf(request),
+            now,
+          });
+        },
+        goneRef(input, caller),
+      );
       written(old['id']);
       reply.header('etag', etag(saved));
       return present(resource, inColumns(info, saved), caller);
@@ -209,36 +220,64 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       if (!can(model, user, 'delete', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
       const fields = info.columns.filter((c) => !isSystem(c) && old[c] !== null);
       const keyed = { key, outcome: { status: 204, recordId: String(old['id']) }, now };
-      await inTransaction(resource, keyed, async (tx) => {
-        // listed in some list of refs: its join table's key refuses the delete (decision 0044)
-        const [listed] = await countListHolders(tx, model, entity, String(old['id']));
-        if (listed !== undefined) throw referenced(model, listed);
-        const result = await tx
-          .deleteFrom(info.table)
-          .where('id', '=', String(old['id']))
-          .where('version', '=', version)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
-        await refreshParents(resource, tx, entity, old, null, caller);
-        await recordHistory(tx, {
-          entity,
-          recordId: String(old['id']),
-          at: now,
-          by: user.id,
-          action: 'delete',
-          changes: changeSet(fields, old, null),
-        });
-        await recordEffects(tx, model, {
-          entity,
-          kind: 'deleted',
-          transition: null,
-          before: old,
-          after: null,
-          actor: user.id,
-          actorSummary: actorSummaryOf(request),
+      const root = { entity, record: old };
+      // a record referred to since the plan was made fails the commit (a foreign key): say by what
+      const refused = async () => {
+        const plan = await planDelete(resource.db, model, root, {
+          user,
           now,
+          checkPermissions: false,
+          dialect: resource.database.dialect,
         });
-      });
+        return plan.blocking === null ? new ApiError('E_CONFLICT') : referencedError(model, plan.blocking);
+      };
+      await inTransaction(
+        resource,
+        keyed,
+        async (tx) => {
+          // what the refs that point at it do (decision 0043): refuse, cascade, empty
+          const plan = await planDelete(tx, model, root, {
+            user,
+            now,
+            checkPermissions: true,
+            dialect: resource.database.dialect,
+          });
+          if (plan.blocking !== null) throw referencedError(model, plan.blocking);
+          await carryOut(tx, model, resource.database.dialect, plan, {
+            user,
+            now,
+            actorSummary: actorSummaryOf(request),
+            // a cascaded child's other parents keep their computed values (decision 0045)
+            touched: (t, child, before, after) => refreshParents(resource, t, child, before, after, caller),
+          });
+          const result = await tx
+            .deleteFrom(info.table)
+            .where('id', '=', String(old['id']))
+            .where('version', '=', version)
+            .executeTakeFirst();
+          if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+          await refreshParents(resource, tx, entity, old, null, caller);
+          await recordHistory(tx, {
+            entity,
+            recordId: String(old['id']),
+            at: now,
+            by: user.id,
+            action: 'delete',
+            changes: changeSet(fields, old, null),
+          });
+          await recordEffects(tx, model, {
+            entity,
+            kind: 'deleted',
+            transition: null,
+            before: old,
+            after: null,
+            actor: user.id,
+            actorSummary: actorSummaryOf(request),
+            now,
+          });
+        },
+        refused,
+      );
       written(old['id']);
       return reply.code(204).send();
     });
@@ -262,36 +301,50 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         const changed = changedFields(info, old, next);
         const saved: Record<string, Value> = { ...next, updatedAt: now.toISOString(), version: version + 1 };
         const keyed = { key, outcome: { status: 200, recordId: String(old['id']) }, now };
-        await inTransaction(resource, keyed, async (tx) => {
-          await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version, old);
-          await refreshParents(resource, tx, entity, old, saved, caller);
-          await recordHistory(tx, {
-            entity,
-            recordId: String(old['id']),
-            at: now,
-            by: user.id,
-            action: 'transition',
-            transition: name,
-            fromState: String(old['state']),
-            toState: String(saved['state']),
-            changes: changeSet(changed, old, saved),
-          });
-          await recordEffects(tx, model, {
-            entity,
-            kind: 'transition',
-            transition: name,
-            before: old,
-            after: saved,
-            actor: user.id,
-            actorSummary: actorSummaryOf(request),
-            now,
-          });
-        });
+        await inTransaction(
+          resource,
+          keyed,
+          async (tx) => {
+            await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version, old);
+            await refreshParents(resource, tx, entity, old, saved, caller);
+            await recordHistory(tx, {
+              entity,
+              recordId: String(old['id']),
+              at: now,
+              by: user.id,
+              action: 'transition',
+              transition: name,
+              fromState: String(old['state']),
+              toState: String(saved['state']),
+              changes: changeSet(changed, old, saved),
+            });
+            await recordEffects(tx, model, {
+              entity,
+              kind: 'transition',
+              transition: name,
+              before: old,
+              after: saved,
+              actor: user.id,
+              actorSummary: actorSummaryOf(request),
+              now,
+            });
+          },
+          goneRef(input, caller),
+        );
         written(old['id']);
         reply.header('etag', etag(saved));
         return present(resource, inColumns(info, saved), caller);
       });
     };
+
+  /**
+   * A write whose ref's record was deleted after `checkRefs` read it fails its commit on the
+   * foreign key: checked again, the field is named (E_REF_NOT_FOUND); otherwise E_CONFLICT.
+   */
+  const goneRef = (input: WireRecord, caller: Caller) => async () => {
+    await checkRefs(resource, input, caller);
+    return new ApiError('E_CONFLICT');
+  };
 
   return { create, update, remove, transition };
 }

@@ -9,6 +9,7 @@ import { PASSWORD_HASH_COLUMN, indexName, listTableName, tableName } from './nam
 import { type IndexNeed, childListIndexes, listScreenIndexes } from './list-indexes.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
 import { serverTables, system } from './server-tables.js';
+import { usersTable } from '../auth/users.js';
 
 /**
  * The schema for a model.
@@ -45,7 +46,10 @@ function entityTable(model: Model, entity: Entity): Table {
     system('id', 'text', 'id', { primaryKey: true }),
     system('createdAt', 'text', 'datetime'),
     system('updatedAt', 'text', 'datetime'),
-    system('createdBy', 'text', 'ref:User', { notNull: false }),
+    {
+      ...system('createdBy', 'text', 'ref:User', { notNull: false }),
+      references: { table: usersTable(model), onDelete: 'set null' },
+    },
     system('version', 'integer', 'integer'),
   ];
   if (machine !== undefined) {
@@ -59,7 +63,7 @@ function entityTable(model: Model, entity: Entity): Table {
     });
   }
   for (const field of Object.values(entity.fields)) {
-    if (!isJoinList(field)) columns.push(fieldColumn(field));
+    if (!isJoinList(field)) columns.push(fieldColumn(field, model));
   }
   if (entity.builtin && entity.name === 'User') {
     columns.push(system(PASSWORD_HASH_COLUMN, 'text', 'password-hash', { notNull: false }));
@@ -178,9 +182,14 @@ export function joinTable(model: Model, entity: Entity, field: Field): Table {
   };
 }
 
-/** The column of a field. */
-export function fieldColumn(field: Field): Column {
+/** The column of a field; a single ref's is a foreign key to its entity's table (decision 0043). */
+export function fieldColumn(field: Field, model: Model): Column {
+  const target =
+    field.type === 'ref' && !field.many && field.to !== null ? model.entities[field.to] : undefined;
   return {
+    ...(target === undefined
+      ? {}
+      : { references: { table: tableName(target.resource), onDelete: 'no action' as const } }),
     name: field.name,
     storage: storageOf(field),
     meaning: meaningOf(field),

@@ -10,6 +10,7 @@ import { type DialectName, decodeInteger, withExclusiveTransaction } from '../db
 import { type Database } from '../db/open.js';
 import { applyPlan } from './apply.js';
 import { computedChanges, recomputeEntities } from './computed-refresh.js';
+import { type DanglingRow, danglingRows } from './foreign-keys.js';
 import { desiredSchema } from './desired.js';
 import { TABLES } from './names.js';
 import { type Plan, diffSchemas, formatPlan } from './plan.js';
@@ -47,6 +48,28 @@ export class DataLossError extends Error {
 }
 
 /**
+ * A migration that would add a foreign key over rows whose ref points at nothing, refused like a
+ * lossy one (decision 0043): it names the rows. `--accept-data-loss` empties those refs.
+ */
+export class DanglingRefsError extends DataLossError {
+  constructor(
+    plan: Plan,
+    planText: string,
+    readonly dangling: readonly DanglingRow[],
+    readonly count: number,
+  ) {
+    super(plan, planText);
+    const listed = dangling.map((d) => `  ${d.table} ${d.id}: ${d.column} → ${d.missing} (no such record)`);
+    const more = count > dangling.length ? [`  … and ${count - dangling.length} more`] : [];
+    this.message =
+      `The database cannot follow the spec: ${count} ${count === 1 ? 'record refers' : 'records refer'} to records that do not exist, and the plan makes those refs foreign keys:\n` +
+      `${[...listed, ...more].join('\n')}\nThe plan:\n${planText}\n` +
+      'Nothing was changed. Point those refs at existing records (or empty them), or run `ninefold migrate --accept-data-loss` to empty them.';
+    this.name = 'DanglingRefsError';
+  }
+}
+
+/**
  * Brings the database to the schema of `model`, in one transaction that no other process runs at
  * the same time. Throws {@link DataLossError} (and changes nothing) when the plan is lossy and
  * `acceptDataLoss` is not set.
@@ -62,6 +85,24 @@ export async function migrate(
 ): Promise<MigrationOutcome> {
   const desired = desiredSchema(model);
   const now = options.now ?? (() => new Date());
+  // SQLite rebuilds a table to change its foreign keys, which it may only do with them off; every
+  // key is checked before the migration commits (https://www.sqlite.org/lang_altertable.html)
+  const sqlite = database.dialect === 'sqlite';
+  if (sqlite) await sql`pragma foreign_keys = off`.execute(database.db);
+  try {
+    return await migrateInTransaction(database, model, desired, now, options);
+  } finally {
+    if (sqlite) await sql`pragma foreign_keys = on`.execute(database.db);
+  }
+}
+
+async function migrateInTransaction(
+  database: Database,
+  model: Model,
+  desired: Schema,
+  now: () => Date,
+  options: MigrateOptions,
+): Promise<MigrationOutcome> {
   return withExclusiveTransaction(database.db, database.dialect, async (tx) => {
     await ensureMigrationsTable(tx, database.dialect);
     const last = await lastMigration(tx);
@@ -81,8 +122,12 @@ export async function migrate(
       return { status: 'up-to-date', plan, planText, id: null };
     }
     if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
+    const dangling = await danglingRows(tx, plan);
+    if (dangling.count > 0 && options.acceptDataLoss !== true)
+      throw new DanglingRefsError(plan, planText, dangling.rows, dangling.count);
     await applyPlan(tx, database.dialect, plan);
     await recomputeEntities(tx, database.dialect, model, recomputed);
+    if (database.dialect === 'sqlite') await checkSqliteForeignKeys(tx);
     await unstamp();
     const id = (last?.id ?? 0) + 1;
     await tx
@@ -192,4 +237,20 @@ async function dropSessionStamp(tx: Kysely<any>, users: string): Promise<void> {
     }
   }
   await sql.raw(`drop table if exists "${TABLES.sessionStamp}"`).execute(tx);
+}
+
+/** SQLite, foreign keys off during the migration: every one must hold before it commits. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function checkSqliteForeignKeys(tx: Kysely<any>): Promise<void> {
+  const broken = await sql<{
+    table: string;
+    rowid: number;
+    parent: string;
+  }>`pragma foreign_key_check`.execute(tx);
+  const first = broken.rows[0];
+  if (first !== undefined) {
+    throw new Error(
+      `The migration would leave ${broken.rows.length} refs pointing at nothing (the first in table ${first.table}, referring to ${first.parent}); nothing was changed.`,
+    );
+  }
 }

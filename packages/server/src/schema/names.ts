@@ -91,6 +91,15 @@ export function indexName(table: string, columns: readonly string[], unique: boo
   return fit(`${table}_${columns.map((c) => c.toLowerCase()).join('_')}_${unique ? 'ux' : 'ix'}`);
 }
 
+/**
+ * The name of a column's foreign key constraint (PostgreSQL; decision 0043).
+ *
+ * @example foreignKeyName('products', 'category') // 'products_category_fk'
+ */
+export function foreignKeyName(table: string, column: string): string {
+  return fit(`${table}_${column.toLowerCase()}_fk`);
+}
+
 function fit(name: string): string {
   if (name.length <= MAX_IDENTIFIER) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);

@@ -32,6 +32,9 @@ export type Step =
    * into its new join table, in order, and the column goes. Runs after the join table is created.
    */
   | { readonly kind: 'fill-join-table'; readonly table: Table; readonly from: Column }
+  /** A single ref becomes a foreign key (decision 0043); existing rows that dangle stop the migration. */
+  | { readonly kind: 'add-foreign-key'; readonly table: string; readonly column: Column }
+  | { readonly kind: 'drop-foreign-key'; readonly table: string; readonly column: Column }
   | { readonly kind: 'create-index'; readonly index: Index }
   | { readonly kind: 'drop-index'; readonly index: Index };
 
@@ -62,8 +65,9 @@ export function isLossy(step: Step): boolean {
 /**
  * The plan from one schema to another; `from` null is an empty database.
  *
- * Steps come in the order they run: indexes that go away first, then tables and columns, then new
- * indexes, so that no column is dropped under an index and no index waits for its column.
+ * Steps come in the order they run: indexes and foreign keys that go away first, then tables and
+ * columns, then new foreign keys and indexes, so that no column is dropped under an index or a
+ * foreign key and neither waits for its column or table.
  */
 export function diffSchemas(from: Schema | null, to: Schema): Plan {
   const before = from?.tables ?? {};
@@ -72,6 +76,8 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
   const creates: Step[] = [];
   const dropIndexes: Step[] = [];
   const createIndexes: Step[] = [];
+  const dropKeys: Step[] = [];
+  const addKeys: Step[] = [];
 
   for (const old of Object.values(before)) {
     if (to.tables[old.name] === undefined) drops.push({ kind: 'drop-table', table: old });
@@ -107,6 +113,13 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
       }
       const step = columnChange(table.name, was, column);
       if (step !== null) changes.push(step);
+      // a retyped column is dropped and added again: its foreign key goes and comes with it
+      if (step?.kind !== 'retype-column' && !sameForeignKey(was, column)) {
+        if (was.references !== undefined)
+          dropKeys.push({ kind: 'drop-foreign-key', table: table.name, column: was });
+        if (column.references !== undefined)
+          addKeys.push({ kind: 'add-foreign-key', table: table.name, column });
+      }
       if (step?.kind === 'retype-column') touched.add(column.name);
       else if (!was.required && column.required) {
         changes.push({ kind: 'require-column', table: table.name, column });
@@ -123,7 +136,16 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
       if (fresh) createIndexes.push({ kind: 'create-index', index });
     }
   }
-  const steps = [...dropIndexes, ...drops, ...changes, ...creates, ...fills, ...createIndexes];
+  const steps = [
+    ...dropIndexes,
+    ...dropKeys,
+    ...drops,
+    ...changes,
+    ...creates,
+    ...fills,
+    ...addKeys,
+    ...createIndexes,
+  ];
   return { steps, lossy: steps.some(isLossy) };
 }
 
@@ -186,6 +208,10 @@ function widensToText(from: string, to: string): boolean {
   return (to === 'string' || to === 'text') && !from.endsWith('[]') && from !== 'json';
 }
 
+function sameForeignKey(a: Column, b: Column): boolean {
+  return a.references?.table === b.references?.table && a.references?.onDelete === b.references?.onDelete;
+}
+
 function sameIndex(a: Index, b: Index): boolean {
   return (
     a.table === b.table &&
@@ -236,6 +262,10 @@ function describe(step: Step): string {
       return step.column.backfill === null
         ? `make ${step.table}.${step.column.name} required without a default (existing records may have no value)`
         : `make ${step.table}.${step.column.name} required, existing empty values get ${JSON.stringify(step.column.backfill)}`;
+    case 'add-foreign-key':
+      return `make ${step.table}.${step.column.name} a foreign key to ${step.column.references?.table ?? '?'}`;
+    case 'drop-foreign-key':
+      return `drop the foreign key of ${step.table}.${step.column.name}`;
     case 'create-index':
       return `create ${step.index.unique ? 'unique ' : ''}index ${step.index.name} on ${step.index.table} (${step.index.columns.join(', ')})`;
     case 'drop-index':

@@ -58,6 +58,22 @@ export interface Column {
   readonly required: boolean;
   /** The stored value existing rows get when the column is added or becomes required, or null. */
   readonly backfill: string | number | boolean | null;
+  /**
+   * The foreign key of a single ref (decision 0043): the table whose `id` it holds. Absent for every
+   * other column, so that a schema without refs hashes as it did before foreign keys.
+   */
+  readonly references?: ForeignKey;
+}
+
+/**
+ * What a column refers to. `no action` leaves every delete to the app (`restrict`, `cascade`,
+ * `setNull` with their history and effects); the database refuses whatever would still dangle, at
+ * the end of the statement or, deferred, of the transaction. `set null` is the database's own
+ * (`createdBy`: deleting a user empties it; the history keeps who).
+ */
+export interface ForeignKey {
+  readonly table: string;
+  readonly onDelete: 'no action' | 'set null';
 }
 
 export interface Index {

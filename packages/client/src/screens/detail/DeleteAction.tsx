@@ -1,17 +1,21 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type ApiRecord, type Entity } from '@ninefold/model';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, WriteQueued } from '../../api/http';
 import { recordKeys, useDeleteRecord } from '../../api/records';
+import { deleteConsequences, useReferences } from '../../api/references';
 import { recordTitle } from '../../api/ref-labels';
 import { describeError } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';
 
 /**
- * Deletes a record after asking. A record someone changed meanwhile (E_CONFLICT) is not deleted:
- * the dialog says so and offers to reload it, so that the user decides on what it is now.
+ * Deletes a record after asking. The dialog first asks what refers to the record (decision 0043):
+ * a `restrict` ref that holds it is said, and the delete not offered; what `cascade` deletes and
+ * `setNull` empties with it is said before the user confirms. A record someone changed meanwhile
+ * (E_CONFLICT) is not deleted: the dialog says so and offers to reload it, so that the user decides
+ * on what it is now.
  */
 export function DeleteAction({
   entity,
@@ -32,6 +36,10 @@ export function DeleteAction({
   // a delete kept in the offline queue closes the dialog: the record says it waits
   const error = remove.error instanceof WriteQueued ? null : remove.error;
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 404);
+  // what refers to it, asked when the dialog opens: a refusal is said before the user confirms
+  const references = useReferences(entity, record.id, opened);
+  const consequences =
+    references.data === undefined ? null : deleteConsequences(model, entity, references.data);
 
   function dismiss() {
     close();
@@ -58,6 +66,25 @@ export function DeleteAction({
       <Modal opened={opened} onClose={dismiss} title={`Delete ${entity.label.toLowerCase()}`} centered>
         <Stack gap="md">
           <Text>Delete “{recordTitle(entity, record)}”? This cannot be undone.</Text>
+          {references.isPending && (
+            <Group gap="xs">
+              <Loader size="xs" aria-hidden />
+              <Text size="sm" c="dimmed">
+                Checking what refers to it…
+              </Text>
+            </Group>
+          )}
+          {consequences?.refusal != null && (
+            <Alert color="orange" role="status" data-error-code="E_REFERENCED">
+              <Text size="sm">{consequences.refusal}</Text>
+            </Alert>
+          )}
+          {consequences?.refusal == null &&
+            consequences?.also.map((sentence) => (
+              <Text key={sentence} size="sm" fw={500}>
+                {sentence}
+              </Text>
+            ))}
           {error !== null && (
             <Alert color="red" role="alert" data-error-code={describeError(model, error).code}>
               <Text size="sm">{describeError(model, error).message}</Text>
@@ -76,7 +103,8 @@ export function DeleteAction({
               // shade 8 whatever the theme's primary shade: white on red's shade 6 reads at 3.3:1
               color="red.8"
               loading={remove.isPending}
-              disabled={stale}
+              // refused before it is tried: a restrict ref holds the record (decision 0043)
+              disabled={stale || consequences?.refusal != null}
               onClick={() =>
                 remove.mutate(
                   { id: record.id, version: record.version },

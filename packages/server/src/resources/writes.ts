@@ -231,10 +231,13 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         });
         return plan.blocking === null ? new ApiError('E_CONFLICT') : referencedError(model, plan.blocking);
       };
+      // users a cascade deleted or a setNull changed: their cached sessions are read afresh
+      const users = new Set<string>();
       await inTransaction(
         resource,
         keyed,
         async (tx) => {
+          users.clear(); // a retried transaction starts again
           // what the refs that point at it do (decision 0043): refuse, cascade, empty
           const plan = await planDelete(tx, model, root, {
             user,
@@ -247,8 +250,11 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             user,
             now,
             actorSummary: actorSummaryOf(request),
-            // a cascaded child's other parents keep their computed values (decision 0045)
-            touched: (t, child, before, after) => refreshParents(resource, t, child, before, after, caller),
+            touched: async (t, child, before, after) => {
+              if (child === 'User') users.add(String(before['id']));
+              // a cascaded child's other parents keep their computed values (decision 0045)
+              await refreshParents(resource, t, child, before, after, caller);
+            },
           });
           const result = await tx
             .deleteFrom(info.table)
@@ -279,6 +285,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         refused,
       );
       written(old['id']);
+      for (const id of users) sessionCacheOf(resource.database).forgetUser(id);
       return reply.code(204).send();
     });
   };

@@ -303,13 +303,23 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
           responses: { '200': record },
         },
       ),
-      delete: op([...WRITING, 'E_FORBIDDEN', ...BY_ID, 'E_CONFLICT', 'E_REFERENCED', ...parentRuleCodes(model, entity)], {
-        operationId: `delete${name}`,
-        tags: [tag],
-        summary: `Delete a ${entity.label}, and what its references' \`onDelete\` says: refused while a \`restrict\` ref holds it, with the records \`cascade\` reaches, emptying \`setNull\` refs.`,
-        parameters: [idParam, ifMatch(false), csrf, idempotency],
-        responses: { '204': { description: 'Deleted.' } },
-      }),
+      delete: op(
+        [
+          ...WRITING,
+          'E_FORBIDDEN',
+          ...BY_ID,
+          'E_CONFLICT',
+          'E_REFERENCED',
+          ...parentRuleCodes(model, entity),
+        ],
+        {
+          operationId: `delete${name}`,
+          tags: [tag],
+          summary: `Delete a ${entity.label}, and what its references' \`onDelete\` says: refused while a \`restrict\` ref holds it, with the records \`cascade\` reaches, emptying \`setNull\` refs.`,
+          parameters: [idParam, ifMatch(false), csrf, idempotency],
+          responses: { '204': { description: 'Deleted.' } },
+        },
+      ),
     };
     paths[`${path}/{id}/${REFERENCES_PATH}`] = {
       get: op([...SIGNED_IN, ...BY_ID], {

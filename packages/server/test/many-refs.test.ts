@@ -238,7 +238,8 @@ for (const dialect of DIALECTS) {
       expect((await lead.call('GET', `/api/projects/${p2}`)).json<Json>()['labels']).toBeNull();
       expect((await joinRows('projects__labels')).filter((r) => r.target === gone)).toEqual([]);
       const history = (await lead.call('GET', `/api/projects/${p1}/history`)).json<{ data: Json[] }>().data;
-      expect(history.map((h) => h['action'])).toEqual(['update', 'create']);
+      expect(history.map((h) => h['action'])).toEqual(['create', 'update']);
+      expect(history[1]?.['changes']).toEqual({ labels: { from: [gone, keep], to: [keep] } });
     });
 
     it('deletes a holder with its rows (ON DELETE CASCADE)', async () => {

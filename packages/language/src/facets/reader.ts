@@ -154,3 +154,13 @@ export function pluralize(word: string): string {
   if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
   return `${word}s`;
 }
+
+/** `integer` → `an integer`, `string` → `a string`. */
+export function article(word: string): string {
+  return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+export function orList(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}

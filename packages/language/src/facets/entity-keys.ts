@@ -1,0 +1,86 @@
+/**
+ * The second pass over entities: `owner`, `display` and `search` name fields, which are all known
+ * once every entity is read.
+ */
+import { FIELD_TYPE_INFO, fieldTypesWhere } from '@ninefold/model';
+import { suggestion } from '../diagnostics/suggest.js';
+import { own } from '../own.js';
+import { type YEntry } from '../source/yaml.js';
+import { type CompileContext } from './context.js';
+import { article } from './reader.js';
+
+const SEARCHABLE = fieldTypesWhere((t) => t.search);
+
+/**
+ * The second pass over entities: `owner`, `display` and `search` name fields, which are all known
+ * now. Returns the entities with those keys resolved.
+ */
+export function finishEntities(ctx: CompileContext): void {
+  const { reader, bag } = ctx;
+  for (const [name, entity] of Object.entries(ctx.entities)) {
+    const m = ctx.pendingEntityKeys.get(name);
+    const fieldNames = Object.keys(entity.fields);
+    const fieldRef = (e: YEntry, what: string): string | null => {
+      const f = reader.string(e.value, `the ${what} of \`${name}\``);
+      if (f === null) return null;
+      if (own(entity.fields, f) === undefined && !['id', 'createdAt', 'updatedAt'].includes(f)) {
+        bag.report(
+          'NF302',
+          e.value.span,
+          `\`${name}\` has no field \`${f}\` to use as its ${what}.`,
+          suggestion(f, fieldNames, 'field'),
+        );
+        return null;
+      }
+      return f;
+    };
+
+    let owner: string | null = null;
+    const ownerEntry = m?.get('owner');
+    if (ownerEntry) {
+      owner = fieldRef(ownerEntry, 'owner');
+      const f = owner === null ? undefined : own(entity.fields, owner);
+      if (owner !== null && (f === undefined || f.type !== 'ref' || f.to !== 'User' || f.many)) {
+        bag.report(
+          'NF309',
+          ownerEntry.value.span,
+          `The owner of \`${name}\` must be a single ref to User; \`${owner}\` is ${f ? (f.many ? `a list of ${f.type}` : `a ${f.type}${f.to ? ` to ${f.to}` : ''}`) : 'a system field'}.`,
+          `declare it as \`${owner}: { type: ref, to: User, default: user.id, readonly: true }\``,
+        );
+        owner = null;
+      }
+    }
+
+    let display =
+      fieldNames.find((f) => entity.fields[f]!.type === 'string') ??
+      fieldNames.find((f) => FIELD_TYPE_INFO[entity.fields[f]!.type].display && !entity.fields[f]!.many) ??
+      'id';
+    const displayEntry = m?.get('display');
+    if (displayEntry) display = fieldRef(displayEntry, 'display field') ?? display;
+
+    let search = fieldNames.filter((f) => SEARCHABLE.includes(entity.fields[f]!.type) && f === display);
+    const searchEntry = m?.get('search');
+    if (searchEntry) {
+      search = [];
+      for (const { name: f, span } of reader.names(searchEntry.value, `the search fields of \`${name}\``)) {
+        const field = own(entity.fields, f);
+        if (field === undefined) {
+          bag.report(
+            'NF302',
+            span,
+            `\`${name}\` has no field \`${f}\` to search.`,
+            suggestion(f, fieldNames, 'field'),
+          );
+        } else if (!SEARCHABLE.includes(field.type)) {
+          bag.report(
+            'NF313',
+            span,
+            `\`${name}.${f}\` is ${article(field.type)} field; only text fields can be searched.`,
+            `search fields of type ${SEARCHABLE.join(', ')}`,
+          );
+        } else search.push(f);
+      }
+    }
+    ctx.entities[name] = { ...entity, owner, display, search };
+  }
+}

@@ -8,9 +8,7 @@
  */
 import { AUTH_KEYS, DEFAULT_OIDC_LABEL, MFA_KEYS, OIDC_KEYS, OIDC_ROLES_KEYS } from './facets/auth.js';
 import { NAME_RULES } from './facets/reader.js';
-
-/** A JSON Schema (draft 2020-12) as plain data; the same shape as `notation-schema.ts`'s. */
-type Schema = { readonly [keyword: string]: unknown };
+import { type JsonSchema as Schema, strictObject } from './notation-schema-parts.js';
 
 /** A text that is exactly one `${NAME}` reference to the environment. */
 const ENV_REFERENCE = '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$';
@@ -38,19 +36,6 @@ const named = (description: string, extra: Schema = {}): Schema => ({
   description,
   ...extra,
 });
-
-function strictObject<const K extends readonly string[]>(
-  keys: K,
-  shapes: Readonly<Record<K[number], Schema>>,
-  extra: Schema = {},
-): Schema {
-  return {
-    type: 'object',
-    properties: Object.fromEntries(keys.map((k: K[number]) => [k, shapes[k]])),
-    additionalProperties: false,
-    ...extra,
-  };
-}
 
 const oidcRoles = strictObject(
   OIDC_ROLES_KEYS,

@@ -8,11 +8,7 @@
 import { DATE_BUCKETS, WIDGET_CHARTS } from '@ninefold/model';
 import { NAME_RULES } from './facets/reader.js';
 import type { WIDGET_KEYS } from './facets/widgets.js';
-
-/** A JSON Schema (draft 2020-12) as plain data; the same shape as `notation-schema.ts`'s. */
-type Schema = { readonly [keyword: string]: unknown };
-
-const text = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
+import { type JsonSchema as Schema, text } from './notation-schema-parts.js';
 
 const widgetShapes: Readonly<Record<(typeof WIDGET_KEYS)[number], Schema>> = {
   id: text('The widget’s key in the API. Defaults from the title: `Claims by state` → `claims-by-state`.', {

@@ -12,12 +12,26 @@
  * validate(YAML.parse(text)); // false for `maxLenght: 10`, with the path of the mistake
  */
 import { TOP_LEVEL_KEYS } from './compile.js';
-import { BUILTIN_ERRORS, ON_DELETE, RESERVED_PATHS } from '@ninefold/model';
+import {
+  type JsonSchema,
+  dictionary,
+  escape,
+  expr,
+  flag,
+  int,
+  nameOf,
+  names,
+  need,
+  orNull,
+  ref,
+  strictObject,
+  text,
+} from './notation-schema-parts.js';
+import { entities, entity, field, fieldName } from './notation-schema-entities.js';
+import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
 import { authSchema } from './notation-schema-auth.js';
 import { widgetsSchema } from './notation-schema-widgets.js';
-import { CHILDREN_KEYS } from './facets/computed.js';
-import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
 import { ERROR_KEYS } from './facets/errors.js';
 import { CALLS_KEYS, PRODUCT_KEYS, THEME_KEYS } from './facets/product.js';
 import { LIFECYCLE_EVENTS } from './facets/events.js';
@@ -28,20 +42,9 @@ import { ACCESS_KEYS, FIELD_ACCESS_KEYS, ROLE_KEYS } from './facets/roles.js';
 import { RULE_KEYS } from './facets/rules.js';
 import { NAV_KEYS, SCREEN_KEYS } from './facets/screens.js';
 import { MACHINE_KEYS, STATE_KEYS, TRANSITION_KEYS } from './facets/states.js';
-import {
-  FIELD_CONSTRAINTS,
-  FIELD_TYPES,
-  FIELD_TYPE_INFO,
-  SCREEN_KINDS,
-  SYSTEM_FIELDS,
-  type FieldConstraint,
-  type FieldType,
-  type Theme,
-  fieldTypesWhere,
-} from '@ninefold/model';
+import { SCREEN_KINDS, type Theme } from '@ninefold/model';
 
-/** A JSON Schema (draft 2020-12) as plain data. */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+export type { JsonSchema } from './notation-schema-parts.js';
 
 export const NOTATION_SCHEMA_ID = 'https://ninefold.dev/schema/notation.json';
 
@@ -53,87 +56,6 @@ const COLOR_SCHEMES: Readonly<Record<Theme['colorScheme'], string>> = {
 };
 /** Transition names the compiler refuses (NF209): they name record operations or events. */
 const RESERVED_TRANSITIONS = ['create', 'update', 'delete', 'read', 'transition', ...LIFECYCLE_EVENTS];
-/** A string the compiler reads as a constant's name where a bound is expected. */
-const CONSTANT_REF = '^[A-Z][A-Z0-9_]*$';
-
-// ---------------------------------------------------------------------------------------------
-// building blocks
-
-type Key<T extends readonly string[]> = T[number];
-
-const ref = (name: string): JsonSchema => ({ $ref: `#/$defs/${name}` });
-const text = (description: string, extra: JsonSchema = {}): JsonSchema => ({
-  type: 'string',
-  description,
-  ...extra,
-});
-const flag = (description: string): JsonSchema => ({ type: 'boolean', description });
-const int = (description: string, minimum: number, maximum: number): JsonSchema => ({
-  type: 'integer',
-  description,
-  minimum,
-  maximum,
-});
-const nameOf = (kind: keyof typeof NAME_RULES): JsonSchema => ({
-  type: 'string',
-  pattern: NAME_RULES[kind].pattern.source,
-});
-/** One name or a list of names: `roles: manager` means `roles: [manager]`. */
-const names = (description: string, item: JsonSchema = { type: 'string' }): JsonSchema => ({
-  description,
-  anyOf: [item, { type: 'array', items: item }],
-});
-/** A top-level key may be left empty (`rules:` with nothing under it), which declares nothing. */
-const orNull = (schema: JsonSchema): JsonSchema => ({
-  ...pick(schema, ['title', 'description']),
-  anyOf: [{ type: 'null' }, omit(schema, ['title', 'description'])],
-});
-/** A mapping of names (checked by `pattern`) to definitions. */
-const dictionary = (kind: keyof typeof NAME_RULES, item: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({
-  type: 'object',
-  propertyNames: { ...nameOf(kind), ...(extra['propertyNames'] as JsonSchema | undefined) },
-  additionalProperties: item,
-  ...omit(extra, ['propertyNames']),
-});
-
-/**
- * An object whose keys are exactly `keys`, in their order, each with its shape and description:
- * the reader rejects any other key (NF201), so the schema does too.
- */
-function strictObject<const K extends readonly string[]>(
-  keys: K,
-  shapes: Readonly<Record<Key<K>, JsonSchema>>,
-  extra: JsonSchema = {},
-): JsonSchema {
-  return {
-    type: 'object',
-    properties: Object.fromEntries(keys.map((k: Key<K>) => [k, shapes[k]])),
-    additionalProperties: false,
-    ...extra,
-  };
-}
-
-function pick(schema: JsonSchema, keys: readonly string[]): JsonSchema {
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => keys.includes(k)));
-}
-
-function omit(schema: JsonSchema, keys: readonly string[]): JsonSchema {
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => !keys.includes(k)));
-}
-
-/**
- * `required` inside `if`/`then`/`else`: Ajv's strict mode wants each required key defined beside it,
- * and `true` adds no constraint of its own.
- */
-const need = (...keys: string[]): JsonSchema => ({
-  type: 'object',
-  properties: Object.fromEntries(keys.map((k) => [k, true])),
-  required: keys,
-});
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const expr = (what: string) =>
-  text(`${what} A CEL expression over the record's fields, the constants, \`user\`, \`now\` and \`own\`.`);
 
 // ---------------------------------------------------------------------------------------------
 // 1. product, 7. calls
@@ -233,193 +155,6 @@ const webhook = strictObject(
     required: ['on', 'url', 'secret'],
   },
 );
-
-// ---------------------------------------------------------------------------------------------
-// 3. entities
-
-const bound = (description: string): JsonSchema => ({
-  description,
-  anyOf: [{ type: 'number' }, { type: 'string' }],
-});
-const lengthBound = (description: string): JsonSchema => ({
-  description,
-  anyOf: [{ type: 'integer' }, { type: 'string', pattern: CONSTANT_REF }],
-});
-const typeIn = (types: readonly FieldType[]): JsonSchema => ({ properties: { type: { enum: [...types] } } });
-const isList: JsonSchema = { properties: { many: { const: true } }, required: ['many'] };
-
-/** The field types that accept a key (the field-type table). */
-const accepting = (key: FieldConstraint) => fieldTypesWhere((t) => t.constraints.includes(key));
-
-/** Which constraints apply to which field types (the compiler's NF206), keyed by constraint. */
-const APPLIES = Object.fromEntries(
-  FIELD_CONSTRAINTS.map((key): [FieldConstraint, JsonSchema] => {
-    switch (key) {
-      case 'minLength':
-      case 'maxLength':
-        return [key, { anyOf: [typeIn(accepting(key)), isList] }];
-      case 'unique':
-        return [
-          key,
-          { not: { anyOf: [typeIn(fieldTypesWhere((t) => !t.constraints.includes(key))), isList] } },
-        ];
-      default:
-        return [key, typeIn(accepting(key))];
-    }
-  }),
-) as Readonly<Record<FieldConstraint, JsonSchema>>;
-/** Keys a type cannot do without (the compiler's NF203). */
-const NEEDS: readonly [FieldType, string][] = FIELD_TYPES.flatMap((type) =>
-  FIELD_TYPE_INFO[type].requires.map((key): [FieldType, string] => [type, key]),
-);
-
-const fieldType: JsonSchema = {
-  type: 'string',
-  enum: [...FIELD_TYPES],
-  description:
-    'string (one line), text (several lines), integer, decimal, money (with a currency), boolean, date, datetime (an instant), time, enum (one of `values`), email, url, phone, ref (to another entity), json, color (`#rrggbb`, quoted in YAML).',
-};
-
-const fieldObject = strictObject(
-  FIELD_KEYS,
-  {
-    type: fieldType,
-    label: text('The label shown beside the input and as a column header. Defaults to the name in words.'),
-    help: text('A line of help shown under the input.'),
-    required: flag('Whether a value must be given.'),
-    unique: flag('Whether no two records may hold the same value. Not for text, json, boolean or lists.'),
-    readonly: flag('Never written by a client: set by a default, a transition’s `set`, or the system.'),
-    default: {
-      description:
-        'The value of a new record: a literal of the field’s type, an expression such as `user.id` or `now` where a literal could not be text, or `{ expr: "…" }`.',
-      anyOf: [
-        { not: { type: 'object' } },
-        strictObject(
-          ['expr'] as const,
-          { expr: expr('Evaluated when the record is created.') },
-          { required: ['expr'] },
-        ),
-      ],
-    },
-    min: bound(
-      'Smallest allowed value (inclusive) of a number, money, date, datetime or time field; or a constant’s name.',
-    ),
-    max: bound(
-      'Largest allowed value (inclusive) of a number, money, date, datetime or time field; or a constant’s name.',
-    ),
-    minLength: lengthBound(
-      'Fewest characters of a text field, or fewest items of a list; a whole number or a constant’s name.',
-    ),
-    maxLength: lengthBound(
-      'Most characters of a text field, or most items of a list; a whole number or a constant’s name.',
-    ),
-    pattern: text('An ECMAScript regular expression that the whole value must match (text fields).'),
-    values: {
-      type: 'array',
-      description: 'The allowed values of an enum field, in display order.',
-      items: { type: ['string', 'number'] },
-      minItems: 1,
-      uniqueItems: true,
-    },
-    currency: text('The ISO 4217 currency of a money field, like `EUR`.', { pattern: '^[A-Z]{3}$' }),
-    scale: int(
-      'Digits after the decimal point of a decimal or money field. Defaults to the currency’s, or 2.',
-      0,
-      10,
-    ),
-    precision: int(
-      `Total significant digits of a decimal or money field, at most ${MAX_PRECISION}.`,
-      1,
-      MAX_PRECISION,
-    ),
-    to: text('The entity a ref field points to, like `User`.', { pattern: NAME_RULES.entity.pattern.source }),
-    onDelete: {
-      type: 'string',
-      enum: [...ON_DELETE],
-      description:
-        'What deleting the record a ref points at does to this one: `restrict` (the default) refuses the delete, `cascade` deletes this record too, `setNull` empties the ref (not for a required field).',
-    },
-    many: flag('A list of refs or of enum values rather than a single one.'),
-    computed: expr(
-      'A value derived from the record’s fields and its child relations (`sum(lines.map(l, l.amount))`): read-only, kept up to date on every write of the record or of a child.',
-    ),
-  },
-  {
-    required: ['type'],
-    allOf: [
-      ...Object.entries(APPLIES).map(([key, then]) => ({ if: need(key), then })),
-      ...NEEDS.map(([type, key]) => ({
-        if: { properties: { type: { const: type } } },
-        then: need(key),
-      })),
-    ],
-  },
-);
-
-const childRelation = strictObject(
-  CHILDREN_KEYS,
-  {
-    type: { const: 'children', description: 'A child relation: not stored, read by computed values.' },
-    label: text('The name of the relation in words. Defaults to its name.'),
-    entity: text('The child entity, like `OrderLine`.', { pattern: NAME_RULES.entity.pattern.source }),
-    via: text('The child’s single ref to this entity, like `order`.', {
-      pattern: NAME_RULES.field.pattern.source,
-    }),
-  },
-  { required: ['type', 'entity', 'via'] },
-);
-
-const field: JsonSchema = {
-  title: 'Field',
-  description:
-    'A field: its type alone (`title: string`), a mapping with `type` and constraints, or a child relation (`{ type: children, entity, via }`).',
-  anyOf: [fieldType, fieldObject, childRelation],
-};
-
-const fieldName = (description: string): JsonSchema =>
-  text(description, { pattern: NAME_RULES.field.pattern.source });
-
-const entity = strictObject(
-  ENTITY_KEYS,
-  {
-    label: text('The name of one record, shown in titles. Defaults to the entity name in words.'),
-    plural: text('The name of several records, shown on lists. Defaults to the label plus `s`.'),
-    description: text('What the records are, for the help page.'),
-    owner: fieldName('The ref-to-User field that makes a record "own" for a user, for `own` in permissions.'),
-    display: fieldName('The field shown as the record’s title in lists, pickers and breadcrumbs.'),
-    search: names('The text fields searched by the list’s search box.', nameOf('field')),
-    fields: orNull(
-      dictionary('field', ref('field'), {
-        description: `The fields, camelCase, each with a type. Every record also has ${SYSTEM_FIELDS.join(', ')}.`,
-        propertyNames: { not: { enum: [...SYSTEM_FIELDS] } },
-      }),
-    ),
-  },
-  { title: 'Entity', description: 'A kind of record the product keeps.' },
-);
-
-const entities: JsonSchema = {
-  title: 'Entities',
-  description:
-    'Section 3: the records the product keeps, by PascalCase name. `User` is built in; a spec may add fields to it.',
-  type: 'object',
-  propertyNames: nameOf('entity'),
-  properties: {
-    User: {
-      description: `The built-in user entity. Its fields ${USER_BUILTIN_FIELDS.join(', ')} exist already; add others.`,
-      type: 'object',
-      allOf: [ref('entity')],
-      properties: {
-        fields: {
-          description: 'Fields added to the built-in user.',
-          type: ['object', 'null'],
-          propertyNames: { type: 'string', not: { enum: [...USER_BUILTIN_FIELDS] } },
-        },
-      },
-    },
-  },
-  additionalProperties: { allOf: [ref('entity'), need('fields')] },
-};
 
 // ---------------------------------------------------------------------------------------------
 // 4. states

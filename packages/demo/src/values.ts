@@ -206,6 +206,10 @@ export function candidates(
       return [{ e2e: true }];
     case 'color':
       return rotate(COLORS, ordinal);
+    case 'file':
+    case 'image':
+      // a file is uploaded, never invented in a record: demo records leave file fields empty
+      return [];
   }
 }
 

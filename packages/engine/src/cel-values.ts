@@ -77,6 +77,7 @@ export function fromCel(field: Pick<Field, 'type' | 'many' | 'scale'>, value: un
       if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
       return typeof value === 'string' && isDateTime(value) ? new Date(value).toISOString() : undefined;
     case 'dyn':
+    case 'map<string, dyn>':
       return toJson(value);
     case 'string':
       return typeof value === 'string' ? value : undefined;

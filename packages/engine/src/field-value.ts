@@ -9,7 +9,9 @@ import {
   type Value,
   compareDecimal,
   decimalScale,
+  fileAccepts,
   fromMinorUnits,
+  isFileInfo,
   isDate,
   isBlank,
   isDateTime,
@@ -148,7 +150,23 @@ const CHECKS: Readonly<Record<FieldType, Check>> = {
     if (!isColor(value)) return fail('E_FORMAT', { expected });
     return { ok: true, value: normalizeColor(value) };
   },
+  file: checkFile,
+  image: checkFile,
 };
+
+/**
+ * A file, as the server has resolved its id (or the app holds its upload's answer): a `FileInfo`
+ * whose sniffed type the field accepts and whose size is within its `maxSize` (decision 0050).
+ */
+function checkFile(field: Field, value: Value, fail: Fail): FieldCheck {
+  if (!isFileInfo(value)) return fail('E_TYPE', { expected: 'a file' });
+  if (!fileAccepts(field.accept, value.type))
+    return fail('E_FILE_TYPE', { type: value.type, accept: (field.accept ?? []).join(', ') });
+  if (field.maxSize !== null && value.size > field.maxSize)
+    return fail('E_FILE_TOO_LARGE', { limit: field.maxSize });
+  const { id, name, size, type } = value;
+  return { ok: true, value: { id, name, size, type } };
+}
 
 /** Text: its format when it has one, then its length in code points and its pattern. */
 function checkText(
@@ -166,6 +184,24 @@ function checkText(
     return fail('E_TOO_LONG', { max: Number(field.maxLength.value) });
   if (field.pattern !== null && !wholeMatch(field.pattern, value)) return fail('E_PATTERN');
   return { ok: true, value };
+}
+
+/** A list of files: each a file the field takes, none twice, as many as its bounds allow. */
+function checkFiles(field: Field, items: readonly Value[], fail: Fail): FieldCheck {
+  const files: Value[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    const check = checkFile(field, item, fail);
+    if (!check.ok) return check;
+    const file = check.value as { readonly id: string };
+    if (!seen.has(file.id)) files.push(check.value);
+    seen.add(file.id);
+  }
+  if (field.minLength !== null && files.length < Number(field.minLength.value))
+    return fail('E_TOO_FEW', { min: Number(field.minLength.value) });
+  if (field.maxLength !== null && files.length > Number(field.maxLength.value))
+    return fail('E_TOO_MANY', { max: Number(field.maxLength.value) });
+  return { ok: true, value: files };
 }
 
 function bound(b: Bound): number | string {
@@ -227,6 +263,7 @@ function checkDecimal(field: Field, value: Value, fail: Fail): FieldCheck {
 function checkList(field: Field, value: Value, fail: Fail): FieldCheck {
   if (!Array.isArray(value)) return fail('E_TYPE', { expected: 'a list' });
   const items = value as readonly Value[];
+  if (field.type === 'file' || field.type === 'image') return checkFiles(field, items, fail);
   for (const item of items) {
     if (typeof item !== 'string') return fail('E_TYPE', { expected: 'a list of text values' });
     if (field.type === 'enum' && !(field.values ?? []).includes(item))

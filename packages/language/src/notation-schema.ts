@@ -414,6 +414,11 @@ const limits = strictObject(
     pageSize: int('Default rows per list page. Default 50.', 1, 1000),
     maxPageSize: int('The most rows a client may ask for in one page. Default 200.', 1, 10_000),
     maxBodyBytes: int('The largest request body accepted, in bytes. Default 1 MiB.', 1024, 100 * 1024 * 1024),
+    maxUploadSize: int(
+      'The largest file a file or image field holds when it names no maxSize, in bytes. Default 10 MiB.',
+      1024,
+      5 * 1024 * 1024 * 1024,
+    ),
     requestsPerMinute: {
       description:
         'Requests per minute and client: one number, or a mapping by role with `default` (signed in) and `guest`.',

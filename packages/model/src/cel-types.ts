@@ -11,7 +11,8 @@ import { type Entity, type Field, type StateMachine } from './model.js';
  * Storage and the wire stay exact; only arithmetic inside an expression is binary.
  */
 export function celTypeOf(field: Pick<Field, 'type' | 'many'>): string {
-  return field.many ? 'list<string>' : FIELD_TYPE_INFO[field.type].cel;
+  const single = FIELD_TYPE_INFO[field.type].cel;
+  return field.many ? `list<${single}>` : single;
 }
 
 /** The system fields of a record and their CEL types; `state` only with a state machine. */

@@ -165,6 +165,31 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_FILE_NOT_FOUND',
+    status: 422,
+    message: '{field} names a file that does not exist, is not yours, or is held by another record.',
+    description:
+      'A file field names an id that no upload of this user answered, or a file another record holds.',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_FILE_TYPE',
+    status: 415,
+    message: 'This file is {type}; {field} accepts {accept}.',
+    description: 'The content of the file (sniffed, never its name) is not of a type the field accepts.',
+    field: null,
+    builtin: true,
+  },
+  {
+    code: 'E_FILE_TOO_LARGE',
+    status: 413,
+    message: 'The file is larger than {limit, number} bytes.',
+    description: "The file exceeds the field's maxSize (or limits.maxUploadSize).",
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_UNIQUE',
     status: 409,
     message: 'Another record already has this {field}.',

@@ -40,6 +40,8 @@ export function plainField(name: string, type: FieldType): Field {
     many: false,
     onDelete: type === 'ref' ? 'restrict' : null,
     computed: null,
+    maxSize: null,
+    accept: type === 'image' ? DEFAULT_IMAGE_ACCEPT : null,
   };
 }
 
@@ -58,11 +60,17 @@ export const FIELD_CONSTRAINTS = [
   'many',
   'unique',
   'onDelete',
+  'maxSize',
+  'accept',
 ] as const;
 export type FieldConstraint = (typeof FIELD_CONSTRAINTS)[number];
 
-/** The CEL type of a single value of the field (a `many` field is `list<string>`). */
-export type CelType = 'int' | 'double' | 'bool' | 'string' | 'google.protobuf.Timestamp' | 'dyn';
+/**
+ * The CEL type of a single value of the field (a `many` field is a `list<…>` of it). A file is a
+ * map of its `FileInfo` (`receipt.size`, `receipt.type`, `receipt.name`).
+ */
+export type CelType =
+  'int' | 'double' | 'bool' | 'string' | 'google.protobuf.Timestamp' | 'dyn' | 'map<string, dyn>';
 
 /**
  * How a value is stored (decision 0004): `integer` the number; `minor-units` an exact decimal as an
@@ -79,7 +87,8 @@ export interface FieldStorage {
 
 /** A value as JSON (and OpenAPI) describes it. */
 export interface JsonType {
-  readonly type: 'string' | 'integer' | 'boolean' | 'any';
+  /** `file`: a `FileInfo` object when read; its id (or that object) when written (decision 0050). */
+  readonly type: 'string' | 'integer' | 'boolean' | 'any' | 'file';
   readonly format?: 'date' | 'date-time' | 'email' | 'uri';
   /** A regular expression every value the server sends matches. */
   readonly pattern?: string;
@@ -113,16 +122,21 @@ export type InputKind =
   | 'select'
   | 'ref'
   | 'json'
-  | 'color';
+  | 'color'
+  | 'file';
 
-/** How a value is shown for reading: as formatted text, a link, a record's title, a swatch. */
-export type CellKind = 'text' | 'link' | 'mailto' | 'ref' | 'swatch';
+/**
+ * How a value is shown for reading: as formatted text, a link, a record's title, a swatch, a file's
+ * name (a download link), an image's thumbnail.
+ */
+export type CellKind = 'text' | 'link' | 'mailto' | 'ref' | 'swatch' | 'file' | 'thumbnail';
 
 /**
  * The filter a list screen offers for the field: any of some `values`, `yes-no`, a `range` (from
- * and to, the input's kind), `contains` some text, any of some `records`, one `exact` value.
+ * and to, the input's kind), `contains` some text, any of some `records`, one `exact` value,
+ * whether there is one at all (`present`: a file).
  */
-export type FilterKind = 'values' | 'yes-no' | 'range' | 'contains' | 'records' | 'exact';
+export type FilterKind = 'values' | 'yes-no' | 'range' | 'contains' | 'records' | 'exact' | 'present';
 
 export interface FieldTypeInfo {
   /** What JSON and OpenAPI say a value is. */
@@ -159,6 +173,7 @@ export interface FieldTypeInfo {
   readonly filter: FilterKind | null;
 }
 
+const PRESENCE = ['isNull'] as const satisfies readonly FilterOperator[];
 const EQUALITY = ['eq', 'ne', 'in', 'isNull'] as const satisfies readonly FilterOperator[];
 const ORDERED = [...EQUALITY, 'lt', 'lte', 'gt', 'gte'] as const satisfies readonly FilterOperator[];
 const TEXTUAL = [...ORDERED, 'contains'] as const satisfies readonly FilterOperator[];
@@ -172,6 +187,42 @@ const JSON_TEXT: FieldStorage = { encoding: 'json', sqlite: 'TEXT', postgres: 'T
 const INTEGER: FieldStorage = { encoding: 'integer', sqlite: 'INTEGER', postgres: 'BIGINT' };
 const MINOR_UNITS: FieldStorage = { encoding: 'minor-units', sqlite: 'INTEGER', postgres: 'BIGINT' };
 const BOOLEAN: FieldStorage = { encoding: 'boolean', sqlite: 'INTEGER', postgres: 'BOOLEAN' };
+
+/**
+ * The media types an image field accepts when it names none: what browsers show and sharp reads.
+ */
+export const DEFAULT_IMAGE_ACCEPT: readonly string[] = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/avif',
+  'image/gif',
+];
+
+/** A stored file (decision 0050): never sorted or searched, filtered by whether there is one. */
+const stored = (overrides: Pick<FieldTypeInfo, 'listed' | 'cell'>): FieldTypeInfo => ({
+  json: {
+    type: 'file',
+    description: 'A file: `{ id, name, size, type }` when read; its id when written.',
+  },
+  cel: 'map<string, dyn>',
+  storage: JSON_TEXT,
+  constraints: ['many', 'maxSize', 'accept', 'minLength', 'maxLength'],
+  requires: [],
+  bounds: null,
+  defaultMaxLength: null,
+  expressionDefaults: false,
+  sort: null,
+  operators: PRESENCE,
+  search: false,
+  defaultFilter: false,
+  display: false,
+  indexed: false,
+  wide: false,
+  input: 'file',
+  filter: 'present',
+  ...overrides,
+});
 
 /** An exact decimal as the server sends it. */
 export const DECIMAL_PATTERN = '^-?[0-9]+(\\.[0-9]+)?$';
@@ -415,6 +466,8 @@ export const FIELD_TYPE_INFO: Readonly<Record<FieldType, FieldTypeInfo>> = {
     cell: 'swatch',
     filter: 'exact',
   },
+  file: stored({ listed: false, cell: 'file' }),
+  image: stored({ listed: true, cell: 'thumbnail' }),
 };
 
 /**

@@ -16,3 +16,4 @@ export * from './identity-protocol.js';
 export * from './env-text.js';
 export * from './notification-text.js';
 export * from './relations-protocol.js';
+export * from './files-protocol.js';

@@ -128,6 +128,8 @@ export const FIELD_TYPES = [
   'ref',
   'json',
   'color',
+  'file',
+  'image',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -197,7 +199,7 @@ export interface Field {
   readonly precision: number | null;
   /** Target entity of a ref. */
   readonly to: string | null;
-  /** A list of refs or of enum values. */
+  /** A list of refs, of enum values, or of files. */
   readonly many: boolean;
   /**
    * For a ref: what deleting the record it points at does to this record (decision 0043);
@@ -210,6 +212,18 @@ export interface Field {
    * the record or of one of its children. Null for a field a person or the system sets.
    */
   readonly computed: Expr | null;
+  /**
+   * For a file or image: the largest file it holds, in bytes (`maxSize: 10MB`; KB, MB and GB are
+   * powers of 1024; decision 0050). The spec's `limits.maxUploadSize` when it says nothing. Null
+   * for every other type.
+   */
+  readonly maxSize: number | null;
+  /**
+   * For a file or image: the media types it accepts, as sniffed from the content, never from the
+   * name (`application/pdf`, `image/*`). Null for any file (an image: `DEFAULT_IMAGE_ACCEPT`, which
+   * the compiler fills in) and for every other type.
+   */
+  readonly accept: readonly string[] | null;
 }
 
 /**
@@ -570,6 +584,8 @@ export interface Limits {
   readonly maxPageSize: number;
   /** The largest request body accepted, in bytes. */
   readonly maxBodyBytes: number;
+  /** The largest file a file or image field holds when it names no `maxSize`, in bytes (10 MiB). */
+  readonly maxUploadSize: number;
   /** Requests per minute and client; by role, `default` for signed-in users, `guest` otherwise. */
   readonly requestsPerMinute: Readonly<Record<string, number>>;
   /** Login attempts per minute from one address; ten times this caps an account's failures a minute (decision 0027). */

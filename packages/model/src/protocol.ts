@@ -215,6 +215,13 @@ export const API_PATHS = {
   accountEmail: 'account/email',
   /** `GET dashboards/<screen id>`: the figures of a dashboard screen (`DashboardFigures`; decision 0046). */
   dashboards: 'dashboards',
+  /**
+   * Files (decision 0050; `files-protocol.ts`). `POST` multipart with one part named `file`
+   * (`?entity=<name>&field=<name>` to be held to that field's `maxSize` and `accept` at once):
+   * `201 FileInfo`. `GET files/<id>` streams it (ranges, ETag; `?w=` one of `IMAGE_WIDTHS` for an
+   * image's variant; `?download=1` as an attachment) to whoever may read a record field holding it.
+   */
+  files: 'files',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */

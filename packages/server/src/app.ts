@@ -21,6 +21,7 @@ import { registerTokenRoutes } from './auth/token-routes.js';
 import { registerAuthEventRoutes } from './audit/auth-event-routes.js';
 import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
+import { type FileStore } from './files/store.js';
 import { installPrivateCaching } from './http/cache-control.js';
 import { installCsrfCheck } from './http/csrf.js';
 import { earlyErrorOptions, refuseUndecodableQueries } from './http/early-errors.js';
@@ -62,6 +63,12 @@ export interface AppOptions {
    * the process's environment; tests give their own.
    */
   readonly env?: Env;
+  /**
+   * Where uploaded files' bytes go (decision 0050): `diskFileStore(<data dir>/files)` or
+   * `s3FileStore(STORAGE_URL)` from the command line. Default: a disk store in a new temporary
+   * directory, which lives as long as the process.
+   */
+  readonly files?: FileStore;
 }
 
 /**

@@ -82,6 +82,8 @@ export function valueView(model: Model, field: Field, value: Value | undefined):
         );
       }
       break;
+    case 'file':
+    case 'thumbnail':
     case 'text':
       break;
     default:

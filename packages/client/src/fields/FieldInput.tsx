@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { FIELD_TYPE_INFO, type Field, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
 import { useState } from 'react';
+import { formatValue } from '../format/values';
 import { RefPicker } from '../components/RefPicker';
 import { message } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
@@ -122,6 +123,8 @@ export function FieldInput(props: FieldInputProps) {
       return <CalendarInput {...props} common={common} input={input} />;
     case 'color':
       return <ColorText {...props} common={common} />;
+    case 'file':
+      return <TextInput {...common} readOnly value={formatValue(props.field, props.value ?? null, 'en')} />;
     case 'text':
     case 'email':
     case 'url':

@@ -2,7 +2,7 @@
  * Values as people read them, in the product's locale: money with its currency, dates without a
  * time zone shift, enum values as words. Pure functions; `FieldValue` renders them.
  */
-import { type Field, type Value, humanize } from '@ninefold/model';
+import { type Field, type Value, humanize, isFileInfo } from '@ninefold/model';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -121,6 +121,9 @@ export function formatValue(field: Field, value: Value | undefined, locale: stri
       return humanize(String(value));
     case 'json':
       return JSON.stringify(value);
+    case 'file':
+    case 'image':
+      return isFileInfo(value) ? value.name : String(value);
     case 'string':
     case 'text':
     case 'email':

@@ -1,5 +1,5 @@
 import { suggestion } from '../diagnostics/suggest.js';
-import { type Constant, type Limits } from '@ninefold/model';
+import { type Constant, DEFAULT_MAX_UPLOAD_SIZE, type Limits } from '@ninefold/model';
 import { describe, type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { checkName, mapOf } from './reader.js';
@@ -8,6 +8,7 @@ export const LIMIT_KEYS = [
   'pageSize',
   'maxPageSize',
   'maxBodyBytes',
+  'maxUploadSize',
   'requestsPerMinute',
   'loginAttemptsPerMinute',
   'sessionIdleMinutes',
@@ -18,6 +19,7 @@ export const DEFAULT_LIMITS: Limits = {
   pageSize: 50,
   maxPageSize: 200,
   maxBodyBytes: 1024 * 1024,
+  maxUploadSize: DEFAULT_MAX_UPLOAD_SIZE,
   requestsPerMinute: { default: 600, guest: 60 },
   loginAttemptsPerMinute: 10,
   sessionIdleMinutes: 60,
@@ -56,6 +58,7 @@ export function readLimits(ctx: CompileContext, entries: readonly YEntry[]): Lim
     pageSize: [1, 1000],
     maxPageSize: [1, 10_000],
     maxBodyBytes: [1024, 100 * 1024 * 1024],
+    maxUploadSize: [1024, 5 * 1024 * 1024 * 1024],
     loginAttemptsPerMinute: [1, 10_000],
     sessionIdleMinutes: [1, 60 * 24 * 30],
     sessionAbsoluteHours: [1, 24 * 365],

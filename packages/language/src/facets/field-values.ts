@@ -254,6 +254,8 @@ export function literal(node: YNode, field: Field): Value | undefined {
     case 'color':
       return typeof v === 'string' && isColor(v) ? normalizeColor(v) : undefined;
     case 'ref':
+    case 'file':
+    case 'image':
       return undefined;
     case 'string':
     case 'text':

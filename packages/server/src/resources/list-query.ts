@@ -224,6 +224,9 @@ function wireValue(
       return normalizeColor(text);
     case 'json':
       throw invalid(`${name} holds json and cannot be filtered`);
+    case 'file':
+    case 'image':
+      throw invalid(`${name} holds files: filter it only by \`[isNull]\``);
   }
 }
 

@@ -36,6 +36,11 @@ export const TABLES = {
   recoveryCodes: 'ninefold_recovery_codes',
   /** Sign-ins waiting for their second step, hashed (`auth/mfa/challenges.ts`). */
   mfaChallenges: 'ninefold_mfa_challenges',
+  /**
+   * Every uploaded file: its name, size, sniffed type and digest, who uploaded it, and the record
+   * field that holds it once attached (`files/`, decision 0050). The bytes are in the file store.
+   */
+  files: 'ninefold_files',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

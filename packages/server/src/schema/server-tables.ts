@@ -13,7 +13,40 @@ import { type Column, type Index, type Table } from './schema.js';
  * @example serverTables().map((t) => t.name) // ['ninefold_sessions', …]
  */
 export function serverTables(): Table[] {
-  return [...builtinTables(), ...notificationTables(), ...identityTables()];
+  return [...builtinTables(), ...notificationTables(), ...identityTables(), fileTable()];
+}
+
+/**
+ * The table of uploaded files (`files/`, decision 0050). A file is held by at most one record
+ * field: `entity`, `record_id` and `field` are null until a write attaches it, and a file nobody
+ * attached within `UNATTACHED_FILE_TTL_MS` is removed. Its bytes are in the file store under `id`.
+ */
+function fileTable(): Table {
+  const files = TABLES.files;
+  return {
+    name: files,
+    entity: null,
+    columns: [
+      system('id', 'text', 'id', { primaryKey: true }),
+      system('name', 'text', 'string'),
+      system('size', 'integer', 'integer'),
+      system('type', 'text', 'string'),
+      // the SHA-256 of the bytes, hex: the download's ETag
+      system('sha256', 'text', 'sha256'),
+      system('uploaded_by', 'text', 'ref:User'),
+      system('uploaded_at', 'text', 'datetime'),
+      system('entity', 'text', 'string', { notNull: false }),
+      system('record_id', 'text', 'id', { notNull: false }),
+      system('field', 'text', 'string', { notNull: false }),
+      system('attached_at', 'text', 'datetime', { notNull: false }),
+    ],
+    indexes: [
+      // what a record holds, when it is deleted or its field changes
+      index(files, ['record_id'], false),
+      // the unattached, oldest first, for the sweep
+      index(files, ['attached_at', 'uploaded_at'], false),
+    ],
+  };
 }
 
 /** A column the server defines (not a field of the spec's). */

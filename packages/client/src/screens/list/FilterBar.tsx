@@ -102,6 +102,8 @@ function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
       return <RefFilter {...props} />;
     case 'exact':
       return <ExactFilter {...props} />;
+    case 'present':
+      return <PresenceFilter {...props} />;
     case null:
       return null;
   }
@@ -152,18 +154,35 @@ function ContainsValueFilter({
 }
 
 /** Yes, no or either: `field[eq]=true`. */
-function BooleanFilter({ field, filters, onChange }: FilterProps) {
-  const key = filterParam(field.name, 'eq');
+function BooleanFilter(props: FilterProps) {
+  return <Choice {...props} operator="eq" yes="true" no="false" />;
+}
+
+/** Whether a file field holds a file: `receipt[isNull]=false` (with one) or `true` (without). */
+function PresenceFilter(props: FilterProps) {
+  return <Choice {...props} operator="isNull" yes="false" no="true" />;
+}
+
+/** Any, yes or no, as the query value of one operator. */
+function Choice({
+  field,
+  filters,
+  onChange,
+  operator,
+  yes,
+  no,
+}: FilterProps & { operator: 'eq' | 'isNull'; yes: string; no: string }) {
+  const key = filterParam(field.name, operator);
   const labelId = useId();
-  const value = filters[key] === 'true' || filters[key] === 'false' ? filters[key] : '';
+  const value = filters[key] === yes || filters[key] === no ? filters[key] : '';
   return (
     <Input.Wrapper label={field.label} labelElement="div" id={labelId}>
       <Box role="radiogroup" aria-labelledby={`${labelId}-label`}>
         <Segments
           data={[
             { value: '', label: 'Any' },
-            { value: 'true', label: 'Yes' },
-            { value: 'false', label: 'No' },
+            { value: yes, label: 'Yes' },
+            { value: no, label: 'No' },
           ]}
           value={value}
           onChange={(next) => onChange({ [key]: next === '' ? null : next })}

@@ -54,7 +54,7 @@ export function toCel(celType: string, value: Value | undefined): unknown {
 }
 
 /** A file as CEL reads it: its members, `size` an int; undefined for anything else (an id not yet saved). */
-function celFile(value: Value): Omit<FileInfo, 'size'> & { size: bigint } | undefined {
+function celFile(value: Value): (Omit<FileInfo, 'size'> & { size: bigint }) | undefined {
   if (!isFileInfo(value) || !Number.isSafeInteger(value.size)) return undefined;
   return { id: value.id, name: value.name, size: BigInt(value.size), type: value.type };
 }

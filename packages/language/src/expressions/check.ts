@@ -281,7 +281,12 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
       const field = entity?.fields[name];
       return field !== undefined && field.many && field.type === 'ref';
     };
-    const obstacle = sqlObstacle(ast, isList, isJoinList);
+    const fileField = (name: string) => {
+      const field = entity?.fields[name];
+      if (field === undefined || (field.type !== 'file' && field.type !== 'image')) return null;
+      return field.many ? 'many' : 'one';
+    };
+    const obstacle = sqlObstacle(ast, isList, isJoinList, fileField);
     if (obstacle !== null) {
       const start = original(obstacle.node.range.start);
       bag.report(

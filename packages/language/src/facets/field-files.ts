@@ -25,7 +25,8 @@ const UNITS: Readonly<Record<string, number>> = { KB: 1024, MB: 1024 ** 2, GB: 1
 const SIZE = /^(\d+(?:\.\d+)?) ?(KB|MB|GB)$/i;
 /** `SIZE` (or a whole number written as text) for the notation's JSON Schema. */
 export const SIZE_PATTERN = '^([0-9]+|[0-9]+(\\.[0-9]+)? ?([KkMmGg][Bb]))$';
-const SIZE_FORMS = 'write a size like `10MB`, `512KB`, `1.5GB` or a whole number of bytes (KB, MB and GB are powers of 1024)';
+const SIZE_FORMS =
+  'write a size like `10MB`, `512KB`, `1.5GB` or a whole number of bytes (KB, MB and GB are powers of 1024)';
 
 /**
  * A size as the notation writes it, in bytes (rounded down to a whole byte), or null when it is
@@ -62,7 +63,12 @@ export function readSize(
   const raw = node.kind === 'scalar' ? node.value : undefined;
   const size = parseSize(raw);
   if (size === null) {
-    ctx.bag.report('NF224', node.span, `${capital(where)} is not a size, found ${describe(node)}.`, SIZE_FORMS);
+    ctx.bag.report(
+      'NF224',
+      node.span,
+      `${capital(where)} is not a size, found ${describe(node)}.`,
+      SIZE_FORMS,
+    );
     return null;
   }
   if (size < min || size > max) {
@@ -123,7 +129,8 @@ export function readAccept(
   }
   const out: string[] = [];
   for (const item of items) {
-    const text = item.kind === 'scalar' && typeof item.value === 'string' ? item.value.trim().toLowerCase() : null;
+    const text =
+      item.kind === 'scalar' && typeof item.value === 'string' ? item.value.trim().toLowerCase() : null;
     if (text === null || !MEDIA_TYPE.test(text)) {
       ctx.bag.report(
         'NF228',
@@ -143,7 +150,12 @@ export function readAccept(
       continue;
     }
     if (out.includes(text)) {
-      ctx.bag.report('NF210', item.span, `\`${text}\` is listed twice in \`accept\` of ${where}.`, 'list each type once');
+      ctx.bag.report(
+        'NF210',
+        item.span,
+        `\`${text}\` is listed twice in \`accept\` of ${where}.`,
+        'list each type once',
+      );
       continue;
     }
     out.push(text);

@@ -38,7 +38,7 @@ const SIZE_FORMS =
  * @example parseSize('ten megabytes') // null
  */
 export function parseSize(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
   if (typeof value !== 'string') return null;
   if (/^\d+$/.test(value.trim())) return parseSize(Number(value.trim()));
   const m = SIZE.exec(value.trim());

@@ -309,6 +309,16 @@ describe('a file in an expression', () => {
     });
   });
 
+  it('NF404: a file where a condition is expected, named as a file', () => {
+    expectDiagnostic(rule('receipt'), { code: 'NF404', line: 9, column: 42, message: /but it is a file\./ });
+    expectDiagnostic(rule('photos'), {
+      code: 'NF404',
+      line: 9,
+      column: 42,
+      message: /but it is a list of files\./,
+    });
+  });
+
   it('NF403: a size compared with text', () => {
     expectDiagnostic(rule("receipt.size < 'big'"), { code: 'NF403', line: 9, column: 42 });
   });

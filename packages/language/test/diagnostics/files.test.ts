@@ -323,6 +323,15 @@ describe('a file in an expression', () => {
     expectDiagnostic(rule("receipt.size < 'big'"), { code: 'NF403', line: 9, column: 42 });
   });
 
+  it('NF405: a read permission that tests a member of a file for presence', () => {
+    expectDiagnostic(claims('', '', 'roles:\n    clerk:\n      Claim: { read: "has(receipt.size)" }'), {
+      code: 'NF405',
+      line: 10,
+      column: 21,
+      message: /test the file itself, `has\(receipt\)`/,
+    });
+  });
+
   it('NF405: a read permission that goes through each file of a list', () => {
     expectDiagnostic(
       claims('', '', 'roles:\n    clerk:\n      Claim: { read: "photos.all(p, p.size < 10)" }'),

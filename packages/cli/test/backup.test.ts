@@ -209,6 +209,57 @@ describe.each(['disk', 's3'] as const)('backup and restore on %s', (kind) => {
   });
 });
 
+describe('backup while the server writes', () => {
+  it('takes the snapshot between writes: every restored claim has its history, and nothing more', async () => {
+    const source = fresh('busy');
+    const files = openFileStore({}, source);
+    const database = await openSqlite(source);
+    await product(database, files, model);
+    // what the history holds besides the claims' creates (the user's), before the writes begin
+    const historyOf = async (db: Database) =>
+      (await db.db.selectFrom(TABLES.history).select('id').execute()).length;
+    const besides = (await historyOf(database)) - (await contents(database)).claims.length;
+    const app = buildApp({ model, database, files });
+    const { cookie } = await login(app, 'clerk@example.com');
+    let backingUp = true;
+    let written = 0;
+    const writer = (async () => {
+      while (backingUp) {
+        const created = await app.inject({
+          method: 'POST',
+          url: '/api/claims',
+          headers: { ...CSRF, cookie: cookie! },
+          payload: { title: `Claim ${written}` },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        written += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const out = join(mkdtempSync(join(root, 'busy-out-')), 'backup.tar.gz');
+    const backedUp = await run(['backup', specPath, '--data', source, '--out', out]);
+    backingUp = false;
+    await writer;
+    await app.close();
+    const total = await contents(database);
+    await database.close();
+    expect(backedUp.stderr).toBe('');
+    expect(written).toBeGreaterThan(0);
+
+    const target = fresh('busy-restored');
+    expect((await run(['restore', out, '--data', target])).code).toBe(0);
+    const restored = await openSqlite(target);
+    try {
+      const claims = (await contents(restored)).claims.length;
+      expect(claims).toBeGreaterThanOrEqual(3);
+      expect(claims).toBeLessThanOrEqual(total.claims.length);
+      expect(await historyOf(restored)).toBe(claims + besides);
+    } finally {
+      await restored.close();
+    }
+  });
+});
+
 /** A backup of a small product on disk, for the archives to damage. */
 async function smallBackup(): Promise<{ out: string; manifest: Manifest }> {
   const source = fresh('small');

@@ -35,7 +35,7 @@ export function registerFileRoutes(app: FastifyInstance, context: FileRoutesCont
     await scope.register(multipart);
     scope.post(
       path,
-      { bodyLimit: largestUpload(model), onRequest: decideUploadScope(model) },
+      { bodyLimit: largestUpload(model), preParsing: decideUploadScope(model) },
       uploadRoute(context),
     );
   });

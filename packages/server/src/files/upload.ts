@@ -37,10 +37,10 @@ const ONE_FILE = `send one file, in a multipart/form-data part named "${UPLOAD_P
 const scopes = new WeakMap<FastifyRequest, UploadScope>();
 
 /**
- * The hook that decides, before the body is read, who may upload and within which bounds: 401 for
+ * The preParsing hook that decides, before the body is read, who may upload and within which bounds: 401 for
  * a guest, 403 for a user who may write no file field (or not the one named).
  *
- * @example app.post(path, { onRequest: decideUploadScope(model) }, uploadRoute(context));
+ * @example app.post(path, { preParsing: decideUploadScope(model) }, uploadRoute(context));
  */
 export function decideUploadScope(model: Model) {
   return async (request: FastifyRequest): Promise<void> => {
@@ -52,7 +52,7 @@ export function decideUploadScope(model: Model) {
 /**
  * The upload route's handler.
  *
- * @example app.post(path, { onRequest: decideUploadScope(model) }, uploadRoute(context));
+ * @example app.post(path, { preParsing: decideUploadScope(model) }, uploadRoute(context));
  */
 export function uploadRoute(context: UploadContext) {
   const { database, files, now } = context;

@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { afterAll } from 'vitest';
 import { tableName } from '../src/index.js';
 import { diskFileStore } from '../src/files/disk-store.js';
+import { type FileStore } from '../src/files/store.js';
 import {
   CSRF,
   type TestDialect,
@@ -108,6 +109,8 @@ export interface FilesWorld {
   ): Promise<LightMyRequestResponse>;
   /** The keys in the store, and the files left in its temporary directory. */
   stored(): { keys: string[]; partial: string[] };
+  /** Every key the store was asked to write, in order. */
+  readonly puts: string[];
   /** The rows of `ninefold_files`. */
   fileRows(): Promise<number>;
 }
@@ -122,7 +125,16 @@ const FILES_PATH = '/api/files';
 export async function filesWorld(dialect: TestDialect, model = filesModel()): Promise<FilesWorld> {
   const root = mkdtempSync(join(tmpdir(), 'ninefold-files-test-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const server = await testServer(dialect, model, { files: diskFileStore(root) });
+  const disk = diskFileStore(root);
+  const puts: string[] = [];
+  const files: FileStore = {
+    ...disk,
+    put: (key, body) => {
+      puts.push(key);
+      return disk.put(key, body);
+    },
+  };
+  const server = await testServer(dialect, model, { files });
   const ids = {} as Record<Name, string>;
   const cookies = {} as Record<Name, string>;
   for (const [name, roles] of Object.entries(USERS) as [Name, readonly string[]][]) {
@@ -150,6 +162,7 @@ export async function filesWorld(dialect: TestDialect, model = filesModel()): Pr
       return request(as, 'POST', `${FILES_PATH}${query}`, body);
     },
     request,
+    puts,
     stored() {
       const keys: string[] = [];
       let partial: string[] = [];
@@ -188,7 +201,9 @@ export function multipart(parts: readonly Part[]): {
 } {
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
+    // a quote or a backslash escaped in the quoted string, as RFC 2616's quoted-pair
+    const filename =
+      part.filename === undefined ? '' : `; filename="${part.filename.replace(/["\\]/g, '\\$&')}"`;
     chunks.push(
       Buffer.from(
         `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n` +

@@ -63,7 +63,11 @@ export function uploadRoute(context: UploadContext) {
     if (!request.isMultipart()) throw new ApiError('E_BAD_REQUEST', { reason: ONE_FILE });
     let stored: (FileInfo & { sha256: string }) | null = null;
     try {
-      const parts = request.parts({ limits: { ...PART_LIMITS, fileSize: scope.limit + 1 }, preservePath: true });
+      const parts = request.parts({
+        limits: { ...PART_LIMITS, fileSize: scope.limit + 1 },
+        // the name with its path as the browser sent it: a name is data, never used as a path
+        preservePath: true,
+      });
       for await (const part of parts) {
         if (part.type !== 'file') continue;
         if (part.fieldname !== UPLOAD_PART) {

@@ -12,6 +12,7 @@
 // upload ten times larger than its heap (generated as it is sent, never on disk on the client's
 // side), which must succeed with its RSS growing by far less than the file's size. A failed request fails the
 // run (exit 1); a missed target is printed, never fatal.
+import { Buffer } from 'node:buffer';
 import { fork } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomFillSync } from 'node:crypto';
@@ -50,7 +51,9 @@ function startServer(kind, dir, execArgv = []) {
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ kind, child, port: message.port, readyRss: message.rss }));
-    child.once('exit', (code) => reject(new Error(`The ${kind} server exited with ${code} before listening.`)));
+    child.once('exit', (code) =>
+      reject(new Error(`The ${kind} server exited with ${code} before listening.`)),
+    );
   });
 }
 
@@ -82,7 +85,12 @@ function send(server, { method, path, headers = {}, body, length, keepText = fal
           if (keepText) chunks.push(chunk);
         });
         res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, bytes, text: Buffer.concat(chunks).toString() }),
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            bytes,
+            text: Buffer.concat(chunks).toString(),
+          }),
         );
         res.on('error', reject);
       },
@@ -148,7 +156,8 @@ async function upload(side, stream, size) {
     keepText: true,
   });
   const seconds = (performance.now() - started) / 1000;
-  if (response.status !== 201) fail(`${side.server.kind} upload answered ${response.status}: ${response.text}`);
+  if (response.status !== 201)
+    fail(`${side.server.kind} upload answered ${response.status}: ${response.text}`);
   return { id: JSON.parse(response.text).id, mibPerSecond: size / MiB / seconds };
 }
 
@@ -181,7 +190,10 @@ console.log(
     `a ${SIZE_MIB} MiB file, ${RUNS} runs per side, alternating\n`,
 );
 
-const [ninefold, raw] = await Promise.all([startServer('ninefold', join(dir, 'n')), startServer('raw', join(dir, 'r'))]);
+const [ninefold, raw] = await Promise.all([
+  startServer('ninefold', join(dir, 'n')),
+  startServer('raw', join(dir, 'r')),
+]);
 const sides = [sideOf(ninefold, await signIn(ninefold)), sideOf(raw)];
 // a warm-up of each side
 for (const side of sides) await download(side, (await upload(side, createReadStream(source), size)).id, size);

@@ -22,7 +22,12 @@ async function ninefoldApp(dir) {
   await mkdir(dir, { recursive: true });
   const database = await openDatabase({ sqlite: join(dir, 'bench.sqlite') });
   await migrate(database, result.model);
-  await addUser(database, result.model, { email: EMAIL, name: 'Uploader', roles: ['clerk'], password: PASSWORD });
+  await addUser(database, result.model, {
+    email: EMAIL,
+    name: 'Uploader',
+    roles: ['clerk'],
+    password: PASSWORD,
+  });
   const app = buildApp({ model: result.model, database, files: diskFileStore(join(dir, 'files')) });
   return { app, close: () => database.close() };
 }

@@ -84,10 +84,18 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
     expect(await status('aud', photo)).toBe(200);
     // the reader reads only public claims
     expect(await status('rea', receipt)).toBe(404);
-    await world.server.database.db.updateTable('claims').set({ notes: 'public' }).where('id', '=', id).execute();
+    await world.server.database.db
+      .updateTable('claims')
+      .set({ notes: 'public' })
+      .where('id', '=', id)
+      .execute();
     expect(await status('rea', receipt)).toBe(200);
     // once the record no longer names the file, nobody reads it through the record
-    await world.server.database.db.updateTable('claims').set({ receipt: null }).where('id', '=', id).execute();
+    await world.server.database.db
+      .updateTable('claims')
+      .set({ receipt: null })
+      .where('id', '=', id)
+      .execute();
     expect(await status('ann', receipt)).toBe(404);
     expect(await status('rea', receipt)).toBe(404);
     // nor through a deleted record
@@ -124,7 +132,9 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
     const rtl = await uploaded(world, 'invoice\u202Efdp.exe', PDF);
     expect(rtl.name).toBe('invoicefdp.exe');
     const long = await uploaded(world, `${'ü'.repeat(1000)}.pdf`, PDF);
-    const header = String((await world.request('ann', 'GET', `/api/files/${long.id}`)).headers['content-disposition']);
+    const header = String(
+      (await world.request('ann', 'GET', `/api/files/${long.id}`)).headers['content-disposition'],
+    );
     expect(header).toBe(`inline; filename="${'_'.repeat(255)}"; filename*=UTF-8''${'%C3%BC'.repeat(255)}`);
   });
 
@@ -173,7 +183,9 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
     for (const answer of answers) {
       expect(answer.statusCode).toBe(200);
       expect(answer.headers['content-type']).toBe('image/webp');
-      expect(answer.headers['content-disposition']).toBe(`inline; filename="wide.webp"; filename*=UTF-8''wide.webp`);
+      expect(answer.headers['content-disposition']).toBe(
+        `inline; filename="wide.webp"; filename*=UTF-8''wide.webp`,
+      );
     }
     const meta = await sharp(answers[0]!.rawPayload).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 64, 32]);
@@ -213,9 +225,13 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
       expect(problem(response).code).toBe('E_INVALID_QUERY');
     }
     const pdf = await uploaded(world, 'r.pdf', PDF);
-    expect(problem(await world.request('ann', 'GET', `/api/files/${pdf.id}?w=64`)).code).toBe('E_INVALID_QUERY');
+    expect(problem(await world.request('ann', 'GET', `/api/files/${pdf.id}?w=64`)).code).toBe(
+      'E_INVALID_QUERY',
+    );
     const svg = await uploaded(world, 'a.svg', SVG);
-    expect(problem(await world.request('ann', 'GET', `/api/files/${svg.id}?w=64`)).code).toBe('E_INVALID_QUERY');
+    expect(problem(await world.request('ann', 'GET', `/api/files/${svg.id}?w=64`)).code).toBe(
+      'E_INVALID_QUERY',
+    );
     // a PNG's signature and header, then noise: sniffed as PNG, unreadable by sharp
     const corrupt = Buffer.concat([png.subarray(0, 33), Buffer.alloc(400, 0x5a)]);
     const broken = await uploaded(world, 'broken.png', corrupt);
@@ -225,7 +241,9 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
     expect(problem(response).code).toBe('E_FORMAT');
     expect(world.stored().keys).not.toContain(`${broken.id}.w64.webp`);
     // and the file itself is still served as it was uploaded
-    expect((await world.request('ann', 'GET', `/api/files/${broken.id}`)).rawPayload.equals(corrupt)).toBe(true);
+    expect((await world.request('ann', 'GET', `/api/files/${broken.id}`)).rawPayload.equals(corrupt)).toBe(
+      true,
+    );
     // another user learns nothing from ?w either
     expect((await world.request('bob', 'GET', `/api/files/${pdf.id}?w=64`)).statusCode).toBe(404);
   });

@@ -94,12 +94,7 @@ export interface FilesWorld {
   readonly ids: Record<Name, string>;
   readonly cookies: Record<Name, string>;
   /** Uploads `bytes` as `name` as a user (or a guest), the body built by `multipart`. */
-  upload(
-    as: Name | null,
-    name: string,
-    bytes: Buffer,
-    query?: string,
-  ): Promise<LightMyRequestResponse>;
+  upload(as: Name | null, name: string, bytes: Buffer, query?: string): Promise<LightMyRequestResponse>;
   /** Sends a request as a user (or a guest), with the CSRF header; checked against the OpenAPI document. */
   request(
     as: Name | null,
@@ -173,7 +168,9 @@ export async function filesWorld(dialect: TestDialect, model = filesModel()): Pr
       return { keys, partial };
     },
     async fileRows() {
-      const r = await sql<{ n: unknown }>`select count(*) as n from ninefold_files`.execute(server.database.db);
+      const r = await sql<{ n: unknown }>`select count(*) as n from ninefold_files`.execute(
+        server.database.db,
+      );
       return Number(r.rows[0]?.n);
     },
   };
@@ -275,9 +272,6 @@ export const EXE = Buffer.concat([
  * @example const png = await image('png', 200, 100);
  */
 export async function image(format: 'png' | 'jpeg', width: number, height: number): Promise<Buffer> {
-  return sharp({
-    create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } },
-  })
-    [format]()
-    .toBuffer();
+  const blank = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } });
+  return (format === 'png' ? blank.png() : blank.jpeg()).toBuffer();
 }

@@ -110,7 +110,10 @@ async function storePart(
   const meter = new UploadMeter(scope, name);
   // an error on either side (the meter's refusal, the client gone) destroys both, and the store's put
   // rejects and leaves nothing
-  await files.put(id, pipeline(part.file, meter, () => undefined));
+  await files.put(
+    id,
+    pipeline(part.file, meter, () => undefined),
+  );
   // busboy stops at the limit (one byte over it) without an error: the meter saw that byte
   return { id, name, ...meter.measured() };
 }

@@ -64,10 +64,7 @@ export function imageVariants(files: FileStore): ImageVariants {
     if (source === null) throw new ApiError('E_NOT_FOUND', { entity: 'file' });
     // loaded on the first variant: a server that never makes one never pays for libvips
     const { default: sharp } = await import('sharp');
-    const resize = sharp({ failOn: 'error' })
-      .rotate()
-      .resize({ width, withoutEnlargement: true })
-      .webp();
+    const resize = sharp({ failOn: 'error' }).rotate().resize({ width, withoutEnlargement: true }).webp();
     source.once('error', (error) => resize.destroy(error));
     let webp: Buffer;
     try {

@@ -12,6 +12,9 @@ import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import { type ByteRange, type FileStore } from './store.js';
 
+/** How much a read of a stored file takes at once. */
+const READ_CHUNK = 1024 * 1024;
+
 /** A key is an id and maybe a variant: letters, digits, `-`, `_` and `.`, never a path. */
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{2,200}$/;
 
@@ -48,7 +51,12 @@ export function diskFileStore(root: string): FileStore {
       } catch {
         return null;
       }
-      return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
+      // reads of 1 MiB: a large download in a sixteenth of the default's chunks
+      const chunks = { highWaterMark: READ_CHUNK };
+      return createReadStream(
+        path,
+        range === undefined ? chunks : { ...chunks, start: range.start, end: range.end },
+      );
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });

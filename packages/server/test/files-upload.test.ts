@@ -231,6 +231,8 @@ describe.each(DIALECTS)('uploads (%s)', (dialect) => {
     // the server notices and cleans up
     await expect.poll(() => world.stored(), { timeout: 5000 }).toEqual({ keys: [], partial: [] });
     expect(await world.fileRows()).toBe(0);
+    // it had begun to store the file
+    expect(world.puts).toHaveLength(1);
     // and still serves
     expect((await world.upload('ann', 'a.pdf', PDF)).statusCode).toBe(201);
   });

@@ -60,7 +60,11 @@ export function uploadRoute(context: UploadContext) {
     const user = requireUserContext(request);
     const scope = scopes.get(request);
     if (scope === undefined) throw new Error('the upload scope was not decided');
-    if (!request.isMultipart()) throw new ApiError('E_BAD_REQUEST', { reason: ONE_FILE });
+    if (!request.isMultipart()) {
+      // the body was left unread: not worth reading now
+      reply.header('connection', 'close');
+      throw new ApiError('E_BAD_REQUEST', { reason: ONE_FILE });
+    }
     let stored: (FileInfo & { sha256: string }) | null = null;
     try {
       const parts = request.parts({

@@ -15,6 +15,7 @@ import {
   CSRF,
   givenUser,
   login,
+  specModel,
   type TestDialect,
   type TestServer,
   testServer,
@@ -153,4 +154,61 @@ export function withFileLimits(
 export function pdfBytes(size = 64): Uint8Array {
   const head = Buffer.from('%PDF-1.4\n');
   return Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 0x20)]);
+}
+
+/** Claims with a receipt (one file) and photos (many images), on trips that cascade to them. */
+export const RECEIPTS_SPEC = `
+product: { name: Receipts }
+entities:
+  Trip:
+    fields:
+      name: { type: string, required: true }
+  Claim:
+    owner: claimant
+    fields:
+      claimant: { type: ref, to: User, default: user.id, readonly: true }
+      title: { type: string, required: true }
+      amount: { type: integer, required: true }
+      trip: { type: ref, to: Trip, onDelete: cascade }
+      receipt: { type: file }
+      photos: { type: image, many: true }
+states:
+  Claim:
+    initial: draft
+    states: [draft, submitted]
+    transitions:
+      submit: { from: draft, to: submitted, roles: [employee], require: [receipt] }
+rules:
+  - id: receipt-over-threshold
+    entity: Claim
+    assert: "amount <= 100 || has(receipt)"
+    error: E_RECEIPT_REQUIRED
+  - id: receipt-small
+    entity: Claim
+    assert: "!has(receipt) || receipt.size < 512"
+    error: E_RECEIPT_TOO_BIG
+    fields: [receipt]
+errors:
+  E_RECEIPT_REQUIRED: "A receipt is required above 100."
+  E_RECEIPT_TOO_BIG: "The receipt must be under 512 bytes."
+roles:
+  employee:
+    Claim: { read: own, create: true, update: own, delete: own }
+    Trip: true
+  auditor:
+    Claim:
+      read: all
+      fields: { read: [title, amount] }
+`;
+
+/**
+ * The spec with the receipt held to PDFs and images of at most 1 KiB (`accept`, `maxSize`).
+ *
+ * @example const model = receiptsModel();
+ */
+export function receiptsModel(): Model {
+  return withFileLimits(specModel(RECEIPTS_SPEC), 'Claim', 'receipt', {
+    accept: ['application/pdf', 'image/*'],
+    maxSize: 1024,
+  });
 }

@@ -376,6 +376,28 @@ for (const dialect of DIALECTS) {
       expect(await w.removalsQueued()).toEqual([receipt.id]);
     });
 
+    it('lets one of two creates racing for the same upload hold it; the other is E_FILE_NOT_FOUND', async () => {
+      const w = await world();
+      const ann = w.as['ann']!;
+      const receipt = await uploadFile(w, 'ann', {
+        name: 'r.pdf',
+        type: 'application/pdf',
+        bytes: pdfBytes(),
+      });
+      const answers = await Promise.all(
+        ['One', 'Two'].map((title) =>
+          ann.request('POST', '/api/claims', { title, amount: 1, receipt: receipt.id }),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422]);
+      const lost = problem(answers.find((a) => a.statusCode === 422)!);
+      expect(lost.errors).toEqual([expect.objectContaining({ field: 'receipt', code: 'E_FILE_NOT_FOUND' })]);
+      const won = answers.find((a) => a.statusCode === 201)!.json<{ id: string }>();
+      expect(await w.fileRow(receipt.id)).toMatchObject({ record_id: won.id });
+      const listed = (await ann.request('GET', '/api/claims')).json<{ data: unknown[] }>().data;
+      expect(listed).toHaveLength(1);
+    });
+
     it('answers a replayed create (same Idempotency-Key) with its record, not "already held"', async () => {
       const w = await world();
       const ann = w.as['ann']!;

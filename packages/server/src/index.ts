@@ -104,3 +104,6 @@ export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';
 export { registerResources, resourcePath } from './resources/routes.js';
+// records that hold files: demo data uploads its sample files as a user would (decision 0054)
+export { storeUpload, type UploadedBytes } from './files/holdings.js';
+export { sampleFiles, onePagePdf, type SampleFile } from './files/sample-files.js';

@@ -244,7 +244,7 @@ async function seedDemo(
       logger: false,
     });
     try {
-      const { created } = await seedDemoData(seeder, database, model, demoAccounts);
+      const { created } = await seedDemoData(seeder, database, model, demoAccounts, { files });
       const made = Object.entries(created).map(
         ([entity, n]) => `${n} ${model.entities[entity]!.pluralLabel}`,
       );

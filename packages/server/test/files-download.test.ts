@@ -4,14 +4,13 @@
  * and 404 for everyone else), the headers that make the bytes safe to serve (type, disposition,
  * CSP, nosniff, caching), ETag and ranges, and images' variants made once by sharp.
  *
- * Attached files are attached by `attachDirectly` (files-world.ts), which writes the database as
- * the records' write path (branch files-records) will.
+ * Files are attached by a change of the record that names them (`attach` in files-world.ts).
  */
 import { type FileInfo } from '@ninefold/model';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, problem } from '@ninefold/testkit';
-import { PDF, attachDirectly, filesWorld, image, type FilesWorld } from './files-world.js';
+import { PDF, attach, filesWorld, image, type FilesWorld } from './files-world.js';
 
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
@@ -72,8 +71,8 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
     const receipt = await uploaded(world, 'r.pdf', PDF, '?entity=Claim&field=receipt');
     const png = await image('png', 30, 20);
     const photo = await uploaded(world, 'p.png', png, '?entity=Claim&field=photos');
-    await attachDirectly(world, 'Claim', id, 'receipt', receipt);
-    await attachDirectly(world, 'Claim', id, 'photos', [photo]);
+    await attach(world, 'ann', 'Claim', id, 'receipt', receipt);
+    await attach(world, 'ann', 'Claim', id, 'photos', [photo]);
     const status = async (who: 'ann' | 'bob' | 'aud' | 'rea', file: FileInfo) =>
       (await world.request(who, 'GET', `/api/files/${file.id}`)).statusCode;
     // the employees read every claim, every field

@@ -4,9 +4,7 @@
  * directory the tests look into, signed-in users of four roles, multipart bodies built byte by
  * byte (so that a hostile name reaches the server exactly as written), and small real files.
  *
- * `attachDirectly` stands in for the records' write path (branch files-records), which is not on
- * this branch: it writes the attachment columns of `ninefold_files` and the record's JSON column
- * straight into the database, as that write path will. Switch it to real writes at integration.
+ * `attach` attaches uploads to a record by a change, as its owner would.
  */
 import { type FileInfo, type Model, UPLOAD_PART } from '@ninefold/model';
 import { type LightMyRequestResponse } from 'fastify';
@@ -16,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll } from 'vitest';
-import { tableName } from '../src/index.js';
 import { diskFileStore } from '../src/files/disk-store.js';
 import { type FileStore } from '../src/files/store.js';
 import {
@@ -39,7 +36,7 @@ entities:
     fields:
       title: { type: string, required: true }
       claimant: { type: ref, to: User, default: user.id, readonly: true }
-      receipt: { type: file }
+      receipt: { type: file, accept: [application/pdf, image/*], maxSize: 1MB }
       photos: { type: image, many: true }
       notes: { type: text }
   Note:
@@ -58,22 +55,9 @@ roles:
     Note: { read: true, create: true }
 `;
 
-/** What the spec would say of the receipt: `accept: [application/pdf, image/*], maxSize: 1MB`. */
-export const RECEIPT_BOUNDS = { accept: ['application/pdf', 'image/*'], maxSize: 1024 * 1024 } as const;
-
-/**
- * The world's model. The compiler of this branch does not read `accept` and `maxSize` yet (branch
- * files-lang teaches it), so the receipt's bounds are set on the compiled model, as the compiler
- * will set them; at integration they move into `FILES_SPEC`.
- */
+/** The world's model: FILES_SPEC compiled. */
 export function filesModel(): Model {
-  const model = specModel(FILES_SPEC);
-  const claim = model.entities['Claim']!;
-  const receipt = { ...claim.fields['receipt']!, ...RECEIPT_BOUNDS };
-  return {
-    ...model,
-    entities: { ...model.entities, Claim: { ...claim, fields: { ...claim.fields, receipt } } },
-  };
+  return specModel(FILES_SPEC);
 }
 
 /** The users of the world and their roles. */
@@ -219,35 +203,29 @@ export function multipart(parts: readonly Part[]): {
 }
 
 /**
- * Attaches a file to a record's field as the records' write path will (branch files-records), by
- * writing the database directly: the file's attachment columns and the record's JSON column (a
- * `FileInfo`, or a list of them for a `many` field).
+ * Attaches files to a record's field as its owner would: a change naming their ids, at the record's
+ * current version. Throws when the write is refused.
  *
- * @example await attachDirectly(world, 'Claim', claimId, 'receipt', info);
+ * @example await attach(world, 'ann', 'Claim', claimId, 'receipt', info);
  */
-export async function attachDirectly(
+export async function attach(
   world: FilesWorld,
+  as: Name,
   entity: string,
   recordId: string,
   field: string,
   files: FileInfo | readonly FileInfo[],
 ): Promise<void> {
-  const db = world.server.database.db;
-  const list = Array.isArray(files) ? (files as readonly FileInfo[]) : [files as FileInfo];
-  const at = world.server.clock.now().toISOString();
-  for (const file of list) {
-    await db
-      .updateTable('ninefold_files')
-      .set({ entity, record_id: recordId, field, attached_at: at })
-      .where('id', '=', file.id)
-      .execute();
-  }
-  const table = tableName(world.model.entities[entity]!.resource);
-  await db
-    .updateTable(table)
-    .set({ [field]: JSON.stringify(files) })
-    .where('id', '=', recordId)
-    .execute();
+  const url = `/api/${world.model.entities[entity]!.resource}/${recordId}`;
+  const current = await world.request(as, 'GET', url);
+  const value = Array.isArray(files)
+    ? (files as readonly FileInfo[]).map((f) => f.id)
+    : (files as FileInfo).id;
+  const changed = await world.request(as, 'PATCH', url, {
+    payload: { [field]: value },
+    headers: { 'if-match': String(current.headers.etag) },
+  });
+  if (changed.statusCode !== 200) throw new Error(`attaching to ${field} failed: ${changed.body}`);
 }
 
 /** A small real PDF. */

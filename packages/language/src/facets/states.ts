@@ -255,15 +255,6 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
             );
             continue;
           }
-          if (isFileField(field)) {
-            bag.report(
-              'NF313',
-              s.keySpan,
-              `\`${entry.key}.${s.key}\` holds files, so ${where} cannot set it.`,
-              'a file is attached or removed by a change of the record; a transition may `require` it',
-            );
-            continue;
-          }
           const v = s.value;
           const source =
             v.kind === 'scalar' && v.value !== null
@@ -275,6 +266,16 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
                 : null;
           if (source === null) {
             reader.wrongType(v, `the value set to \`${s.key}\` must be an expression`);
+            continue;
+          }
+          // a transition may empty a file field (its file is then removed), never name a file
+          if (isFileField(field) && source.trim() !== 'null') {
+            bag.report(
+              'NF313',
+              s.keySpan,
+              `\`${entry.key}.${s.key}\` holds files, so ${where} can only empty it.`,
+              `a file is attached by a change of the record; a transition may \`require\` it, or set it to null: \`set: { ${s.key}: null }\``,
+            );
             continue;
           }
           const expr = checkExpression(ctx, ctx.envs, {

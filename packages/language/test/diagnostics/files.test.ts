@@ -241,15 +241,29 @@ describe('the diagnostics of a file field', () => {
       initial: draft
       states: { draft: { label: Draft }, sent: { label: Sent } }
       transitions:
-        send: { from: draft, to: sent, require: [receipt], set: { receipt: "null" } }`,
+        send: { from: draft, to: sent, require: [receipt], set: { receipt: "other" } }`,
       ),
       {
         code: 'NF313',
         line: 13,
         column: 65,
-        message: /`Claim.receipt` holds files, so transition `Claim.send` cannot set it/,
+        message: /`Claim.receipt` holds files, so transition `Claim.send` can only empty it/,
       },
     );
+    // emptying it is what a transition may do: its file is removed
+    const emptied = compiled(
+      claims(
+        '',
+        '',
+        `states:
+    Claim:
+      initial: draft
+      states: { draft: { label: Draft }, sent: { label: Sent } }
+      transitions:
+        send: { from: draft, to: sent, set: { receipt: "null" } }`,
+      ),
+    );
+    expect(emptied.states['Claim']!.transitions['send']!.set['receipt']?.source).toBe('null');
   });
 
   it('NF309, NF325, NF302, NF229, NF230: an owner, a via, a sort, a widget’s measure and group', () => {

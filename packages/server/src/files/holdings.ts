@@ -20,7 +20,8 @@ import { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
-import { enqueueFileRemoval, scheduleFileExpiry } from './lifecycle.js';
+import { enqueueFileRemoval } from './lifecycle.js';
+import { recordUpload } from './rows.js';
 import { type FileStore } from './store.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server's own table, outside the spec's schema
@@ -180,19 +181,7 @@ export async function storeUpload(
   await store.put(id, Readable.from([Buffer.from(upload.bytes)]));
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
   const file: FileInfo = { id, name: upload.name, size: upload.bytes.byteLength, type: upload.type };
-  try {
-    await db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto(TABLES.files)
-        .values({ ...file, sha256, uploaded_by: uploadedBy, uploaded_at: now.toISOString() })
-        .execute();
-      await scheduleFileExpiry(tx, id, now);
-    });
-  } catch (error) {
-    // no row names the bytes: nothing would ever remove them
-    await store.delete(id);
-    throw error;
-  }
+  await recordUpload(db, store, { ...file, sha256 }, uploadedBy, now);
   return file;
 }
 

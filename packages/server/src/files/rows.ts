@@ -7,6 +7,8 @@ import { type FileInfo } from '@ninefold/model';
 import { type Kysely, type Transaction } from 'kysely';
 import { isRecordId } from '../ids.js';
 import { TABLES } from '../schema/names.js';
+import { scheduleFileExpiry } from './lifecycle.js';
+import { type FileStore } from './store.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server's own table, outside the spec's schema
 type Db = Transaction<any> | Kysely<any>;
@@ -53,6 +55,31 @@ export async function insertFile(
       attached_at: null,
     })
     .execute();
+}
+
+/**
+ * Records a file whose bytes are in the store: its row, unattached, and its expiry, in one
+ * transaction. If that fails, its bytes are removed (no row would ever name them) and the error
+ * thrown. The upload route and the demo's sample files both come through here.
+ *
+ * @example await recordUpload(database.db, files, { id, name, size, type, sha256 }, user.id, now);
+ */
+export async function recordUpload(
+  db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- the server's own table
+  store: FileStore,
+  file: FileInfo & { readonly sha256: string },
+  uploadedBy: string,
+  at: Date,
+): Promise<void> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await insertFile(trx, { ...file, uploadedBy, uploadedAt: at });
+      await scheduleFileExpiry(trx, file.id, at);
+    });
+  } catch (error) {
+    await store.delete(file.id);
+    throw error;
+  }
 }
 
 /**

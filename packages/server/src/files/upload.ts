@@ -14,9 +14,8 @@ import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { UploadMeter } from './intake.js';
-import { scheduleFileExpiry } from './lifecycle.js';
 import { storedFileName } from './names.js';
-import { insertFile } from './rows.js';
+import { recordUpload } from './rows.js';
 import { type FileStore } from './store.js';
 import { type UploadScope, uploadScope } from './upload-scope.js';
 
@@ -88,16 +87,7 @@ export function uploadRoute(context: UploadContext) {
     }
     if (stored === null) throw new ApiError('E_BAD_REQUEST', { reason: ONE_FILE });
     const file = stored;
-    const at = now();
-    try {
-      await database.db.transaction().execute(async (trx) => {
-        await insertFile(trx, { ...file, uploadedBy: user.id, uploadedAt: at });
-        await scheduleFileExpiry(trx, file.id, at);
-      });
-    } catch (error) {
-      await files.delete(file.id);
-      throw error;
-    }
+    await recordUpload(database.db, files, file, user.id, now());
     reply.code(201);
     return { id: file.id, name: file.name, size: file.size, type: file.type };
   };

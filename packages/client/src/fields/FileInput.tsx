@@ -201,6 +201,7 @@ export function FileInput(props: FieldInputProps) {
               multiple={field.many}
               disabled={!online}
               invalid={error !== undefined}
+              describedBy={describedBy(id, help !== undefined, error !== undefined)}
               camera={takesPhotos(field) && coarsePointer() ? `${label}: take a photo` : null}
               onFiles={choose}
             >
@@ -275,6 +276,12 @@ function firstRefusal(model: Model, field: Field, chosen: readonly File[]): stri
 function limits(model: Model, field: Field): string {
   const size = `up to ${formatFileSize(maxFileSize(model, field), model.product.locale)}`;
   return field.accept === null ? size : `${field.accept.join(', ')} · ${size}`;
+}
+
+/** The ids of the wrapper's help and error, which describe the drop zone (Mantine's own ids). */
+function describedBy(id: string, help: boolean, error: boolean): string | undefined {
+  const ids = [help ? `${id}-description` : null, error ? `${id}-error` : null].filter((x) => x !== null);
+  return ids.length === 0 ? undefined : ids.join(' ');
 }
 
 /** The entity a field of the model belongs to: its uploads are held to that field's rules. */

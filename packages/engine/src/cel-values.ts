@@ -2,10 +2,14 @@
  * Conversions between wire values (JSON) and the values CEL computes with.
  *
  * integer → bigint, decimal and money → double (decision 0006), datetime → Date, lists of
- * strings stay arrays, json stays as it is (its numbers are doubles, as in google.protobuf.Struct).
+ * strings stay arrays, json stays as it is (its numbers are doubles, as in google.protobuf.Struct),
+ * a file is its `FileInfo` with `size` a bigint (an int, decision 0051).
  */
 import {
   FIELD_TYPE_INFO,
+  FILE_CEL_TYPE,
+  type FileInfo,
+  isFileInfo,
   type Field,
   type Value,
   fromMinorUnits,
@@ -37,9 +41,22 @@ export function toCel(celType: string, value: Value | undefined): unknown {
       return typeof value === 'string' && isDateTime(value) ? new Date(value) : undefined;
     case 'list<string>':
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+    case FILE_CEL_TYPE:
+      return celFile(value);
+    case `list<${FILE_CEL_TYPE}>`: {
+      if (!Array.isArray(value)) return undefined;
+      const files = value.map(celFile);
+      return files.every((f) => f !== undefined) ? files : undefined;
+    }
     default:
       return value;
   }
+}
+
+/** A file as CEL reads it: its members, `size` an int; undefined for anything else (an id not yet saved). */
+function celFile(value: Value): (Omit<FileInfo, 'size'> & { size: bigint }) | undefined {
+  if (!isFileInfo(value) || !Number.isSafeInteger(value.size)) return undefined;
+  return { id: value.id, name: value.name, size: BigInt(value.size), type: value.type };
 }
 
 /**
@@ -77,7 +94,7 @@ export function fromCel(field: Pick<Field, 'type' | 'many' | 'scale'>, value: un
       if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
       return typeof value === 'string' && isDateTime(value) ? new Date(value).toISOString() : undefined;
     case 'dyn':
-    case 'map<string, dyn>':
+    case FILE_CEL_TYPE:
       return toJson(value);
     case 'string':
       return typeof value === 'string' ? value : undefined;

@@ -11,6 +11,8 @@ import { Environment } from '@marcbachmann/cel-js';
 import {
   AGGREGATE_FUNCTIONS,
   type Entity,
+  FILE_CEL_FIELDS,
+  FILE_CEL_TYPE,
   type Expr,
   type Model,
   celTypeOfConstant,
@@ -59,6 +61,7 @@ function modelCel(model: Model): ModelCel {
 function baseEnvironment(model: Model, cel: ModelCel): Environment {
   if (cel.base !== null) return cel.base;
   const env = new Environment({ limits: CEL_LIMITS });
+  env.registerType(FILE_CEL_TYPE, { fields: FILE_CEL_FIELDS });
   env.registerVariable({ name: 'user', schema: userSchema(model.entities['User']) });
   env.registerVariable('now', 'google.protobuf.Timestamp');
   env.registerVariable('today', 'string');

@@ -7,7 +7,8 @@
  * operator propagates NULL where CEL propagates the error, and AND/OR absorb it exactly as CEL's
  * commutative `&&`/`||` do; a row whose condition is NULL is excluded, as an erroring permission denies.
  * Whatever involves only request-time values (`user`, `now`, `today`, constants) is evaluated here
- * by CEL itself and bound as a parameter or folded into TRUE/FALSE.
+ * by CEL itself and bound as a parameter or folded into TRUE/FALSE. A file's members are read out of
+ * the JSON its column holds (sql-files.ts).
  */
 import { type ASTNode } from '@marcbachmann/cel-js';
 import {
@@ -21,6 +22,7 @@ import {
 import { celSource } from './cel-source.js';
 import { activation, entityOf, environment, evaluate } from './expressions.js';
 import { type Clock, type UserContext } from './record.js';
+import { fileCountSql, fileFieldNamed, fileMemberSql } from './sql-files.js';
 import { listHolds, listNotEmpty, listSize, type JoinListSql } from './sql-lists.js';
 import { type Dialect, isJoinList } from './storage.js';
 
@@ -196,6 +198,13 @@ class Translator {
         return n.args === 'own' ? this.#own(positive) : this.#field(n.args);
       case '.': {
         const [target, name] = n.args;
+        // a member of a file: read out of the JSON its column holds (decision 0051)
+        const file = fileFieldNamed(this.entity, target);
+        const member =
+          file?.many === false
+            ? fileMemberSql(this.#column(file.name), name, this.options.dialect)
+            : undefined;
+        if (member !== undefined) return { ...member, params: [] };
         if (target.op === 'id' && target.args === 'self') return this.#field(name);
         throw new SqlTranslationError('only `self.field` and `user.field` can be selected in a query');
       }
@@ -445,6 +454,9 @@ class Translator {
     if (list !== null && fn === 'has' && arg?.op === '.')
       return { sql: listNotEmpty(list), params: [], type: 'bool' };
     if (list !== null && fn === 'size') return { sql: listSize(list), params: [], type: 'int' };
+    const files = arg === undefined ? undefined : fileFieldNamed(this.entity, arg);
+    if (fn === 'size' && files?.many === true)
+      return { sql: fileCountSql(this.#column(files.name), this.options.dialect), params: [], type: 'int' };
     if (fn === 'has' && arg !== undefined && arg.op === '.') {
       const [target, name] = arg.args;
       if (target.op === 'id' && target.args === 'self' && Object.hasOwn(this.#schema, name)) {

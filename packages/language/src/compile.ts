@@ -6,6 +6,7 @@ import { Environments, checkExpression } from './expressions/check.js';
 import { readConstants, readLimits } from './facets/constants.js';
 import { type CompileContext } from './facets/context.js';
 import { builtinUser, readEntities } from './facets/entities.js';
+import { withUploadLimit } from './facets/field-files.js';
 import { finishEntities } from './facets/entity-keys.js';
 import { checkChildRelations, checkComputed } from './facets/computed.js';
 import { readAuth } from './facets/auth.js';
@@ -334,6 +335,7 @@ function compileText(text: string, file: string): CompileResult {
   if (dashboard !== null && !nav.some((item) => item.screen === dashboard.id))
     nav.unshift({ label: dashboard.title, screen: dashboard.id, icon: null });
   const limits = readLimits(ctx, dict('limits'));
+  ctx.entities = withUploadLimit(ctx.entities, limits.maxUploadSize);
 
   const calls = readCalls(ctx, dict('calls'));
   const notifications = readNotifications(ctx, dict('notifications'));

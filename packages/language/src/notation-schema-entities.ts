@@ -14,6 +14,7 @@ import {
 } from '@ninefold/model';
 import { CHILDREN_KEYS } from './facets/computed.js';
 import { ENTITY_KEYS, FIELD_KEYS, MAX_PRECISION, USER_BUILTIN_FIELDS } from './facets/entities.js';
+import { MAX_FILE_SIZE, MEDIA_TYPE_PATTERN, SIZE_PATTERN } from './facets/field-files.js';
 import { NAME_RULES } from './facets/reader.js';
 import {
   type JsonSchema,
@@ -73,7 +74,7 @@ const fieldType: JsonSchema = {
   type: 'string',
   enum: [...FIELD_TYPES],
   description:
-    'string (one line), text (several lines), integer, decimal, money (with a currency), boolean, date, datetime (an instant), time, enum (one of `values`), email, url, phone, ref (to another entity), json, color (`#rrggbb`, quoted in YAML).',
+    'string (one line), text (several lines), integer, decimal, money (with a currency), boolean, date, datetime (an instant), time, enum (one of `values`), email, url, phone, ref (to another entity), json, color (`#rrggbb`, quoted in YAML), file (any uploaded file), image (an uploaded picture, shown as a thumbnail).',
 };
 
 const fieldObject = strictObject(
@@ -135,7 +136,23 @@ const fieldObject = strictObject(
       description:
         'What deleting the record a ref points at does to this one: `restrict` (the default) refuses the delete, `cascade` deletes this record too, `setNull` empties the ref (not for a required field).',
     },
-    many: flag('A list of refs or of enum values rather than a single one.'),
+    many: flag('A list of refs, of enum values or of files rather than a single one.'),
+    maxSize: {
+      description:
+        'The largest file a file or image field holds: `10MB`, `512KB`, `1.5GB` (KB, MB and GB are powers of 1024) or a whole number of bytes. Defaults to `limits.maxUploadSize`.',
+      anyOf: [
+        { type: 'integer', minimum: 1, maximum: MAX_FILE_SIZE },
+        { type: 'string', pattern: SIZE_PATTERN },
+      ],
+    },
+    accept: {
+      type: 'array',
+      description:
+        'The media types a file or image field takes, sniffed from the content: `type/subtype` or `type/*` (`[application/pdf, image/*]`). Any file when absent; an image takes only images (`image/jpeg, image/png, image/webp, image/avif, image/gif` when absent).',
+      items: { type: 'string', pattern: MEDIA_TYPE_PATTERN },
+      minItems: 1,
+      uniqueItems: true,
+    },
     computed: expr(
       'A value derived from the record’s fields and its child relations (`sum(lines.map(l, l.amount))`): read-only, kept up to date on every write of the record or of a child.',
     ),

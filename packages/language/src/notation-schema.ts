@@ -30,6 +30,7 @@ import {
 import { entities, entity, field, fieldName } from './notation-schema-entities.js';
 import { BUILTIN_ERRORS, RESERVED_PATHS } from '@ninefold/model';
 import { LIMIT_KEYS } from './facets/constants.js';
+import { MAX_FILE_SIZE, SIZE_PATTERN } from './facets/field-files.js';
 import { authSchema } from './notation-schema-auth.js';
 import { widgetsSchema } from './notation-schema-widgets.js';
 import { ERROR_KEYS } from './facets/errors.js';
@@ -414,11 +415,14 @@ const limits = strictObject(
     pageSize: int('Default rows per list page. Default 50.', 1, 1000),
     maxPageSize: int('The most rows a client may ask for in one page. Default 200.', 1, 10_000),
     maxBodyBytes: int('The largest request body accepted, in bytes. Default 1 MiB.', 1024, 100 * 1024 * 1024),
-    maxUploadSize: int(
-      'The largest file a file or image field holds when it names no maxSize, in bytes. Default 10 MiB.',
-      1024,
-      5 * 1024 * 1024 * 1024,
-    ),
+    maxUploadSize: {
+      description:
+        'The largest file a file or image field holds when it names no maxSize: `10MB`, `512KB`, `1.5GB` (powers of 1024) or a whole number of bytes. Default 10MB.',
+      anyOf: [
+        { type: 'integer', minimum: 1024, maximum: MAX_FILE_SIZE },
+        { type: 'string', pattern: SIZE_PATTERN },
+      ],
+    },
     requestsPerMinute: {
       description:
         'Requests per minute and client: one number, or a mapping by role with `default` (signed in) and `guest`.',

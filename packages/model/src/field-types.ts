@@ -6,6 +6,7 @@
  * no other type shares (how it is validated, formatted, invented for demo data) stays in the module
  * concerned, in a switch or a `Record<FieldType, …>` that is exhaustive.
  */
+import { FILE_CEL_TYPE } from './files-protocol.js';
 import { FIELD_TYPES, type Field, type FieldType } from './model.js';
 import { humanize } from './names.js';
 import { type FilterOperator } from './protocol.js';
@@ -67,10 +68,11 @@ export type FieldConstraint = (typeof FIELD_CONSTRAINTS)[number];
 
 /**
  * The CEL type of a single value of the field (a `many` field is a `list<…>` of it). A file is a
- * map of its `FileInfo` (`receipt.size`, `receipt.type`, `receipt.name`).
+ * `ninefold.File`, a message of its `FileInfo` (`receipt.size`, `receipt.type`, `receipt.name`;
+ * `FILE_CEL_TYPE`, decision 0051).
  */
 export type CelType =
-  'int' | 'double' | 'bool' | 'string' | 'google.protobuf.Timestamp' | 'dyn' | 'map<string, dyn>';
+  'int' | 'double' | 'bool' | 'string' | 'google.protobuf.Timestamp' | 'dyn' | typeof FILE_CEL_TYPE;
 
 /**
  * How a value is stored (decision 0004): `integer` the number; `minor-units` an exact decimal as an
@@ -205,9 +207,10 @@ const stored = (overrides: Pick<FieldTypeInfo, 'listed' | 'cell'>): FieldTypeInf
     type: 'file',
     description: 'A file: `{ id, name, size, type }` when read; its id when written.',
   },
-  cel: 'map<string, dyn>',
+  cel: FILE_CEL_TYPE,
   storage: JSON_TEXT,
-  constraints: ['many', 'maxSize', 'accept', 'minLength', 'maxLength'],
+  // minLength and maxLength count the files of a `many` field, as they count any list's items
+  constraints: ['many', 'maxSize', 'accept'],
   requires: [],
   bounds: null,
   defaultMaxLength: null,

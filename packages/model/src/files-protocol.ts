@@ -16,6 +16,20 @@ export interface FileInfo {
   readonly type: string;
 }
 
+/**
+ * The CEL type of a file inside an expression (decision 0051): a message of `FileInfo`'s members,
+ * `size` an int, so `receipt.size < 2 * 1024 * 1024` type-checks and `receipt.mime` does not. The
+ * compiler and the engine register it in every environment; a `many` field is a list of it.
+ */
+export const FILE_CEL_TYPE = 'ninefold.File';
+/** The members of `FILE_CEL_TYPE` with their CEL types. */
+export const FILE_CEL_FIELDS: Readonly<Record<keyof FileInfo, string>> = {
+  id: 'string',
+  name: 'string',
+  size: 'int',
+  type: 'string',
+};
+
 /** The multipart part that carries the file in `POST <basePath>/files`. */
 export const UPLOAD_PART = 'file';
 

@@ -70,15 +70,23 @@ export const DIAGNOSTIC_CODES = {
   },
   NF222: { severity: 'error', title: 'A required ref says `onDelete: setNull`.' },
   NF223: { severity: 'warning', title: 'A list of refs says `onDelete: cascade`.' },
+  NF224: {
+    severity: 'error',
+    title: 'A size is neither a whole number of bytes nor a number with KB, MB or GB.',
+  },
   NF225: {
     severity: 'error',
     title: 'A computed field also has a default, is required, or says `readonly: false`.',
   },
   NF226: {
     severity: 'error',
-    title: 'A field of a type that cannot be computed (a list, a ref, json) is computed.',
+    title: 'A field of a type that cannot be computed (a list, a ref, json, a file) is computed.',
   },
   NF227: { severity: 'error', title: 'A transition sets or requires a computed field.' },
+  NF228: {
+    severity: 'error',
+    title: 'An `accept` entry is not a media type, or an image field accepts what is not an image.',
+  },
   NF229: {
     severity: 'error',
     title: 'A widget’s measure is not a measure, or measures a field that is not a number.',
@@ -127,6 +135,10 @@ export const DIAGNOSTIC_CODES = {
   NF327: { severity: 'error', title: 'Two widgets of a dashboard have the same id.' },
   NF329: { severity: 'error', title: 'A related section’s `via` is not a ref to the screen’s entity.' },
   NF330: { severity: 'error', title: 'A related section is listed twice.' },
+  NF331: {
+    severity: 'error',
+    title: 'An expression reads a member a file does not have: a file has `id`, `name`, `size` and `type`.',
+  },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

@@ -5,6 +5,8 @@ import { type Constant, type Entity, type Expr, type StateMachine } from '@ninef
 import {
   AGGREGATE_FUNCTIONS,
   FIELD_TYPE_INFO,
+  FILE_CEL_FIELDS,
+  FILE_CEL_TYPE,
   celTypeOfConstant,
   childRowFields,
   childRowType,
@@ -143,6 +145,7 @@ export class Environments {
 
   #buildBase(): Environment {
     const env = new Environment({ limits: CEL_LIMITS });
+    env.registerType(FILE_CEL_TYPE, { fields: FILE_CEL_FIELDS });
     env.registerVariable({ name: 'user', schema: userSchema(this.ctx.entities['User']) });
     env.registerVariable('now', 'google.protobuf.Timestamp');
     env.registerVariable('today', 'string');
@@ -224,6 +227,14 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
         `${cap(req.what)} uses \`${name}\`, which is not defined here.`,
         unknownNameHint(name, req, envs),
       );
+    } else if (code === 'no_such_key' && selectsFromFile(error)) {
+      const key = summary.replace(/^No such key: /, '');
+      bag.report(
+        'NF331',
+        span,
+        `${cap(req.what)} reads \`${key}\` of a file, which has only ${FILE_MEMBERS}.`,
+        suggestion(key, Object.keys(FILE_CEL_FIELDS), 'member'),
+      );
     } else if (code === 'no_such_key') {
       const key = summary.replace(/^No such key: /, '');
       const fieldNames = req.scope.entity
@@ -270,7 +281,12 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
       const field = entity?.fields[name];
       return field !== undefined && field.many && field.type === 'ref';
     };
-    const obstacle = sqlObstacle(ast, isList, isJoinList);
+    const fileField = (name: string) => {
+      const field = entity?.fields[name];
+      if (field === undefined || (field.type !== 'file' && field.type !== 'image')) return null;
+      return field.many ? 'many' : 'one';
+    };
+    const obstacle = sqlObstacle(ast, isList, isJoinList, fileField);
     if (obstacle !== null) {
       const start = original(obstacle.node.range.start);
       bag.report(
@@ -283,6 +299,18 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
     }
   }
   return { source, names: topLevelNames(ast) };
+}
+
+const FILE_MEMBERS = Object.keys(FILE_CEL_FIELDS)
+  .map((m) => `\`${m}\``)
+  .join(', ');
+
+/** Whether a type error selects a member of a file (`receipt.mime`): the checker typed its target. */
+function selectsFromFile(error: Error): boolean {
+  const node = (error as { node?: { op?: string; args?: unknown } }).node;
+  if (node?.op !== '.' || !Array.isArray(node.args)) return false;
+  const target = node.args[0] as { checkedType?: { name?: string } } | undefined;
+  return target?.checkedType?.name === FILE_CEL_TYPE;
 }
 
 function typeFits(actual: string, expected: string): boolean {

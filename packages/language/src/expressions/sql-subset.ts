@@ -9,13 +9,23 @@ import { type ASTNode } from '@marcbachmann/cel-js';
  * `&&`, `||`, `!`, `?:`, arithmetic on numbers, `in` over a list literal or `user.roles`,
  * `has(self.f)`, `size(text)` and `startsWith`, `endsWith`, `contains` on text. A list of refs
  * (a join table, decision 0044) may be the list of `in`, and the argument of `size` and `has`.
+ * A file (decision 0051) may be the argument of `has`, a single one the target of its members
+ * (`receipt.size`), a list of them the argument of `size`.
  */
 export function sqlObstacle(
   node: ASTNode,
   isListField: (name: string) => boolean,
   isJoinList: (name: string) => boolean = () => false,
+  fileField: (name: string) => 'one' | 'many' | null = () => null,
 ): { node: ASTNode; reason: string } | null {
   const deny = (n: ASTNode, reason: string) => ({ node: n, reason });
+  /** `receipt` or `self.receipt` naming a file field: whether it holds one file or a list. */
+  const files = (n: ASTNode): 'one' | 'many' | null =>
+    n.op === 'id'
+      ? fileField(n.args)
+      : n.op === '.' && n.args[0].op === 'id' && n.args[0].args === 'self'
+        ? fileField(n.args[1])
+        : null;
   /** `members` or `self.members` naming a list of refs. */
   const joinList = (n: ASTNode): boolean =>
     (n.op === 'id' && isJoinList(n.args)) ||
@@ -34,6 +44,7 @@ export function sqlObstacle(
         return null;
       case '.': {
         const [target, name] = n.args;
+        if (files(target) === 'one') return null;
         if (target.op === 'id' && (target.args === 'user' || target.args === 'self')) {
           return target.args === 'self' && isListField(name)
             ? deny(n, `\`${name}\` is a list, and lists are not compared inside SQL queries`)
@@ -77,6 +88,8 @@ export function sqlObstacle(
       case 'call': {
         const [fn, args] = n.args;
         if ((fn === 'has' || fn === 'size') && args.length === 1 && joinList(args[0]!)) return null;
+        const file = args.length === 1 ? files(args[0]!) : null;
+        if ((fn === 'has' && file !== null) || (fn === 'size' && file === 'many')) return null;
         if (fn === 'has' || fn === 'size') return args.map(visit).find((x) => x !== null) ?? null;
         return deny(n, `the function \`${fn}\` has no SQL translation`);
       }

@@ -10,6 +10,7 @@ import { checkExpression } from '../expressions/check.js';
 import { own } from '../own.js';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
+import { isFileField } from './field-files.js';
 
 /** The keys of a virtual field that names a child relation (`{ type: children, entity, via }`). */
 export const CHILDREN_KEYS = ['type', 'label', 'entity', 'via'] as const;
@@ -172,7 +173,7 @@ export function readComputed(
     );
     ok = false;
   }
-  if (field.many || field.type === 'ref' || field.type === 'json') {
+  if (field.many || field.type === 'ref' || field.type === 'json' || isFileField(field)) {
     bag.report(
       'NF226',
       computed.keySpan,

@@ -2,6 +2,7 @@ import { suggestion } from '../diagnostics/suggest.js';
 import { type Constant, DEFAULT_MAX_UPLOAD_SIZE, type Limits } from '@ninefold/model';
 import { describe, type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
+import { readSize } from './field-files.js';
 import { checkName, mapOf } from './reader.js';
 
 export const LIMIT_KEYS = [
@@ -70,7 +71,10 @@ export function readLimits(ctx: CompileContext, entries: readonly YEntry[]): Lim
       continue;
     }
     const [min, max] = bounded[key as keyof typeof bounded];
-    const n = reader.integer(entry.value, `\`limits.${key}\``, min, max);
+    const n =
+      key === 'maxUploadSize'
+        ? readSize(ctx, entry.value, '`limits.maxUploadSize`', min, max, 'NF601')
+        : reader.integer(entry.value, `\`limits.${key}\``, min, max);
     if (n !== null) limits[key as keyof typeof bounded] = n;
   }
   if (limits.pageSize > limits.maxPageSize) {

@@ -30,6 +30,7 @@ import {
 } from './computed.js';
 import { article, capital, checkName, mapOf, orList, pluralize } from './reader.js';
 import { MAX_PRECISION, checkOrder, readBound, readDefault, readEnumValues } from './field-values.js';
+import { readFileKeys } from './field-files.js';
 
 export { MAX_PRECISION, literal } from './field-values.js';
 
@@ -63,6 +64,8 @@ export const FIELD_KEYS = [
   'many',
   'computed',
   'onDelete',
+  'maxSize',
+  'accept',
 ] as const;
 type Constraint = (typeof FIELD_KEYS)[number];
 
@@ -371,6 +374,7 @@ function readField(
     }
   }
 
+  if (info.constraints.includes('accept')) readFileKeys(ctx, m, field, where);
   const onDelete = m.get('onDelete');
   if (onDelete && constraintApplies('onDelete', { type, many })) {
     field.onDelete = readOnDelete(ctx, onDelete, field, where);
@@ -520,9 +524,12 @@ function hintFor(key: Constraint): string {
     case 'values':
       return 'only enum fields list their values: use `type: enum`';
     case 'many':
-      return 'lists are for ref and enum fields';
+      return 'lists are for ref, enum, file and image fields';
     case 'onDelete':
       return 'only ref fields say what deleting the record they point at does: use `type: ref`';
+    case 'maxSize':
+    case 'accept':
+      return `only files have \`${key}\`: use \`type: file\` or \`type: image\``;
     case 'unique':
       return 'unique applies to single values that can be compared: not text, json, boolean or lists';
     default:

@@ -7,6 +7,7 @@ import { suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
+import { isFileField } from './field-files.js';
 import { article } from './reader.js';
 
 const SEARCHABLE = fieldTypesWhere((t) => t.search);
@@ -57,6 +58,16 @@ export function finishEntities(ctx: CompileContext): void {
       'id';
     const displayEntry = m?.get('display');
     if (displayEntry) display = fieldRef(displayEntry, 'display field') ?? display;
+    const shown = own(entity.fields, display);
+    if (displayEntry && shown !== undefined && isFileField(shown)) {
+      bag.report(
+        'NF313',
+        displayEntry.value.span,
+        `\`${name}.${display}\` holds files, so it cannot be the title of \`${name}\`.`,
+        'display a text field, like a name or a title; files show as thumbnails and links',
+      );
+      display = 'id';
+    }
 
     let search = fieldNames.filter((f) => SEARCHABLE.includes(entity.fields[f]!.type) && f === display);
     const searchEntry = m?.get('search');

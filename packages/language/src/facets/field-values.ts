@@ -30,6 +30,7 @@ import {
 } from '@ninefold/model';
 
 import { type CompileContext } from './context.js';
+import { isFileField } from './field-files.js';
 import { capital } from './reader.js';
 
 /** Largest total digits of a decimal: 15 keeps every value exact as a double in expressions. */
@@ -175,6 +176,15 @@ export type DefaultResult = FieldDefault | { pending: string; span: Span } | nul
  * `default: user.id`, `default: now`. `default: { expr: "…" }` is always an expression.
  */
 export function readDefault(ctx: CompileContext, node: YNode, field: Field, where: string): DefaultResult {
+  if (isFileField(field)) {
+    ctx.bag.report(
+      'NF208',
+      node.span,
+      `${capital(where)} holds files, which have no default.`,
+      'leave `default` out: a file is held once the write that attaches its upload is saved',
+    );
+    return null;
+  }
   const isExprForm = node.kind === 'map' && node.entries.length === 1 && node.entries[0]!.key === 'expr';
   if (node.kind === 'map' && (field.type !== 'json' || isExprForm)) {
     const m = ctx.reader.map(node, `the default of ${where}`, ['expr']);

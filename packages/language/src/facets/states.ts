@@ -5,6 +5,7 @@ import { checkExpression } from '../expressions/check.js';
 import { type Expr, type State, type StateMachine, type Transition } from '@ninefold/model';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
+import { isFileField } from './field-files.js';
 import { LIFECYCLE_EVENTS } from './events.js';
 import { checkName } from './reader.js';
 import { readTimer } from './timers.js';
@@ -251,6 +252,15 @@ export function readStates(ctx: CompileContext, entries: readonly YEntry[]): Map
               s.keySpan,
               `\`${entry.key}\` has no field \`${s.key}\` for ${where} to set.`,
               suggestion(s.key, fieldNames, 'field'),
+            );
+            continue;
+          }
+          if (isFileField(field)) {
+            bag.report(
+              'NF313',
+              s.keySpan,
+              `\`${entry.key}.${s.key}\` holds files, so ${where} cannot set it.`,
+              'a file is attached or removed by a change of the record; a transition may `require` it',
             );
             continue;
           }

@@ -9,6 +9,9 @@ import cookie from '@fastify/cookie';
 import { API_PATHS, type Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { registerAdminSessionRoutes } from './auth/admin-sessions.js';
 import { registerMfaRoutes } from './auth/mfa/routes.js';
 import { installAuthentication } from './auth/request-auth.js';
@@ -21,6 +24,8 @@ import { registerTokenRoutes } from './auth/token-routes.js';
 import { registerAuthEventRoutes } from './audit/auth-event-routes.js';
 import { lookupSession } from './auth/sessions.js';
 import { type Database } from './db/open.js';
+import { diskFileStore } from './files/disk-store.js';
+import { registerFileRoutes } from './files/routes.js';
 import { type FileStore } from './files/store.js';
 import { installPrivateCaching } from './http/cache-control.js';
 import { installCsrfCheck } from './http/csrf.js';
@@ -149,6 +154,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   const context = { model, database, now, env: options.env ?? process.env };
+  const files = options.files ?? temporaryFileStore(app);
   void app.register(cookie);
   void app.register(async (api) => {
     installPrivateCaching(api, model);
@@ -176,9 +182,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerMailOutboxRoutes(api, context);
     registerAdminSessionRoutes(api, context);
     registerIdentityRoutes(api, context);
+    registerFileRoutes(api, { ...context, files });
     registerOpenApiRoutes(api, model);
   });
   return app;
+}
+
+/** A disk store in a new temporary directory, removed when the app closes. */
+function temporaryFileStore(app: FastifyInstance): FileStore {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-files-'));
+  app.addHook('onClose', async () => rmSync(dir, { recursive: true, force: true }));
+  return diskFileStore(dir);
 }
 
 /**

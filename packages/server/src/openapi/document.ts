@@ -23,6 +23,7 @@ import { accountPaths } from './account-paths.js';
 import { linkPaths } from './link-paths.js';
 import { notificationPaths } from './notification-paths.js';
 import { dashboardPaths } from './dashboard-paths.js';
+import { filePaths } from './file-paths.js';
 import { MFA_CHALLENGE_SCHEMA, mfaPaths } from './mfa-paths.js';
 import { ssoPaths } from './sso-paths.js';
 import {
@@ -222,6 +223,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const dashboards = dashboardPaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
   Object.assign(paths, dashboards.paths);
   Object.assign(schemas, dashboards.schemas);
+  // uploads and downloads of files (decision 0050)
+  const files = filePaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
+  Object.assign(paths, files.paths);
+  Object.assign(schemas, files.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

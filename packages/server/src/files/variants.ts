@@ -1,0 +1,103 @@
+/**
+ * The variants of an image (decision 0050): `GET files/<id>?w=320` answers the image resized to
+ * that width (never enlarged), turned upright by its EXIF orientation, stripped of its metadata, as
+ * WebP. Made by sharp on the first request and kept in the store as `<id>.w<width>.webp` (removed
+ * with the file); requests for one not yet made share its making, in this process. A variant is
+ * small (at most `IMAGE_WIDTHS`' largest wide), so it is made in memory, then stored.
+ */
+import { type ImageWidth } from '@ninefold/model';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { ApiError } from '../http/errors.js';
+import { LruMap } from '../lru-map.js';
+import { type FileRow } from './rows.js';
+import { type FileStore } from './store.js';
+
+/** A variant in the store: its key, size and SHA-256 (its ETag). */
+export interface Variant {
+  readonly key: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** The variants of one store's images. */
+export interface ImageVariants {
+  /** The variant of `file` at `width`, made now if it was not yet (E_FORMAT when it cannot be read). */
+  variant(file: FileRow, width: ImageWidth): Promise<Variant>;
+}
+
+/** How many variants' sizes and hashes are remembered, so that a repeat reads the store once. */
+const REMEMBERED = 4096;
+
+/**
+ * The key of a file's variant at a width.
+ *
+ * @example variantKey('0190…', 320) // '0190….w320.webp'
+ */
+export function variantKey(id: string, width: number): string {
+  return `${id}.w${width}.webp`;
+}
+
+/**
+ * The variants of the images in `files`.
+ *
+ * @example const { key } = await imageVariants(files).variant(file, 320);
+ */
+export function imageVariants(files: FileStore): ImageVariants {
+  const known = new LruMap<string, Variant>(REMEMBERED);
+  const making = new Map<string, Promise<Variant>>();
+  const find = async (key: string): Promise<Variant | null> => {
+    const bytes = await files.get(key);
+    if (bytes === null) return null;
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of bytes as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      hash.update(chunk);
+    }
+    return { key, size, sha256: hash.digest('hex') };
+  };
+  const make = async (file: FileRow, width: ImageWidth, key: string): Promise<Variant> => {
+    const found = await find(key);
+    if (found !== null) return found;
+    const source = await files.get(file.id);
+    if (source === null) throw new ApiError('E_NOT_FOUND', { entity: 'file' });
+    const resize = sharp({ failOn: 'error' })
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .webp();
+    source.once('error', (error) => resize.destroy(error));
+    let webp: Buffer;
+    try {
+      webp = await source.pipe(resize).toBuffer();
+    } catch {
+      throw unreadable(file);
+    }
+    await files.put(key, Readable.from([webp]));
+    return { key, size: webp.length, sha256: createHash('sha256').update(webp).digest('hex') };
+  };
+  return {
+    async variant(file, width) {
+      const key = variantKey(file.id, width);
+      const remembered = known.get(key);
+      if (remembered !== undefined) return remembered;
+      let pending = making.get(key);
+      if (pending === undefined) {
+        pending = make(file, width, key).finally(() => making.delete(key));
+        making.set(key, pending);
+      }
+      const variant = await pending;
+      known.set(key, variant);
+      return variant;
+    },
+  };
+}
+
+function unreadable(file: FileRow): ApiError {
+  return new ApiError(
+    'E_FORMAT',
+    { field: file.name, expected: 'an image that can be read' },
+    { detail: 'The file’s bytes are not an image this server can resize.' },
+  );
+}

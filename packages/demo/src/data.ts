@@ -21,9 +21,10 @@ import {
   type Transition,
   ifMatch,
 } from '@ninefold/model';
-import { type Database, tableName } from '@ninefold/server';
+import { type Database, type FileStore, tableName } from '@ninefold/server';
 import { type FastifyInstance } from 'fastify';
 import { DEMO_DOMAIN, type DemoAccount } from './accounts.js';
+import { type DemoFiles, demoFiles } from './files.js';
 import { type Wording, generateRecord, timedFields } from './values.js';
 
 /** A record as the API answers it (the wire protocol's). */
@@ -48,11 +49,18 @@ export interface DemoApi {
   /** The engine's view of the role's demo user, as the session reports it (fresh after `forget`). */
   userContext(role: string): Promise<UserContext>;
   forget(): void;
+  /** The sample files records may hold; without them, file and image fields stay empty. */
+  readonly files?: DemoFiles;
 }
 
 export interface DemoDataOptions {
   /** Records made per entity (default 6). */
   readonly perEntity?: number;
+  /**
+   * The file store of the app (`buildApp({ files })`): with it, a file or image field that needs a
+   * value holds an uploaded sample file; without it, such fields stay empty.
+   */
+  readonly files?: FileStore;
 }
 
 export interface DemoDataReport {
@@ -77,7 +85,9 @@ export async function seedDemoData(
   const created: Record<string, number> = {};
   const entities = Object.values(model.entities).filter((e) => !e.builtin);
   if (await anyRecords(database, entities)) return { created };
-  const api = demoApi(app, model, accounts);
+  const plain = demoApi(app, model, accounts);
+  const api =
+    options.files === undefined ? plain : { ...plain, files: await demoFiles(database, options.files) };
   const perEntity = options.perEntity ?? 6;
   // a parent's states wait for its children: its rules may read their computed values (decision 0045)
   const parents: [string, ApiRecord[]][] = [];
@@ -244,8 +254,11 @@ export async function createAs(
     refIds,
     spread: [...timedFields(api.model, entity), ...(forSomeoneElse ? [owner] : [])],
     ...(wording === undefined ? {} : { wording }),
+    ...(api.files === undefined ? {} : { files: api.files.samples }),
   });
-  const answer = await api.call<ApiRecord>(role, 'POST', api.model.entities[entity]!.resource, input);
+  const def = api.model.entities[entity]!;
+  const body = api.files === undefined ? input : await api.files.uploaded(def, input, user.id);
+  const answer = await api.call<ApiRecord>(role, 'POST', def.resource, body);
   if (answer.status === 201 || answer.status === 200) return answer.body;
   throw new Error(`${role}: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
@@ -274,8 +287,11 @@ export async function fireAs(
         old: record,
         need: t.require,
         ...(wording === undefined ? {} : { wording }),
+        ...(api.files === undefined ? {} : { files: api.files.samples }),
       });
-      body = generated.input;
+      const def = api.model.entities[entity]!;
+      body =
+        api.files === undefined ? generated.input : await api.files.uploaded(def, generated.input, user.id);
     } catch {
       return null; // no values satisfy its rules from here (a rule on a field it cannot change)
     }

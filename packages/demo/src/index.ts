@@ -34,3 +34,4 @@ export {
   timedFields,
   token,
 } from './values.js';
+export { type DemoFiles, demoFiles } from './files.js';

@@ -5,7 +5,7 @@
  * make their records with it.
  */
 import { type UserContext, type WireRecord, applyDefaults, validateRecord } from '@ninefold/engine';
-import { type Field, type Model, type Value } from '@ninefold/model';
+import { type Field, type FileInfo, type Model, type Value, fileAccepts } from '@ninefold/model';
 
 /** How generated text reads: `Sample title 3` for the demo, `E2E Title …` for the tests. */
 export interface Wording {
@@ -139,6 +139,8 @@ export function candidates(
   now: Date,
   refIds: Readonly<Record<string, readonly string[]>>,
   wording: Wording = TEST_WORDING,
+  /** The files a file or image field may hold (none by default: such fields stay empty). */
+  files: readonly FileInfo[] = [],
 ): Value[] {
   const unique = token();
   const label = field.label || field.name;
@@ -207,9 +209,15 @@ export function candidates(
     case 'color':
       return rotate(COLORS, ordinal);
     case 'file':
-    case 'image':
-      // a file is uploaded, never invented in a record: demo records leave file fields empty
-      return [];
+    case 'image': {
+      // a sample file the field takes, to be uploaded before the record names it (`files.ts`)
+      const taken = files.filter(
+        (file) =>
+          fileAccepts(field.accept, file.type) && (field.maxSize === null || file.size <= field.maxSize),
+      );
+      const values = taken.map((file): Value => ({ ...file }));
+      return field.many ? values.map((file) => [file]) : values;
+    }
   }
 }
 
@@ -279,6 +287,8 @@ export function generateRecord(
      */
     readonly spread?: readonly string[];
     readonly wording?: Wording;
+    /** Sample files a file field may be given when it needs one (required, or a rule asks). */
+    readonly files?: readonly FileInfo[];
   },
 ): Generated {
   const now = options.now ?? new Date();
@@ -294,7 +304,7 @@ export function generateRecord(
     if (field === undefined || !options.writable.includes(name)) return false;
     pool[name] ??= [
       ...(options.spread?.includes(name) ? aroundNow(field, now, options.wording?.ordinal ?? 0) : []),
-      ...candidates(field, now, options.refIds, options.wording),
+      ...candidates(field, now, options.refIds, options.wording, options.files),
     ];
     const i = index[name] ?? -1;
     if (i + 1 >= pool[name]!.length) return false;
@@ -332,7 +342,14 @@ export function generateRecord(
         ...(rule?.fields ?? []),
         ...(rule?.assert.names ?? []),
         ...(rule?.when?.names ?? []),
+        // `has(receipt)` reads `has(self.receipt)`: its names say `self`, the field is after it
+        ...selfMembers(rule?.assert.source),
       ].filter((n, k, all) => all.indexOf(n) === k && def.fields[n] !== undefined);
+      // a rule that names a file asks for one ("a receipt above the threshold"): attach one first
+      // rather than change the other values
+      const isFile = (name: string) =>
+        def.fields[name]!.type === 'file' || def.fields[name]!.type === 'image';
+      names.sort((a, b) => Number(isFile(b)) - Number(isFile(a)));
       for (const name of names) {
         if (choose(name)) {
           moved = true;
@@ -349,4 +366,9 @@ export function generateRecord(
     }
   }
   throw new Error(`Could not find valid values for a ${entity}`);
+}
+
+/** The fields an expression reads as `self.<field>` (`has(receipt)` compiles to `has(self.receipt)`). */
+function selfMembers(source: string | undefined): string[] {
+  return [...(source ?? '').matchAll(/\bself\.([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
 }

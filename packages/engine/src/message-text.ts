@@ -5,7 +5,7 @@
  * `formatMessage` passes the ICU one; the client passes it once its chunk has loaded, so that its
  * first page carries no message parser.
  */
-import type { Model, Value } from '@ninefold/model';
+import { type Model, type Value, isFileInfo } from '@ninefold/model';
 import { lookup } from './record.js';
 
 export type MessageValues = Record<string, string | number | boolean | Date>;
@@ -57,8 +57,15 @@ export function messageValues(
   for (const [name, value] of Object.entries(model.constants)) values[name] = value;
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
+    // a file is shown by its name (decision 0054); a list of files by their names
     values[name] =
-      typeof value === 'object' ? (Array.isArray(value) ? value.join(', ') : JSON.stringify(value)) : value;
+      typeof value === 'object'
+        ? Array.isArray(value)
+          ? value.map((item) => (isFileInfo(item) ? item.name : item)).join(', ')
+          : isFileInfo(value)
+            ? value.name
+            : JSON.stringify(value)
+        : value;
   }
   return values;
 }

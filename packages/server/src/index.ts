@@ -27,6 +27,8 @@ export { enqueueJob, type NewJob, type Enqueued, DEFAULT_MAX_ATTEMPTS } from './
 export { JobRunner, type JobRunnerOptions } from './jobs/runner.js';
 export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES } from './jobs/job.js';
 export { productJobHandlers, type JobContext } from './jobs/kinds.js';
+export { type FileStore } from './files/store.js';
+export { diskFileStore } from './files/disk-store.js';
 export { EFFECTS_JOB, fanOutSequence } from './effects/fan-out.js';
 export { scheduleJob, cancelJob, type ScheduledJob } from './jobs/schedule.js';
 export { TIMER_JOB, timerKey, type TimerPayload } from './timers/schedule.js';
@@ -96,3 +98,6 @@ export { requestsPerMinute } from './http/rate-limit.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';
 export { registerResources, resourcePath } from './resources/routes.js';
+// records that hold files: demo data uploads its sample files as a user would (decision 0054)
+export { storeUpload, type UploadedBytes } from './files/holdings.js';
+export { sampleFiles, onePagePdf, type SampleFile } from './files/sample-files.js';

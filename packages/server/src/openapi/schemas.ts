@@ -222,11 +222,43 @@ export function historySchema(): Json {
 function fieldSchema(field: Field, output: boolean): Json {
   const item = scalarSchema(field, output);
   const described = (schema: Json) => (field.help === '' ? schema : { ...schema, description: field.help });
+  // a file is read as its FileInfo and written as its id or `{ id }` (decision 0054)
+  if (FIELD_TYPE_INFO[field.type].json.type === 'file') return described(fileFieldSchema(field, output));
   if (field.many) return described({ type: ['array', 'null'], items: item });
   if (FIELD_TYPE_INFO[field.type].json.type === 'any') return described({});
   if ('enum' in item) return described({ enum: [...(item['enum'] as string[]), null] });
   const type = item['type'];
   return described({ ...item, type: Array.isArray(type) ? [...(type as string[]), 'null'] : [type, 'null'] });
+}
+
+/**
+ * A file as the server sends it (`FileInfo`): its id, the name it was uploaded with, its size in
+ * bytes and its sniffed media type.
+ *
+ * @example fileInfoSchema().required // ['id', 'name', 'size', 'type']
+ */
+export function fileInfoSchema(): Json {
+  return {
+    type: 'object',
+    required: ['id', 'name', 'size', 'type'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      size: { type: 'integer', minimum: 0 },
+      type: { type: 'string', description: 'The media type sniffed from the content.' },
+    },
+  };
+}
+
+/** A file field: `FileInfo` (a list of them) when read; an id or `{ id }` (a list) when written. */
+function fileFieldSchema(field: Field, output: boolean): Json {
+  const written = {
+    description: 'The id `POST files` answered, or the file as read (only its `id` counts).',
+    oneOf: [{ type: 'string' }, { type: 'object', required: ['id'], properties: { id: { type: 'string' } } }],
+  };
+  const item = output ? fileInfoSchema() : written;
+  if (field.many) return { type: ['array', 'null'], items: item };
+  return output ? { ...item, type: ['object', 'null'] } : { oneOf: [...written.oneOf, { type: 'null' }] };
 }
 
 function scalarSchema(field: Field, output: boolean): Json {

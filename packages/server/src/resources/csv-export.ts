@@ -4,7 +4,7 @@
  * hides is empty.
  */
 import { queryableFields } from '@ninefold/engine';
-import { type Value } from '@ninefold/model';
+import { type Value, isFileInfo } from '@ninefold/model';
 import { type FastifyReply } from 'fastify';
 import { type RawBuilder } from 'kysely';
 import { Readable } from 'node:stream';
@@ -66,15 +66,18 @@ export function exportCsv(
 
 /**
  * One CSV cell (RFC 4180): quoted when it must be, and a text that a spreadsheet would run as a
- * formula (`=`, `+`, `-`, `@` first) is prefixed with an apostrophe.
+ * formula (`=`, `+`, `-`, `@` first) is prefixed with an apostrophe. A file is written as its name.
  */
 export function csvCell(value: Value | undefined): string {
   if (value === null || value === undefined) return '';
+  // a file is its name (decision 0054); a list of files, their names
   let text = Array.isArray(value)
-    ? value.map(String).join('; ')
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    ? value.map((item) => (isFileInfo(item) ? item.name : String(item))).join('; ')
+    : isFileInfo(value)
+      ? value.name
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
+  if (typeof value !== 'number' && typeof value !== 'boolean' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

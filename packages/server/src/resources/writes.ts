@@ -32,6 +32,8 @@ import { changeSet, changedFields, encodeFields, type EntityTable, tableColumns 
 import { storedLists, writeLists } from './list-refs.js';
 import { carryOut, planDelete, referencedError } from './delete-plan.js';
 import { checkRefs } from './reference-checks.js';
+import { holdFiles, releaseFiles } from '../files/holdings.js';
+import { withFiles } from './write-files.js';
 import { computedOf, refreshParents } from './computed-values.js';
 import { idempotentWrites } from './replay.js';
 import { type WebhookActor } from '../webhooks/enqueue.js';
@@ -64,10 +66,11 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
     const caller = callers.of(request);
     return once(request, reply, caller, async (key) => {
       const { user, now } = caller;
-      const input = normalized(entity, bodyObject(request.body, info.entity));
+      const given = normalized(entity, bodyObject(request.body, info.entity));
       if (accessFor(model, user, 'create', entity) === false) throw new ApiError('E_FORBIDDEN');
-      const writeErrors = checkWrite(model, user, entity, input, { operation: 'create', now });
+      const writeErrors = checkWrite(model, user, entity, given, { operation: 'create', now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
+      const input = await withFiles(resource, given, null, caller);
       const defaulted = applyDefaults(model, entity, input, { user, now });
       const filled = { ...defaulted, ...(await computedOf(resource, resource.db, info.entity, defaulted)) };
       const checked = validateRecord(model, entity, filled, { operation: 'create', user, now });
@@ -103,6 +106,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           );
           await tx.executeQuery(CompiledQuery.raw(insert.sql, [...insert.parameters]));
           await writeLists(tx, info, null, record);
+          await holdFiles(tx, info.entity, null, record, now);
           await refreshParents(resource, tx, entity, null, record, caller);
           await recordHistory(tx, {
             entity,
@@ -151,10 +155,11 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
       const { user, now } = caller;
       const old = (await reader.read(request, caller)).record;
       const version = ifMatch(request, true, old);
-      const input = normalized(entity, bodyObject(request.body, info.entity));
+      const given = normalized(entity, bodyObject(request.body, info.entity));
       if (!can(model, user, 'update', entity, old, { now })) throw new ApiError('E_FORBIDDEN');
-      const writeErrors = checkWrite(model, user, entity, input, { operation: 'update', record: old, now });
+      const writeErrors = checkWrite(model, user, entity, given, { operation: 'update', record: old, now });
       if (writeErrors.length > 0) throw writeProblem(model, writeErrors);
+      const input = await withFiles(resource, given, old, caller);
       // the values computed from the record as it will be: its rules read them
       const computed = await computedOf(resource, resource.db, info.entity, { ...old, ...input });
       const checked = validateRecord(
@@ -183,6 +188,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         keyed,
         async (tx) => {
           await updateRow(resource, tx, saved, [...changed, 'updatedAt', 'version'], version, old);
+          await holdFiles(tx, info.entity, old, saved, now);
           await refreshParents(resource, tx, entity, old, saved, caller);
           await recordHistory(tx, {
             entity,
@@ -252,6 +258,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             actorSummary: actorSummaryOf(request),
             touched: async (t, child, before, after) => {
               if (child === 'User') users.add(String(before['id']));
+              // the files a cascaded record held go with it
+              if (after === null) await releaseFiles(t, String(before['id']), now);
               // a cascaded child's other parents keep their computed values (decision 0045)
               await refreshParents(resource, t, child, before, after, caller);
             },
@@ -262,6 +270,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
             .where('version', '=', version)
             .executeTakeFirst();
           if (Number(result.numDeletedRows) !== 1) throw new ApiError('E_CONFLICT');
+          await releaseFiles(tx, String(old['id']), now);
           await refreshParents(resource, tx, entity, old, null, caller);
           await recordHistory(tx, {
             entity,
@@ -298,7 +307,8 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
         const { user, now } = caller;
         const old = (await reader.read(request, caller)).record;
         const version = ifMatch(request, true, old);
-        const input = request.body === undefined ? {} : bodyObject(request.body, info.entity);
+        const given = request.body === undefined ? {} : bodyObject(request.body, info.entity);
+        const input = await withFiles(resource, given, old, caller);
         const result = applyTransition(model, user, entity, old, name, input, { now });
         if (!result.ok) throw writeProblem(model, result.errors);
         await checkRefs(resource, input, caller);
@@ -313,6 +323,7 @@ export function writeRoutes(resource: EntityResource, callers: Callers, reader: 
           keyed,
           async (tx) => {
             await updateRow(resource, tx, saved, [...changed, 'state', 'updatedAt', 'version'], version, old);
+            await holdFiles(tx, info.entity, old, saved, now);
             await refreshParents(resource, tx, entity, old, saved, caller);
             await recordHistory(tx, {
               entity,

@@ -29,6 +29,7 @@ import {
 } from '../resources/records.js';
 import { recordEffects } from '../effects/record-effects.js';
 import { writeLists } from '../resources/list-refs.js';
+import { holdFiles } from '../files/holdings.js';
 import { type TimerPayload, timeOf } from './schedule.js';
 
 /** What fired, or why nothing did: for tests and logs. */
@@ -88,6 +89,8 @@ export async function fireTimer(
     if (Number(updated.numUpdatedRows) !== 1)
       throw new Error(`${entity} ${id} was written while its timer fired.`);
     await writeLists(tx, info, record, saved);
+    // a file the transition's `set` emptied goes (decision 0054)
+    await holdFiles(tx, definition, record, saved, now);
     await recordHistory(tx, {
       entity,
       recordId: id,

@@ -1,5 +1,6 @@
 /**
- * `ninefold start`: compile the spec, open and migrate the database, optionally seed the demo
+ * `ninefold start`: compile the spec, open the file store (`STORAGE_URL`'s S3, else the data
+ * directory's `files/`), open and migrate the database, optionally seed the demo
  * accounts and data (`@ninefold/demo`), put the API (`@ninefold/server`) and the web app
  * (`@ninefold/web`) on one port, run the product's jobs (`JobRunner`), listen, and drain on SIGTERM
  * or SIGINT: requests first, then the running jobs.
@@ -12,6 +13,7 @@ import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } 
 import { type Model } from '@ninefold/model';
 import {
   type Database,
+  type FileStore,
   type JobHandlers,
   JobRunner,
   type TrustProxy,
@@ -20,6 +22,7 @@ import {
   mailSettings,
   migrate,
   openDatabase,
+  openFileStore,
   productJobHandlers,
   resolveWebhooks,
 } from '@ninefold/server';
@@ -38,7 +41,7 @@ export interface StartOptions {
   readonly host?: string;
   /** Defaults to 3000; 0 picks a free port. */
   readonly port?: number;
-  /** Where the SQLite file lives when DATABASE_URL is not set. */
+  /** Where the SQLite file lives when DATABASE_URL is not set, and the files (`files/`) without STORAGE_URL. */
   readonly dataDir: string;
   /** Create or refresh one account per role and print their credentials. */
   readonly demo?: boolean;
@@ -75,6 +78,8 @@ export interface StartOptions {
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly database: Database;
+  /** Where uploaded files are (`disk:…` or `s3://…`). */
+  readonly files: FileStore;
   /** The address it listens on, like http://127.0.0.1:3000. */
   readonly url: string;
   readonly demoAccounts: readonly DemoAccount[];
@@ -129,6 +134,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   mailSettings(env);
   const mailProblem = mailLinksProblem(env);
   if (mailProblem !== null) throw new Error(mailProblem);
+  // and so does a STORAGE_URL that cannot be used (StorageUrlError says why, without a secret)
+  const files = openFileStore(env, options.dataDir);
 
   const url = options.databaseUrl ?? process.env['DATABASE_URL'];
   let database: Database;
@@ -140,22 +147,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
 
   try {
-    const handlers = { ...productJobHandlers({ model, database, env }), ...options.jobHandlers };
+    const handlers = { ...productJobHandlers({ model, database, files, env }), ...options.jobHandlers };
     const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
     if (outcome.status === 'applied')
       print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
     const demoAccounts =
-      options.demo === true ? await seedDemo(database, model, env, options.demoData !== false, print) : [];
+      options.demo === true
+        ? await seedDemo(database, files, model, env, options.demoData !== false, print)
+        : [];
     const app = buildApp({
       model,
       database,
       env,
+      files,
       logger: options.logger ?? { level: 'info' },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     });
     if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
+    print(`Files are stored in ${files.description}.`);
     const jobs = new JobRunner({
       database,
       handlers,
@@ -194,7 +205,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
     }
-    return { app, database, url: address, demoAccounts, jobs, close };
+    return { app, database, files, url: address, demoAccounts, jobs, close };
   } catch (error) {
     await database.close();
     throw error;
@@ -209,6 +220,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
  */
 async function seedDemo(
   database: Database,
+  files: FileStore,
   model: Model,
   env: Environment,
   withData: boolean,
@@ -228,6 +240,7 @@ async function seedDemo(
       model: { ...model, auth: { ...model.auth, mfa: 'optional' } },
       database,
       env,
+      files,
       logger: false,
     });
     try {

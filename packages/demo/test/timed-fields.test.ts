@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobRunner, buildApp, migrate, productJobHandlers, tableName } from '@ninefold/server';
-import { DIALECTS, exampleModel, freshDatabase, specModel } from '@ninefold/testkit';
+import { DIALECTS, exampleModel, freshDatabase, specModel, tempFileStore } from '@ninefold/testkit';
 import { aroundNow, generateRecord, seedDemoAccounts, seedDemoData, timedFields } from '../src/index.js';
 
 const DAY = 86_400_000;
@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       const runner = new JobRunner({
         database,
         now,
-        handlers: productJobHandlers({ model: loans, database, now }),
+        handlers: productJobHandlers({ model: loans, database, files: tempFileStore(), now }),
       });
       await runner.runDue();
       const rows = await database.db

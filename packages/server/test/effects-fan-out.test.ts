@@ -101,6 +101,7 @@ for (const dialect of DIALECTS) {
       const handlers = productJobHandlers({
         model: world.model,
         database,
+        files: world.server.files,
         now: clock.now,
         env: world.env,
       });

@@ -178,11 +178,11 @@ for (const dialect of DIALECTS) {
         { ...as, 'if-match': `"${String(body(taken)['version'])}"` },
       );
       expect(resolved.statusCode, resolved.body).toBe(200);
-      const { database, clock, model } = world.server;
+      const { database, clock, model, files } = world.server;
       const runner = new JobRunner({
         database,
         now: clock.now,
-        handlers: productJobHandlers({ model, database, now: clock.now }),
+        handlers: productJobHandlers({ model, database, files, now: clock.now }),
       });
       const stateOf = async () =>
         (

@@ -38,6 +38,7 @@ for (const dialect of DIALECTS) {
       const handlers = productJobHandlers({
         model,
         database: server.database,
+        files: server.files,
         now: server.clock.now,
         env: {},
       });

@@ -46,7 +46,12 @@ async function library(dialect: TestDialect) {
   }
   await signIn();
   // the timers' runner only: the spec's notification jobs wait unclaimed, so each runDue() counts timers
-  const handlers = productJobHandlers({ model, database: server.database, now: server.clock.now });
+  const handlers = productJobHandlers({
+    model,
+    database: server.database,
+    files: server.files,
+    now: server.clock.now,
+  });
   const runner = new JobRunner({
     database: server.database,
     now: server.clock.now,

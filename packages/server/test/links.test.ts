@@ -79,6 +79,7 @@ for (const dialect of DIALECTS) {
       const handler = productJobHandlers({
         model: w.model,
         database: w.server.database,
+        files: w.server.files,
         now: w.server.clock.now,
         env: {},
       })[LINK_MAIL_JOB];
@@ -107,6 +108,7 @@ for (const dialect of DIALECTS) {
       const app = buildApp({
         model: w.model,
         database: w.server.database,
+        files: w.server.files,
         now: w.server.clock.now,
         env: { SMTP_URL: 'smtp://127.0.0.1:1' },
       });

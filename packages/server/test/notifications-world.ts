@@ -139,7 +139,13 @@ export async function helpDeskWorld(
     eve: await person('eve', 'outsider'),
     ada: await person('ada', 'admin'),
   };
-  const handlers = productJobHandlers({ model, database: server.database, now: server.clock.now, env });
+  const handlers = productJobHandlers({
+    model,
+    database: server.database,
+    files: server.files,
+    now: server.clock.now,
+    env,
+  });
   // each round fans the changes out first, so a round counts notifications and deliveries
   const runner = fanningOutFirst(server, handlers);
   return {

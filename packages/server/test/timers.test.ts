@@ -59,7 +59,12 @@ async function world(dialect: TestDialect) {
   const server = await testServer(dialect, model);
   await givenUser(server, 'clerk@example.com', ['clerk']);
   let { cookie } = await login(server.app, 'clerk@example.com');
-  const handlers = productJobHandlers({ model, database: server.database, now: server.clock.now });
+  const handlers = productJobHandlers({
+    model,
+    database: server.database,
+    files: server.files,
+    now: server.clock.now,
+  });
   const runner = new JobRunner({ database: server.database, now: server.clock.now, handlers });
   const request = async (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',

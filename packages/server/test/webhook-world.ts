@@ -98,6 +98,7 @@ export async function hookWorld(dialect: TestDialect, events: readonly string[],
   const handlers = productJobHandlers({
     model,
     database: server.database,
+    files: server.files,
     now: server.clock.now,
     env,
     ...(options.timeoutMs === undefined ? {} : { webhookTimeoutMs: options.timeoutMs }),

@@ -6,7 +6,7 @@
  * whose URL or secret the environment does not set properly stops the start, naming the webhook.
  */
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, problem } from '@ninefold/testkit';
+import { DIALECTS, problem, tempFileStore } from '@ninefold/testkit';
 import { WebhookConfigError, addressRange, productJobHandlers, resolveWebhooks } from '../src/index.js';
 import { HOUR, hookWorld, hookedModel } from './webhook-world.js';
 
@@ -174,7 +174,12 @@ describe('webhook addresses and settings', () => {
     );
     // what start and worker build their runners with refuses the same
     expect(() =>
-      productJobHandlers({ model, database: undefined as never, env: { HOOK_URL: good.HOOK_URL } }),
+      productJobHandlers({
+        model,
+        database: undefined as never,
+        files: tempFileStore(),
+        env: { HOOK_URL: good.HOOK_URL },
+      }),
     ).toThrow(WebhookConfigError);
   });
 });

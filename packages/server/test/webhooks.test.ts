@@ -186,6 +186,7 @@ for (const dialect of DIALECTS) {
         const handlers = productJobHandlers({
           model: world.model,
           database,
+          files: world.server.files,
           now: world.server.clock.now,
           env: world.env,
         });

@@ -8,3 +8,4 @@ export * from './contract.js';
 export * from './examples.js';
 export * from './jobs.js';
 export * from './oidc-provider.js';
+export * from './s3-server.js';

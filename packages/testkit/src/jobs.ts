@@ -51,8 +51,8 @@ const MAX_ROUNDS = 20;
  * @example await runProductJobs(server, { HOOK_URL: receiver.url, NINEFOLD_WEBHOOKS_ALLOW_PRIVATE: '1' });
  */
 export async function runProductJobs(server: TestServer, env: Record<string, string> = {}): Promise<number> {
-  const { model, database, clock } = server;
-  const handlers = productJobHandlers({ model, database, now: clock.now, env });
+  const { model, database, clock, files } = server;
+  const handlers = productJobHandlers({ model, database, files, now: clock.now, env });
   const runner = new JobRunner({ database, now: clock.now, handlers });
   let total = 0;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
@@ -75,7 +75,7 @@ export interface RoundRunner {
  * `ninefold.effects` jobs, until none is due), then runs one round of every other kind: a test
  * counts the notifications and deliveries a round runs as it did before changes were fanned out.
  *
- * @example const runner = fanningOutFirst(server, productJobHandlers({ model, database, now })); expect(await runner.runDue()).toBe(1);
+ * @example const runner = fanningOutFirst(server, productJobHandlers({ model, database, files, now })); expect(await runner.runDue()).toBe(1);
  */
 export function fanningOutFirst(
   server: Pick<TestServer, 'database' | 'clock'>,

@@ -26,9 +26,11 @@ import {
   type AppOptions,
   type Database,
   type DatabaseTarget,
+  type FileStore,
   addUser,
   apiPath,
   buildApp,
+  diskFileStore,
   migrate,
   openDatabase,
 } from '@ninefold/server';
@@ -136,6 +138,19 @@ export interface TestServer {
   readonly target: DatabaseTarget;
   readonly model: Model;
   readonly clock: ReturnType<typeof testClock>;
+  /** Where the app keeps uploaded files, and the file jobs remove them from. */
+  readonly files: FileStore;
+}
+
+/**
+ * A file store on the disk in a new temporary directory, removed after the file's tests.
+ *
+ * @example const handlers = productJobHandlers({ model, database, files: tempFileStore() });
+ */
+export function tempFileStore(): FileStore {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-files-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return diskFileStore(join(dir, 'files'));
 }
 
 /** A migrated database of a dialect and the app over it. */
@@ -147,9 +162,10 @@ export async function testServer(
   const { database, target } = await freshDatabase(dialect);
   await migrate(database, model);
   const clock = testClock();
-  const app = buildApp({ model, database, now: clock.now, ...options });
+  const files = options.files ?? tempFileStore();
+  const app = buildApp({ model, database, now: clock.now, ...options, files });
   cleanups.push(() => app.close());
-  return { app, database, target, model, clock };
+  return { app, database, target, model, clock, files };
 }
 
 export const PASSWORD = 'correct horse battery';

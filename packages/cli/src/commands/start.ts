@@ -15,7 +15,10 @@ one port.
 Options:
   --host <address>     where to listen (default 127.0.0.1: this machine only)
   --port <number>      the port (default 3000; 0 picks a free one)
-  --data <folder>      where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
+  --data <folder>      where the SQLite database and the uploaded files live (default ./data);
+                       DATABASE_URL selects PostgreSQL, STORAGE_URL (s3://bucket/prefix?endpoint=…)
+                       S3-compatible storage for the files, with AWS_ACCESS_KEY_ID and
+                       AWS_SECRET_ACCESS_KEY
   --demo               create one account per role and print their passwords; into a product
                        with no records yet, also make a few records of every entity through the
                        API as those accounts

@@ -3,18 +3,24 @@
  * PostgreSQL database (decision 0028). Several workers and servers share the jobs, each claimed by
  * one. On SQLite there is one process, and `ninefold start` runs the jobs itself: the worker refuses.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataLossError, JobRunner, migrate, productJobHandlers } from '@ninefold/server';
+import { DataLossError, JobRunner, migrate, openFileStore, productJobHandlers } from '@ninefold/server';
 import { describeUnset, unsetVariables } from '../environment.js';
 import { EXIT, type Io } from '../io.js';
 import { openSpecDatabase } from './migrate.js';
 
-export const WORKER_HELP = `Usage: ninefold worker <spec>
+export const WORKER_HELP = `Usage: ninefold worker <spec> [--data <folder>]
 
 Runs the product's jobs (timers, notifications, webhook deliveries) in a process of its own, against
 the PostgreSQL database of DATABASE_URL, until SIGTERM or SIGINT; then it lets the running jobs
 finish. Any number of workers and \`ninefold start\` servers share the jobs; each job runs once per
 attempt. It migrates the database as \`ninefold start\` does, and refuses a plan that would lose data.
+
+Options:
+  --data <folder>   where uploaded files are when STORAGE_URL is not set (default ./data, its
+                    files/ folder): the servers' own, as the worker removes the files they expire.
+                    With STORAGE_URL (s3://bucket…), the files are in that bucket.
 
 On SQLite (no DATABASE_URL), \`ninefold start\` runs the jobs itself and no worker is needed.
 Like \`ninefold start\`, it refuses to run while a \${NAME} that a webhook or single sign-on
@@ -25,7 +31,7 @@ Like \`ninefold start\`, it refuses to run while a \${NAME} that a webhook or si
 export async function worker(args: readonly string[], io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, options: {} });
+    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { data: { type: 'string' } } });
   } catch (error) {
     io.stderr.write(`${(error as Error).message}\n\n${WORKER_HELP}`);
     return EXIT.usage;
@@ -41,6 +47,15 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
       'A worker runs beside servers on one PostgreSQL database: set DATABASE_URL to a postgres:// URL. ' +
         'On SQLite, `ninefold start` runs the jobs itself.\n',
     );
+    return EXIT.errors;
+  }
+  const env = io.env ?? process.env;
+  let files;
+  try {
+    files = openFileStore(env, resolve(io.cwd, parsed.values.data ?? 'data'));
+  } catch (error) {
+    // a STORAGE_URL that cannot be used: the message says why, never a secret
+    io.stderr.write(`Could not start: ${(error as Error).message}\n`);
     return EXIT.errors;
   }
   let opened;
@@ -69,7 +84,7 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
   }
   let handlers;
   try {
-    handlers = productJobHandlers({ model, database, ...(io.env === undefined ? {} : { env: io.env }) });
+    handlers = productJobHandlers({ model, database, files, env });
   } catch (error) {
     // a webhook the environment does not set right (WebhookConfigError names it)
     await database.close();
@@ -87,6 +102,7 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
   });
   runner.start();
   io.stdout.write(`Running the jobs of ${model.product.name} on ${database.label}.\n`);
+  io.stdout.write(`Files are stored in ${files.description}.\n`);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

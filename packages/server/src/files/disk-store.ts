@@ -1,19 +1,20 @@
 /**
  * The file store on the local disk (decision 0050): each key under `<root>/<two characters>/<key>`,
- * so no directory holds more than a few thousand files. A file is written to `<root>/tmp/` first and
- * renamed into place once whole, so a reader never sees half a file and an interrupted upload
- * leaves nothing under its key (and its temporary file is removed).
+ * so no directory holds more than a few thousand files. A file is written to `<root>/tmp/` first,
+ * flushed, and renamed into place once whole, so a reader never sees half a file and an interrupted
+ * upload leaves nothing under its key (and its temporary file is removed).
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
+import { checkFileKey } from './keys.js';
 import { type ByteRange, type FileStore } from './store.js';
 
-/** A key is an id and maybe a variant: letters, digits, `-`, `_` and `.`, never a path. */
-const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{2,200}$/;
+/** Where temporary files are written: not a shard (a shard's name is two characters). */
+const TMP = 'tmp';
 
 /**
  * The store under `root` (created when missing).
@@ -21,11 +22,8 @@ const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{2,200}$/;
  * @example const files = diskFileStore(join(dataDir, 'files'));
  */
 export function diskFileStore(root: string): FileStore {
-  const tmp = join(root, 'tmp');
-  const pathOf = (key: string): string => {
-    if (!KEY.test(key) || key.includes('..')) throw new Error(`not a file key: ${JSON.stringify(key)}`);
-    return join(root, key.slice(0, 2), key);
-  };
+  const tmp = join(root, TMP);
+  const pathOf = (key: string): string => join(root, checkFileKey(key).slice(0, 2), key);
   return {
     description: `disk:${root}`,
     async put(key, body) {
@@ -33,37 +31,46 @@ export function diskFileStore(root: string): FileStore {
       await mkdir(tmp, { recursive: true });
       const partial = join(tmp, `${randomUUID()}.part`);
       try {
-        await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
+        // flush: the bytes are on the disk before the rename makes them the key's
+        await pipeline(body, createWriteStream(partial, { flags: 'wx', flush: true }));
         await mkdir(join(root, key.slice(0, 2)), { recursive: true });
         await rename(partial, path);
       } catch (e) {
+        body.destroy();
         await rm(partial, { force: true });
         throw e;
       }
     },
     async get(key, range?: ByteRange): Promise<Readable | null> {
       const path = pathOf(key);
+      // opened before answering: a file removed in between is null, never a stream that fails
+      let handle;
       try {
-        await stat(path);
-      } catch {
-        return null;
+        handle = await open(path, 'r');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw e;
       }
-      return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
+      return handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
     },
     async *keys() {
-      let shards: string[];
-      try {
-        shards = await readdir(root);
-      } catch {
-        return;
-      }
-      for (const shard of shards) {
-        if (shard === 'tmp' || shard.length !== 2) continue;
-        for (const name of await readdir(join(root, shard))) yield name;
+      for (const shard of await namesIn(root)) {
+        if (shard === TMP || shard.length !== 2) continue;
+        for (const name of await namesIn(join(root, shard))) yield name;
       }
     },
   };
+}
+
+/** The names in a directory; none when it does not exist (yet, or any more). */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
 }

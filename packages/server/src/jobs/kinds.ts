@@ -7,6 +7,9 @@
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { EFFECTS_JOB, fanOut } from '../effects/fan-out.js';
+import { expireFile, removeFile } from '../files/jobs.js';
+import { FILE_EXPIRE_JOB, FILE_REMOVE_JOB } from '../files/lifecycle.js';
+import { type FileStore } from '../files/store.js';
 import { LINK_MAIL_JOB, linkMailHandler } from '../auth/identity-mail.js';
 import { MAIL_JOB, mailHandler } from '../mail/send.js';
 import { mailSettings } from '../mail/settings.js';
@@ -23,6 +26,8 @@ import { type JobHandlers } from './job.js';
 export interface JobContext {
   readonly model: Model;
   readonly database: Database;
+  /** Where uploaded files' bytes are: the file jobs remove them (`openFileStore`). */
+  readonly files: FileStore;
   /** The clock a handler reads (default the system's; tests move their own). */
   readonly now?: () => Date;
   /**
@@ -39,19 +44,20 @@ export interface JobContext {
  * `ninefold.effects`, a change's fan-out into its notifications and deliveries (`effects/`);
  * `ninefold.notify`, a notification's delivery (`notifications/`); `ninefold.mail`, one mail
  * (`mail/`); `ninefold.link-mail`, a mail with a one-time link (`auth/identity-mail.ts`); and
- * `ninefold.webhook`, a webhook delivery (`webhooks/`). The settings they read from
+ * `ninefold.webhook`, a webhook delivery (`webhooks/`); `ninefold.file-expire` and
+ * `ninefold.file-remove`, the removal of an unattached or detached file (`files/`). The settings they read from
  * the environment are read here, once: a webhook that cannot be sent (a `WebhookConfigError` naming
  * it) or a malformed mail setting throws, so the server or worker that builds its runner does not
  * start.
  *
- * @example const runner = new JobRunner({ database, handlers: productJobHandlers({ model, database }) });
+ * @example const runner = new JobRunner({ database, handlers: productJobHandlers({ model, database, files }) });
  */
 export function productJobHandlers(context: JobContext): JobHandlers {
   const now = context.now ?? (() => new Date());
   const env = context.env ?? process.env;
   const webhooks = resolveWebhooks(context.model, env);
   const settings = mailSettings(env);
-  const { model, database } = context;
+  const { model, database, files } = context;
   return {
     [TIMER_JOB]: async (job) => void (await fireTimer(context, job, now())),
     [EFFECTS_JOB]: async (job) => void (await fanOut({ model, database }, job, now())),
@@ -64,5 +70,7 @@ export function productJobHandlers(context: JobContext): JobHandlers {
       now,
       ...(context.webhookTimeoutMs === undefined ? {} : { timeoutMs: context.webhookTimeoutMs }),
     }),
+    [FILE_EXPIRE_JOB]: async (job) => void (await expireFile({ database, files }, job)),
+    [FILE_REMOVE_JOB]: async (job) => void (await removeFile({ database, files }, job)),
   };
 }

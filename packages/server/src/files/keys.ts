@@ -1,0 +1,37 @@
+/**
+ * The keys a file's bytes are stored under (decision 0050): its id, and one `<id>.w<width>.webp`
+ * per image width. Both stores check a key before using it, so a key is never a path (`../x`) nor a
+ * name a user gave; removing a file removes every key of it.
+ */
+import { IMAGE_WIDTHS } from '@ninefold/model';
+
+/** A key is an id and maybe a variant: letters, digits, `-`, `_` and `.`, never a path. */
+const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{2,200}$/;
+
+/** A key that no store takes (a path, a name, an empty string). */
+export class FileKeyError extends Error {
+  constructor(key: string) {
+    super(`not a file key: ${JSON.stringify(key.slice(0, 100))}`);
+    this.name = 'FileKeyError';
+  }
+}
+
+/**
+ * Throws `FileKeyError` unless `key` is a store key: a store calls it before touching anything.
+ *
+ * @example checkFileKey('f_01J9…'); // fine
+ * @example checkFileKey('../etc/passwd'); // throws
+ */
+export function checkFileKey(key: string): string {
+  if (!KEY.test(key) || key.includes('..')) throw new FileKeyError(key);
+  return key;
+}
+
+/**
+ * Every key a file's bytes may be under: the original and its image variants.
+ *
+ * @example fileKeys('f1') // ['f1', 'f1.w64.webp', 'f1.w320.webp', 'f1.w1280.webp']
+ */
+export function fileKeys(file: string): string[] {
+  return [file, ...IMAGE_WIDTHS.map((width) => `${file}.w${width}.webp`)];
+}

@@ -105,8 +105,10 @@ export function FileInput(props: FieldInputProps) {
       description={help}
       error={error}
       required={props.required ?? field.required}
+      role="group"
+      aria-labelledby={`${id}-label`}
     >
-      <div role="group" aria-labelledby={`${id}-label`} data-field-input={field.name}>
+      <div data-field-input={field.name}>
         {files.length > 0 && (
           <ul className="nf-file-items" aria-label={field.many ? `${label}: files` : undefined}>
             {files.map((file, index) => (

@@ -12,11 +12,6 @@ import { type World, renderApp, world } from './harness';
 
 type Json = Record<string, unknown>;
 
-// The server sniffs an upload with file-type, which asks `input instanceof Uint8Array` of the global
-// one. Under jsdom that global is jsdom's, of another realm, and no Node Buffer is one; the server
-// runs in Node, so it gets Node's back here (the app's own code does not depend on either).
-globalThis.Uint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
-
 /** A PNG of one pixel: what the server sniffs as `image/png`. */
 const PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),

@@ -18,6 +18,18 @@ import { formDataBody, multipart } from './multipart';
 
 export { PASSWORD } from '@ninefold/testkit';
 
+// The server sniffs an upload with file-type, which asks `input instanceof Uint8Array` of the global
+// one. Under jsdom that global is jsdom's, of another realm, and no Node Buffer is one; the server
+// runs in Node, so it gets Node's back here (the app's own code depends on neither).
+globalThis.Uint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
+
+/** A small PDF to upload, as a claim's receipt: what the server sniffs as `application/pdf`. */
+export const SAMPLE_PDF = {
+  name: 'receipt.pdf',
+  type: 'application/pdf',
+  bytes: new TextEncoder().encode('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n'),
+} as const;
+
 /** The compiled model of an example (or of spec text). */
 export function modelOf(file: string): Model {
   // jsdom's URL resolves import.meta.url against the page, so the repository root is the anchor

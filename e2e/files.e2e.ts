@@ -47,7 +47,7 @@ async function newClaim(page: Page, title: string): Promise<void> {
 async function chooseReceipt(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
   const [chooser] = await Promise.all([
     page.waitForEvent('filechooser'),
-    page.getByRole('button', { name: 'Receipt: choose a file' }).click(),
+    page.getByRole('button', { name: 'Receipt: choose a file or drop it here' }).click(),
   ]);
   await chooser.setFiles(file);
 }
@@ -69,6 +69,7 @@ describe('files and images', () => {
     await page.getByRole('button', { name: 'Create claim' }).click();
     const field = page.getByRole('group', { name: /^Receipt/ });
     await expect.poll(() => field.textContent()).toContain('A receipt is required');
+    expect(await axeProblems(page)).toEqual([]);
 
     await chooseReceipt(page, { name: 'hotel-receipt.png', mimeType: 'image/png', buffer: photo });
     const preview = field.getByRole('img', { name: 'hotel-receipt.png' });

@@ -63,7 +63,7 @@ async function newClaim(w: World, network?: ReturnType<typeof countedNetwork>['n
 /** The hidden input behind the receipt's drop zone. */
 const receiptInput = () =>
   screen.getByLabelText('Receipt: choose a file', { selector: 'input' }) as HTMLInputElement;
-const receiptZone = () => screen.getByRole('button', { name: 'Receipt: choose a file' });
+const receiptZone = () => screen.getByRole('button', { name: 'Receipt: choose a file or drop it here' });
 const receiptField = () => screen.getByRole('group', { name: /^Receipt/ });
 /** What describes the receipt's drop zone: the field's help and its error, where a refusal shows. */
 const zoneDescription = () =>

@@ -9,9 +9,11 @@ import { IconCamera, IconUpload } from '@tabler/icons-react';
 import { type DragEvent, type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
 
 export interface DropZoneProps {
-  /** The zone's accessible name: `Receipt: choose a file`. */
+  /** The picker's accessible name: `Receipt: choose a file`. */
   readonly name: string;
-  /** What the zone says: `Drop a file here, or choose one`. */
+  /** The zone's: its text after the field's label, `Receipt: choose a file or drop it here`. */
+  readonly zoneName: string;
+  /** What the zone says: `Choose a file or drop it here` (part of its name, as axe asks). */
   readonly children: ReactNode;
   readonly accept: string | undefined;
   readonly multiple: boolean;
@@ -25,7 +27,7 @@ export interface DropZoneProps {
 }
 
 /**
- * @example <DropZone name="Receipt: choose a file" accept="image/*" multiple={false} … onFiles={start} />
+ * @example <DropZone name="Receipt: choose a file" zoneName="Receipt: choose a file or drop it here" accept="image/*" multiple={false} … onFiles={start} />
  */
 export function DropZone(props: DropZoneProps) {
   const picker = useRef<HTMLInputElement>(null);
@@ -53,7 +55,7 @@ export function DropZone(props: DropZoneProps) {
       <div
         role="button"
         tabIndex={props.disabled ? -1 : 0}
-        aria-label={props.name}
+        aria-label={props.zoneName}
         aria-disabled={props.disabled}
         aria-describedby={props.describedBy}
         className="nf-file-drop"

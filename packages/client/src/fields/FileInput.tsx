@@ -94,6 +94,8 @@ export function FileInput(props: FieldInputProps) {
   };
 
   const accept = acceptAttribute(field);
+  const pick = field.many ? 'choose files' : 'choose a file';
+  const drop = field.many ? 'or drop them here' : 'or drop it here';
   const room = field.many ? files.length + uploads.length < max : files.length === 0 && !uploading;
   const error = props.error ?? problem ?? undefined;
   const help = field.help === '' ? undefined : field.help;
@@ -198,7 +200,8 @@ export function FileInput(props: FieldInputProps) {
         {!disabled && room && (
           <Group gap="xs" align="stretch" grow preventGrowOverflow={false}>
             <DropZone
-              name={field.many ? `${label}: choose files` : `${label}: choose a file`}
+              name={`${label}: ${pick}`}
+              zoneName={`${label}: ${pick} ${drop}`}
               accept={accept}
               multiple={field.many}
               disabled={!online}
@@ -207,12 +210,14 @@ export function FileInput(props: FieldInputProps) {
               camera={takesPhotos(field) && coarsePointer() ? `${label}: take a photo` : null}
               onFiles={choose}
             >
-              {field.many ? 'Drop files here, or choose them' : 'Drop a file here, or choose one'}
-              <Text component="span" size="xs" c="dimmed" display="block">
-                {limits(model, field)}
-              </Text>
+              {`${pick.charAt(0).toUpperCase()}${pick.slice(1)} ${drop}`}
             </DropZone>
           </Group>
+        )}
+        {!disabled && room && (
+          <Text id={`${id}-limits`} size="xs" c="dimmed" mt={4}>
+            {limits(model, field)}
+          </Text>
         )}
         {!disabled && !field.many && (
           <input
@@ -280,10 +285,14 @@ function limits(model: Model, field: Field): string {
   return field.accept === null ? size : `${field.accept.join(', ')} · ${size}`;
 }
 
-/** The ids of the wrapper's help and error, which describe the drop zone (Mantine's own ids). */
-function describedBy(id: string, help: boolean, error: boolean): string | undefined {
-  const ids = [help ? `${id}-description` : null, error ? `${id}-error` : null].filter((x) => x !== null);
-  return ids.length === 0 ? undefined : ids.join(' ');
+/**
+ * The ids of what describes the drop zone: the field's help and error (the wrapper's, by Mantine's
+ * ids), and the types and size it takes.
+ */
+function describedBy(id: string, help: boolean, error: boolean): string {
+  return [help ? `${id}-description` : null, error ? `${id}-error` : null, `${id}-limits`]
+    .filter((x) => x !== null)
+    .join(' ');
 }
 
 /** The entity a field of the model belongs to: its uploads are held to that field's rules. */

@@ -81,6 +81,7 @@ export function FileInput(props: FieldInputProps) {
     say(chosen.length === 1 ? `Uploading ${chosen[0]!.name}.` : `Uploading ${chosen.length} files.`);
   };
   const remove = (file: FileInfo) => {
+    setProblem(null);
     give(files.filter((f) => f.id !== file.id));
     say(`${file.name} removed.`);
   };
@@ -97,7 +98,8 @@ export function FileInput(props: FieldInputProps) {
   const pick = field.many ? 'choose files' : 'choose a file';
   const drop = field.many ? 'or drop them here' : 'or drop it here';
   const room = field.many ? files.length + uploads.length < max : files.length === 0 && !uploading;
-  const error = props.error ?? problem ?? undefined;
+  // a refusal is the newest word on the field: it shows before what the form says of its value
+  const error = problem ?? props.error ?? undefined;
   const help = field.help === '' ? undefined : field.help;
   return (
     <Input.Wrapper

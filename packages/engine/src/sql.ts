@@ -11,17 +11,11 @@
  * the JSON its column holds (sql-files.ts).
  */
 import { type ASTNode } from '@marcbachmann/cel-js';
-import {
-  type Access,
-  type Entity,
-  type Expr,
-  type Model,
-  fromMinorUnits,
-  recordSchema,
-} from '@ninefold/model';
+import { type Access, type Entity, type Expr, type Model, recordSchema } from '@ninefold/model';
 import { celSource } from './cel-source.js';
 import { activation, entityOf, environment, evaluate } from './expressions.js';
 import { type Clock, type UserContext } from './record.js';
+import { compareUnits } from './sql-decimals.js';
 import { fileCountSql, fileFieldNamed, fileMemberSql } from './sql-files.js';
 import { listHolds, listNotEmpty, listSize, type JoinListSql } from './sql-lists.js';
 import { type Dialect, isJoinList } from './storage.js';
@@ -119,8 +113,6 @@ const FLIP: Readonly<Record<string, string>> = {
   '>': '<',
   '>=': '<=',
 };
-/** Beyond any stored minor-unit value (precision ≤ 15 digits). */
-const UNITS_LIMIT = 10n ** 15n + 1n;
 
 class Translator {
   readonly #schema: Readonly<Record<string, string>>;
@@ -359,10 +351,10 @@ class Translator {
   #compare(op: string, l: Frag, r: Frag): Frag {
     if (l.type === 'null' || r.type === 'null') return this.#null('bool');
     if (l.decimal !== undefined && r.folded !== undefined && isNumber(r.folded.value)) {
-      return this.#compareUnits(op, l.decimal, Number(r.folded.value));
+      return compareUnits(op, l.decimal, Number(r.folded.value));
     }
     if (r.decimal !== undefined && l.folded !== undefined && isNumber(l.folded.value)) {
-      return this.#compareUnits(FLIP[op]!, r.decimal, Number(l.folded.value));
+      return compareUnits(FLIP[op]!, r.decimal, Number(l.folded.value));
     }
     if (l.decimal !== undefined && r.decimal !== undefined && l.decimal.scale === r.decimal.scale) {
       // the same scale: minor units order as the doubles do
@@ -371,38 +363,6 @@ class Translator {
     const textual = l.type === 'string' || l.type === 'timestamp';
     const collate = textual && this.#pg && op !== '==' && op !== '!=' ? ' COLLATE "C"' : '';
     return join(['(', l, `${collate} ${SQL_OP[op]} `, r, ')'], 'bool');
-  }
-
-  /**
-   * A decimal column against a number known now, in exact minor units: the doubles of m / 10^scale
-   * increase strictly with m, so `amount > v` is `units >= g` for the least g whose double exceeds v.
-   */
-  #compareUnits(op: string, d: { column: string; scale: number }, v: number): Frag {
-    const col = d.column;
-    const nullTrue = { sql: `(${col} = ${col})`, params: [], type: 'bool' as const };
-    const nullFalse = { sql: `(${col} <> ${col})`, params: [], type: 'bool' as const };
-    if (Number.isNaN(v)) return op === '!=' ? nullTrue : nullFalse;
-    const ge = leastUnits(d.scale, (x) => x >= v); // least units whose value is ≥ v
-    const gt = leastUnits(d.scale, (x) => x > v); // least units whose value is > v
-    const at = (cmp: string, units: bigint) => ({
-      sql: `(${col} ${cmp} ${units < 0n ? `(${units})` : units})`,
-      params: [],
-      type: 'bool' as const,
-    });
-    switch (op) {
-      case '>=':
-        return at('>=', ge);
-      case '>':
-        return at('>=', gt);
-      case '<':
-        return at('<', ge);
-      case '<=':
-        return at('<', gt);
-      case '==':
-        return ge < gt ? at('=', ge) : nullFalse;
-      default:
-        return ge < gt ? at('<>', ge) : nullTrue;
-    }
   }
 
   #arithmetic(op: '+' | '-' | '*' | '/', a: Frag, b: Frag): Frag {
@@ -533,20 +493,4 @@ function join(parts: readonly (string | Frag)[], type: SqlType, extra: readonly 
   }
   params.push(...extra);
   return { sql, params, type };
-}
-
-/** The least minor-unit count m (clamped beyond stored values) for which pred(m / 10^scale as a double) holds. */
-function leastUnits(scale: number, pred: (x: number) => boolean): bigint {
-  const value = (m: bigint) => Number(fromMinorUnits(m, scale));
-  const limit = UNITS_LIMIT;
-  if (pred(value(-limit))) return -limit;
-  if (!pred(value(limit))) return limit;
-  let lo = -limit; // pred false
-  let hi = limit; // pred true
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
-    if (pred(value(mid))) hi = mid;
-    else lo = mid;
-  }
-  return hi;
 }

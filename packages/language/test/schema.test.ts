@@ -310,6 +310,8 @@ limits: { requestsPerMinute: 100 }
     to: 'User',
     many: true,
     unique: true,
+    maxSize: '10MB',
+    accept: ['image/png'],
   };
   const NEEDED: Record<string, Record<string, unknown>> = {
     enum: { values: ['a', 'b'] },
@@ -441,6 +443,47 @@ limits: { requestsPerMinute: 100 }
           if (compiled !== validate(doc)) disagreements.push(`${section}.${key}: ${value}`);
         }
       }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('reads sizes and media types as the compiler does (decision 0051)', () => {
+    const disagreements: string[] = [];
+    // a size written with a unit is bounded by the compiler alone (`6GB`): a pattern cannot compare numbers
+    const sizes = [
+      10485760,
+      '10485760',
+      '10MB',
+      '512KB',
+      '512 kb',
+      '1.5GB',
+      '5GB',
+      0,
+      1023,
+      '10 megabytes',
+      '1KiB',
+      -1,
+      1.5,
+    ];
+    const accepts = [['application/pdf', 'image/*'], ['IMAGE/PNG'], ['pdf'], ['*/*'], ['image/'], []];
+    const docs: [string, Record<string, unknown>][] = [
+      ...sizes.map((size): [string, Record<string, unknown>] => [
+        `limits.maxUploadSize: ${JSON.stringify(size)}`,
+        { limits: { maxUploadSize: size } },
+      ]),
+      ...sizes.map((size): [string, Record<string, unknown>] => [
+        `maxSize: ${JSON.stringify(size)}`,
+        { entities: { Claim: { fields: { receipt: { type: 'file', maxSize: size } } } } },
+      ]),
+      ...accepts.map((accept): [string, Record<string, unknown>] => [
+        `accept: ${JSON.stringify(accept)}`,
+        { entities: { Claim: { fields: { receipt: { type: 'file', accept } } } } },
+      ]),
+    ];
+    for (const [what, doc] of docs) {
+      const compiled = compile(JSON.stringify(doc), { file: 'files.yaml' }).ok;
+      if (compiled !== validate(doc))
+        disagreements.push(`${what}: compiler ${compiled}, schema ${!compiled}`);
     }
     expect(disagreements).toEqual([]);
   });

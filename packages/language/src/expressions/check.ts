@@ -331,6 +331,10 @@ function describeType(type: string): string {
       return 'text';
     case 'google.protobuf.Timestamp':
       return 'an instant';
+    case FILE_CEL_TYPE:
+      return 'a file';
+    case `list<${FILE_CEL_TYPE}>`:
+      return 'a list of files';
     default:
       return `of type ${type}`;
   }

@@ -90,6 +90,9 @@ export function sqlObstacle(
         if ((fn === 'has' || fn === 'size') && args.length === 1 && joinList(args[0]!)) return null;
         const file = args.length === 1 ? files(args[0]!) : null;
         if ((fn === 'has' && file !== null) || (fn === 'size' && file === 'many')) return null;
+        const arg = args[0];
+        if (fn === 'has' && arg?.op === '.' && files(arg.args[0]) !== null)
+          return deny(n, 'a file has every member or is absent: test the file itself, `has(receipt)`');
         if (fn === 'has' || fn === 'size') return args.map(visit).find((x) => x !== null) ?? null;
         return deny(n, `the function \`${fn}\` has no SQL translation`);
       }

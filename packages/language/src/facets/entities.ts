@@ -13,7 +13,6 @@ import {
   type FieldType,
   ON_DELETE,
   type OnDelete,
-  fieldTypesWhere,
   humanize,
   plainField,
 } from '@ninefold/model';
@@ -28,9 +27,10 @@ import {
   readChildRelation,
   readComputed,
 } from './computed.js';
-import { article, capital, checkName, mapOf, orList, pluralize } from './reader.js';
+import { article, capital, checkName, mapOf, pluralize } from './reader.js';
 import { MAX_PRECISION, checkOrder, readBound, readDefault, readEnumValues } from './field-values.js';
 import { readFileKeys } from './field-files.js';
+import { TYPE_ALIASES, hintFor } from './field-hints.js';
 
 export { MAX_PRECISION, literal } from './field-values.js';
 
@@ -67,7 +67,6 @@ export const FIELD_KEYS = [
   'maxSize',
   'accept',
 ] as const;
-type Constraint = (typeof FIELD_KEYS)[number];
 
 /**
  * Whether a type-specific key applies to a field: what its type accepts (the field-type table),
@@ -297,7 +296,7 @@ function readField(
         'NF206',
         e.keySpan,
         `\`${key}\` does not apply to ${many ? `a list of ${type}` : article(type)} field.`,
-        hintFor(key as Constraint),
+        hintFor(key),
       );
     }
   }
@@ -493,46 +492,4 @@ function entitySet(names: readonly string[]): ReadonlySet<string> {
   let set = ENTITY_SETS.get(names);
   if (set === undefined) ENTITY_SETS.set(names, (set = new Set(names)));
   return set;
-}
-
-const TYPE_ALIASES: Readonly<Record<string, string>> = {
-  str: 'string',
-  int: 'integer',
-  number: 'decimal',
-  float: 'decimal',
-  double: 'decimal',
-  bool: 'boolean',
-  timestamp: 'datetime',
-  reference: 'ref',
-  currency: 'money',
-  textarea: 'text',
-  object: 'json',
-};
-
-function hintFor(key: Constraint): string {
-  switch (key) {
-    case 'min':
-    case 'max':
-      return `use \`min\`/\`max\` on ${orList(fieldTypesWhere((t) => t.bounds !== null))} fields, and \`minLength\`/\`maxLength\` on text`;
-    case 'minLength':
-    case 'maxLength':
-      return 'use `minLength`/`maxLength` on text fields or lists, and `min`/`max` on numbers';
-    case 'currency':
-      return 'only money fields have a currency: use `type: money`';
-    case 'to':
-      return 'only ref fields point to an entity: use `type: ref`';
-    case 'values':
-      return 'only enum fields list their values: use `type: enum`';
-    case 'many':
-      return 'lists are for ref, enum, file and image fields';
-    case 'onDelete':
-      return 'only ref fields say what deleting the record they point at does: use `type: ref`';
-    case 'maxSize':
-    case 'accept':
-      return `only files have \`${key}\`: use \`type: file\` or \`type: image\``;
-    case 'unique':
-      return 'unique applies to single values that can be compared: not text, json, boolean or lists';
-    default:
-      return `remove \`${key}\` from this field`;
-  }
 }

@@ -309,8 +309,27 @@ describe('a file in an expression', () => {
     });
   });
 
+  it('NF404: a file where a condition is expected, named as a file', () => {
+    expectDiagnostic(rule('receipt'), { code: 'NF404', line: 9, column: 42, message: /but it is a file\./ });
+    expectDiagnostic(rule('photos'), {
+      code: 'NF404',
+      line: 9,
+      column: 42,
+      message: /but it is a list of files\./,
+    });
+  });
+
   it('NF403: a size compared with text', () => {
     expectDiagnostic(rule("receipt.size < 'big'"), { code: 'NF403', line: 9, column: 42 });
+  });
+
+  it('NF405: a read permission that tests a member of a file for presence', () => {
+    expectDiagnostic(claims('', '', 'roles:\n    clerk:\n      Claim: { read: "has(receipt.size)" }'), {
+      code: 'NF405',
+      line: 10,
+      column: 21,
+      message: /test the file itself, `has\(receipt\)`/,
+    });
   });
 
   it('NF405: a read permission that goes through each file of a list', () => {

@@ -45,7 +45,9 @@ describe.each(DIALECTS)('uploads (%s)', (dialect) => {
     const { createHash } = await import('node:crypto');
     expect(rows[0]?.['sha256']).toBe(createHash('sha256').update(PDF).digest('hex'));
     // each upload's expiry is scheduled in the same transaction
-    const jobs = await sql<{ n: unknown }>`select count(*) as n from ninefold_jobs where kind = 'ninefold.file-expire'`.execute(
+    const jobs = await sql<{
+      n: unknown;
+    }>`select count(*) as n from ninefold_jobs where kind = 'ninefold.file-expire'`.execute(
       world.server.database.db,
     );
     expect(Number(jobs.rows[0]?.n)).toBe(3);
@@ -86,7 +88,9 @@ describe.each(DIALECTS)('uploads (%s)', (dialect) => {
     expect(await world.fileRows()).toBe(0);
     // exactly the limit is fine
     const exact = Buffer.concat([PDF, Buffer.alloc(MiB - PDF.length)]);
-    expect((await world.upload('ann', 'exact.pdf', exact, '?entity=Claim&field=receipt')).statusCode).toBe(201);
+    expect((await world.upload('ann', 'exact.pdf', exact, '?entity=Claim&field=receipt')).statusCode).toBe(
+      201,
+    );
   });
 
   it('aimed at no field, the limit is the largest maxSize among the writable file fields', async () => {
@@ -149,7 +153,14 @@ describe.each(DIALECTS)('uploads (%s)', (dialect) => {
 
   it('refuses a field that is not a file field, or half a target, with 400', async () => {
     const world = await filesWorld(dialect);
-    for (const query of ['?entity=Claim&field=title', '?entity=Nope&field=receipt', '?entity=Claim', '?field=receipt', '?entity=Claim&field=__proto__', '?entity=Claim&entity=Note&field=receipt']) {
+    for (const query of [
+      '?entity=Claim&field=title',
+      '?entity=Nope&field=receipt',
+      '?entity=Claim',
+      '?field=receipt',
+      '?entity=Claim&field=__proto__',
+      '?entity=Claim&entity=Note&field=receipt',
+    ]) {
       const response = await world.upload('ann', 'a.pdf', PDF, query);
       expect(response.statusCode, query).toBe(400);
       expect(problem(response).code).toBe('E_BAD_REQUEST');
@@ -184,6 +195,14 @@ describe.each(DIALECTS)('uploads (%s)', (dialect) => {
     expect(problem(badBoundary).code).toBe('E_BAD_REQUEST');
     expect(world.stored()).toEqual({ keys: [], partial: [] });
     expect(await world.fileRows()).toBe(0);
+  });
+
+  it('accepts multipart on the upload only: every other route still refuses it', async () => {
+    const world = await filesWorld(dialect);
+    const { payload, headers } = multipart([{ name: 'title', bytes: Buffer.from('Lunch') }]);
+    const response = await world.request('ann', 'POST', '/api/claims', { payload, headers });
+    expect(response.statusCode).toBe(400);
+    expect(problem(response).message).toContain('must be JSON');
   });
 
   it('leaves nothing when the client goes away halfway through the body', async () => {

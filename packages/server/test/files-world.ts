@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { afterAll } from 'vitest';
 import { tableName } from '../src/index.js';
 import { diskFileStore } from '../src/files/disk-store.js';
+import { type FileStore } from '../src/files/store.js';
 import {
   CSRF,
   type TestDialect,
@@ -93,12 +94,7 @@ export interface FilesWorld {
   readonly ids: Record<Name, string>;
   readonly cookies: Record<Name, string>;
   /** Uploads `bytes` as `name` as a user (or a guest), the body built by `multipart`. */
-  upload(
-    as: Name | null,
-    name: string,
-    bytes: Buffer,
-    query?: string,
-  ): Promise<LightMyRequestResponse>;
+  upload(as: Name | null, name: string, bytes: Buffer, query?: string): Promise<LightMyRequestResponse>;
   /** Sends a request as a user (or a guest), with the CSRF header; checked against the OpenAPI document. */
   request(
     as: Name | null,
@@ -108,6 +104,8 @@ export interface FilesWorld {
   ): Promise<LightMyRequestResponse>;
   /** The keys in the store, and the files left in its temporary directory. */
   stored(): { keys: string[]; partial: string[] };
+  /** Every key the store was asked to write, in order. */
+  readonly puts: string[];
   /** The rows of `ninefold_files`. */
   fileRows(): Promise<number>;
 }
@@ -122,7 +120,16 @@ const FILES_PATH = '/api/files';
 export async function filesWorld(dialect: TestDialect, model = filesModel()): Promise<FilesWorld> {
   const root = mkdtempSync(join(tmpdir(), 'ninefold-files-test-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const server = await testServer(dialect, model, { files: diskFileStore(root) });
+  const disk = diskFileStore(root);
+  const puts: string[] = [];
+  const files: FileStore = {
+    ...disk,
+    put: (key, body) => {
+      puts.push(key);
+      return disk.put(key, body);
+    },
+  };
+  const server = await testServer(dialect, model, { files });
   const ids = {} as Record<Name, string>;
   const cookies = {} as Record<Name, string>;
   for (const [name, roles] of Object.entries(USERS) as [Name, readonly string[]][]) {
@@ -150,6 +157,7 @@ export async function filesWorld(dialect: TestDialect, model = filesModel()): Pr
       return request(as, 'POST', `${FILES_PATH}${query}`, body);
     },
     request,
+    puts,
     stored() {
       const keys: string[] = [];
       let partial: string[] = [];
@@ -160,7 +168,9 @@ export async function filesWorld(dialect: TestDialect, model = filesModel()): Pr
       return { keys, partial };
     },
     async fileRows() {
-      const r = await sql<{ n: unknown }>`select count(*) as n from ninefold_files`.execute(server.database.db);
+      const r = await sql<{ n: unknown }>`select count(*) as n from ninefold_files`.execute(
+        server.database.db,
+      );
       return Number(r.rows[0]?.n);
     },
   };
@@ -188,7 +198,9 @@ export function multipart(parts: readonly Part[]): {
 } {
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
+    // a quote or a backslash escaped in the quoted string, as RFC 2616's quoted-pair
+    const filename =
+      part.filename === undefined ? '' : `; filename="${part.filename.replace(/["\\]/g, '\\$&')}"`;
     chunks.push(
       Buffer.from(
         `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n` +
@@ -260,9 +272,6 @@ export const EXE = Buffer.concat([
  * @example const png = await image('png', 200, 100);
  */
 export async function image(format: 'png' | 'jpeg', width: number, height: number): Promise<Buffer> {
-  return sharp({
-    create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } },
-  })
-    [format]()
-    .toBuffer();
+  const blank = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } });
+  return (format === 'png' ? blank.png() : blank.jpeg()).toBuffer();
 }

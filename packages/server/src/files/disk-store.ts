@@ -16,6 +16,9 @@ import { type ByteRange, type FileStore } from './store.js';
 /** Where temporary files are written: not a shard (a shard's name is two characters). */
 const TMP = 'tmp';
 
+/** How much a read of a stored file takes at once. */
+const READ_CHUNK = 1024 * 1024;
+
 /**
  * The store under `root` (created when missing).
  *
@@ -51,7 +54,11 @@ export function diskFileStore(root: string): FileStore {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw e;
       }
-      return handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
+      // reads of 1 MiB: a large download in a sixteenth of the default's chunks
+      const chunks = { highWaterMark: READ_CHUNK };
+      return handle.createReadStream(
+        range === undefined ? chunks : { ...chunks, start: range.start, end: range.end },
+      );
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });

@@ -110,7 +110,11 @@ async function sendBytes(
 
 /** Images (but SVG, which runs scripts), PDF and plain text: what a browser shows without harm. */
 function showsInline(type: string): boolean {
-  return (type.startsWith('image/') && type !== 'image/svg+xml') || type === 'application/pdf' || type === 'text/plain';
+  return (
+    (type.startsWith('image/') && type !== 'image/svg+xml') ||
+    type === 'application/pdf' ||
+    type === 'text/plain'
+  );
 }
 
 /** The Content-Type: text was sniffed as UTF-8, and says so. */
@@ -131,7 +135,11 @@ function matchesNoneOf(header: string | undefined, etag: string): boolean {
  * The single range asked for, resolved against the size; null for the whole file (no `Range`, one
  * that is not a single byte range, or an `If-Range` that names other bytes).
  */
-function requestedRange(request: FastifyRequest, etag: string, size: number): ByteRange | null | 'unsatisfiable' {
+function requestedRange(
+  request: FastifyRequest,
+  etag: string,
+  size: number,
+): ByteRange | null | 'unsatisfiable' {
   const header = request.headers.range;
   if (header === undefined) return null;
   const ifRange = request.headers['if-range'];

@@ -79,7 +79,11 @@ export class UploadMeter extends Transform {
   /** Sniffs the held bytes, refuses a type the scope does not accept, and lets them through. */
   async #decide(complete: boolean): Promise<void> {
     const held = Buffer.concat(this.#head);
-    const type = await sniffType(held.subarray(0, SNIFF_BYTES), this.#name, complete && held.length <= SNIFF_BYTES);
+    const type = await sniffType(
+      held.subarray(0, SNIFF_BYTES),
+      this.#name,
+      complete && held.length <= SNIFF_BYTES,
+    );
     const { accept, fieldLabel } = this.#scope;
     if (!fileAccepts(accept, type)) {
       throw new ApiError('E_FILE_TYPE', { type, field: fieldLabel, accept: (accept ?? []).join(', ') });

@@ -23,8 +23,12 @@ export async function sniffType(head: Uint8Array, name: string, complete: boolea
   if (found !== undefined) return found.mime;
   const text = utf8Text(head, complete);
   if (text === null) return 'application/octet-stream';
-  const start = text.replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  if (start.startsWith('<svg') || (start.startsWith('<?xml') && /<svg[\s>]/.test(start))) return 'image/svg+xml';
+  const start = text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  if (start.startsWith('<svg') || (start.startsWith('<?xml') && /<svg[\s>]/.test(start)))
+    return 'image/svg+xml';
   if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'text/html';
   return name.toLowerCase().endsWith('.csv') ? 'text/csv' : 'text/plain';
 }

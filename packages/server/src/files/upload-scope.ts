@@ -40,7 +40,8 @@ export function uploadScope(model: Model, user: UserContext, query: Record<strin
     throw new ApiError('E_BAD_REQUEST', { reason: 'name both an entity and a field, once each, or neither' });
   }
   const entity = Object.hasOwn(model.entities, entityName) ? model.entities[entityName] : undefined;
-  const field = entity !== undefined && Object.hasOwn(entity.fields, fieldName) ? entity.fields[fieldName] : undefined;
+  const field =
+    entity !== undefined && Object.hasOwn(entity.fields, fieldName) ? entity.fields[fieldName] : undefined;
   if (entity === undefined || field === undefined || !isFileField(field)) {
     throw new ApiError('E_BAD_REQUEST', {
       reason: `${JSON.stringify(entityName)}.${JSON.stringify(fieldName)} is not a file or image field`,

@@ -63,7 +63,11 @@ export function uploadRoute(context: UploadContext) {
     if (!request.isMultipart()) throw new ApiError('E_BAD_REQUEST', { reason: ONE_FILE });
     let stored: (FileInfo & { sha256: string }) | null = null;
     try {
-      const parts = request.parts({ limits: { ...PART_LIMITS, fileSize: scope.limit + 1 }, preservePath: true });
+      const parts = request.parts({
+        limits: { ...PART_LIMITS, fileSize: scope.limit + 1 },
+        // the name with its path as the browser sent it: a name is data, never used as a path
+        preservePath: true,
+      });
       for await (const part of parts) {
         if (part.type !== 'file') continue;
         if (part.fieldname !== UPLOAD_PART) {
@@ -106,7 +110,10 @@ async function storePart(
   const meter = new UploadMeter(scope, name);
   // an error on either side (the meter's refusal, the client gone) destroys both, and the store's put
   // rejects and leaves nothing
-  await files.put(id, pipeline(part.file, meter, () => undefined));
+  await files.put(
+    id,
+    pipeline(part.file, meter, () => undefined),
+  );
   // busboy stops at the limit (one byte over it) without an error: the meter saw that byte
   return { id, name, ...meter.measured() };
 }

@@ -8,7 +8,6 @@
 import { type ImageWidth } from '@ninefold/model';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { ApiError } from '../http/errors.js';
 import { LruMap } from '../lru-map.js';
 import { type FileRow } from './rows.js';
@@ -63,10 +62,9 @@ export function imageVariants(files: FileStore): ImageVariants {
     if (found !== null) return found;
     const source = await files.get(file.id);
     if (source === null) throw new ApiError('E_NOT_FOUND', { entity: 'file' });
-    const resize = sharp({ failOn: 'error' })
-      .rotate()
-      .resize({ width, withoutEnlargement: true })
-      .webp();
+    // loaded on the first variant: a server that never makes one never pays for libvips
+    const { default: sharp } = await import('sharp');
+    const resize = sharp({ failOn: 'error' }).rotate().resize({ width, withoutEnlargement: true }).webp();
     source.once('error', (error) => resize.destroy(error));
     let webp: Buffer;
     try {

@@ -31,7 +31,7 @@ export function filePaths(
     'Cache-Control': header('`private, max-age=…`: only the browser of the reader may keep it.'),
     'Accept-Ranges': header('`bytes`.'),
     'Content-Disposition': header(
-      '`inline` (images but SVG, PDF, plain text) or `attachment` (anything else, and with `download=1`), with the name as `filename*=UTF-8\'\'…` and an ASCII fallback.',
+      "`inline` (images but SVG, PDF, plain text) or `attachment` (anything else, and with `download=1`), with the name as `filename*=UTF-8''…` and an ASCII fallback.",
     ),
   };
   const bytes = { '*/*': { schema: { type: 'string', format: 'binary' } } };
@@ -66,7 +66,9 @@ export function filePaths(
             schema: {
               type: 'object',
               required: [UPLOAD_PART],
-              properties: { [UPLOAD_PART]: { type: 'string', format: 'binary', description: 'The file; one.' } },
+              properties: {
+                [UPLOAD_PART]: { type: 'string', format: 'binary', description: 'The file; one.' },
+              },
             },
           },
         },

@@ -175,9 +175,10 @@ entities:
 states:
   Claim:
     initial: draft
-    states: [draft, submitted]
+    states: [draft, submitted, archived]
     transitions:
       submit: { from: draft, to: submitted, roles: [employee], require: [receipt] }
+      archive: { from: submitted, to: archived, after: 1d, set: { receipt: "null" } }
 rules:
   - id: receipt-over-threshold
     entity: Claim

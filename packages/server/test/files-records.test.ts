@@ -6,7 +6,8 @@
  * record's field already holds. Every answer is held against the OpenAPI document.
  */
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, problem } from '@ninefold/testkit';
+import { DIALECTS, problem, runProductJobs } from '@ninefold/testkit';
+import { tableName } from '../src/index.js';
 import { filesWorld, pdfBytes, receiptsModel, uploadFile } from './files-records-world.js';
 
 const PNG = { type: 'image/png', bytes: Buffer.from('\x89PNG\r\n\x1a\n-not-decoded-here') };
@@ -330,7 +331,7 @@ for (const dialect of DIALECTS) {
       expect(lines[2]!.split(',')[header.indexOf('Receipt')]).toBe('');
     });
 
-    it('attaches the file a transition’s input names, and refuses one the caller may not name', async () => {
+    it('attaches the file a transition’s input names, refuses one the caller may not name, and removes one a timed transition empties', async () => {
       const w = await world();
       const ann = w.as['ann']!;
       const created = await ann.request('POST', '/api/claims', { title: 'Taxi', amount: 20 });
@@ -360,6 +361,41 @@ for (const dialect of DIALECTS) {
         field: 'receipt',
       });
       expect(await w.fileRow(bobs.id)).toMatchObject({ record_id: null });
+
+      // a day on, the timed transition's `set` empties the receipt: the file goes with it
+      w.server.clock.advance(2 * 24 * 60 * 60 * 1000);
+      await runProductJobs(w.server);
+      // read from the table: the session has lapsed meanwhile
+      const archived = await w.server.database.db
+        .selectFrom(tableName('claims'))
+        .select(['state', 'receipt'])
+        .where('id', '=', created.json<{ id: string }>().id)
+        .executeTakeFirst();
+      expect(archived).toEqual({ state: 'archived', receipt: null });
+      expect(await w.fileRow(receipt.id)).toBeUndefined();
+      expect(await w.removalsQueued()).toEqual([receipt.id]);
+    });
+
+    it('lets one of two creates racing for the same upload hold it; the other is E_FILE_NOT_FOUND', async () => {
+      const w = await world();
+      const ann = w.as['ann']!;
+      const receipt = await uploadFile(w, 'ann', {
+        name: 'r.pdf',
+        type: 'application/pdf',
+        bytes: pdfBytes(),
+      });
+      const answers = await Promise.all(
+        ['One', 'Two'].map((title) =>
+          ann.request('POST', '/api/claims', { title, amount: 1, receipt: receipt.id }),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422]);
+      const lost = problem(answers.find((a) => a.statusCode === 422)!);
+      expect(lost.errors).toEqual([expect.objectContaining({ field: 'receipt', code: 'E_FILE_NOT_FOUND' })]);
+      const won = answers.find((a) => a.statusCode === 201)!.json<{ id: string }>();
+      expect(await w.fileRow(receipt.id)).toMatchObject({ record_id: won.id });
+      const listed = (await ann.request('GET', '/api/claims')).json<{ data: unknown[] }>().data;
+      expect(listed).toHaveLength(1);
     });
 
     it('answers a replayed create (same Idempotency-Key) with its record, not "already held"', async () => {

@@ -180,13 +180,19 @@ export async function storeUpload(
   await store.put(id, Readable.from([Buffer.from(upload.bytes)]));
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
   const file: FileInfo = { id, name: upload.name, size: upload.bytes.byteLength, type: upload.type };
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto(TABLES.files)
-      .values({ ...file, sha256, uploaded_by: uploadedBy, uploaded_at: now.toISOString() })
-      .execute();
-    await scheduleFileExpiry(tx, id, now);
-  });
+  try {
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto(TABLES.files)
+        .values({ ...file, sha256, uploaded_by: uploadedBy, uploaded_at: now.toISOString() })
+        .execute();
+      await scheduleFileExpiry(tx, id, now);
+    });
+  } catch (error) {
+    // no row names the bytes: nothing would ever remove them
+    await store.delete(id);
+    throw error;
+  }
   return file;
 }
 

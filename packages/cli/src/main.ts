@@ -1,5 +1,7 @@
+import { backup, BACKUP_HELP } from './commands/backup.js';
 import { check, CHECK_HELP } from './commands/check.js';
 import { migrateCommand, MIGRATE_HELP } from './commands/migrate.js';
+import { restore, RESTORE_HELP } from './commands/restore.js';
 import { start, START_HELP } from './commands/start.js';
 import { users, USERS_HELP } from './commands/users.js';
 import { worker, WORKER_HELP } from './commands/worker.js';
@@ -15,6 +17,8 @@ Commands:
   migrate <spec>         bring the database to the spec's schema and print the plan
   users <action>         add, invite, list, set-roles, disable, reset-password
   worker <spec>          run the product's jobs beside the servers (PostgreSQL)
+  backup <spec>          write one archive of the database and the files (--out)
+  restore <archive>      put a backup archive back into an empty data folder
   help [command]         show help
 
 Run \`ninefold help <command>\` for a command's options.
@@ -28,6 +32,8 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   migrate: { run: migrateCommand, help: MIGRATE_HELP },
   users: { run: users, help: USERS_HELP },
   worker: { run: worker, help: WORKER_HELP },
+  backup: { run: backup, help: BACKUP_HELP },
+  restore: { run: restore, help: RESTORE_HELP },
 };
 
 /** The `ninefold` command line; returns the exit status. */

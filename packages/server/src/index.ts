@@ -12,6 +12,7 @@
 export { buildApp, type AppOptions, type AppState, type TrustProxy } from './app.js';
 
 export { openDatabase, type Database, type DatabaseTarget } from './db/open.js';
+export { snapshotSqlite } from './db/sqlite-snapshot.js';
 export { type DialectName } from './db/dialect.js';
 
 export {

@@ -3,10 +3,11 @@
  * claim form is uploaded at once and saved with the claim; the browser refuses a file too large or
  * of a type the field does not take without sending it; an upload can be cancelled, a file removed;
  * the server's own refusal shows at the field; the claim's page shows the picture and the download
- * link; a book's gallery keeps the order it is given; offline, the control says files need the network.
+ * link; a book's gallery keeps the order it is given; offline, the control says files need the network;
+ * the drop zone opens the picker from the keyboard, and a phone is offered its camera.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STILL_UPLOADING } from '../src/fields/FileInput';
 import { type World, renderApp, world } from './harness';
 
@@ -228,6 +229,40 @@ describe('a file field in a form', { timeout: 90_000 }, () => {
       window.dispatchEvent(new Event('online'));
     });
     expect(screen.queryByText(/^Files need the network/)).toBeNull();
+  });
+});
+
+describe('the drop zone', { timeout: 90_000 }, () => {
+  it('opens the picker from the keyboard, and on a phone offers the camera too', async () => {
+    const w = await claimsWorld();
+    const coarse = window.matchMedia;
+    window.matchMedia = (query: string) =>
+      ({ ...coarse(query), matches: query === '(pointer: coarse)' }) as MediaQueryList;
+    try {
+      const { user } = await newClaim(w);
+      const opened: string[] = [];
+      const click = vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(function (
+        this: HTMLInputElement,
+      ) {
+        opened.push(this.getAttribute('aria-label') ?? '');
+      });
+      receiptZone().focus();
+      await user.keyboard('{Enter}');
+      await user.keyboard(' ');
+      expect(opened).toEqual(['Receipt: choose a file', 'Receipt: choose a file']);
+      expect(receiptInput()).toHaveAttribute('accept', 'application/pdf,image/*');
+      expect(receiptInput()).not.toHaveAttribute('capture');
+
+      // the camera: its own input, so that the picker still offers the phone's files
+      await user.click(screen.getByRole('button', { name: 'Receipt: take a photo' }));
+      expect(opened.at(-1)).toBe('Receipt: take a photo');
+      const camera = screen.getByLabelText('Receipt: take a photo', { selector: 'input' });
+      expect(camera).toHaveAttribute('capture', 'environment');
+      expect(camera).toHaveAttribute('accept', 'image/*');
+      click.mockRestore();
+    } finally {
+      window.matchMedia = coarse;
+    }
   });
 });
 

@@ -117,9 +117,12 @@ describe('the create form', () => {
     await user.clear(spentOn);
     await user.type(spentOn, '2026-02-14');
     await user.type(textbox('Merchant'), 'Bouchon Daniel');
-    const receipt = textbox(/^Receipt/);
-    expect(receipt).toHaveAttribute('type', 'url');
-    await user.type(receipt, 'https://example.com/receipts/1');
+    // a file is uploaded as soon as it is chosen (files.test.tsx), and the form holds what it became
+    await user.upload(
+      screen.getByLabelText('Receipt: choose a file', { selector: 'input' }),
+      new File(['%PDF-1.4\n%%EOF\n'], 'lunch.pdf', { type: 'application/pdf' }),
+    );
+    await screen.findByRole('button', { name: 'Remove lunch.pdf' });
     await user.type(textbox(/^Exchange rate/), '1.0825');
     await user.type(textbox(/^Paid in currency/), 'CHF');
     await pick(user, 'Attendees', 'bo', 'bob');
@@ -140,7 +143,7 @@ describe('the create form', () => {
       vatAmount: '2.10',
       spentOn: '2026-02-14',
       merchant: 'Bouchon Daniel',
-      receipt: 'https://example.com/receipts/1',
+      receipt: { name: 'lunch.pdf', type: 'application/pdf', size: 15 },
       fxRate: '1.082500',
       originalCurrency: 'CHF',
       attendees: [bob.id],

@@ -4,7 +4,7 @@
  * tests exercise the same HTTP, permissions and rules as the browser does.
  */
 import { compile } from '@ninefold/language';
-import { type Model, SESSION_COOKIE } from '@ninefold/model';
+import { type FileInfo, type Model, SESSION_COOKIE } from '@ninefold/model';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
@@ -14,8 +14,21 @@ import { expect } from 'vitest';
 import { CSRF, type TestServer, givenUser, login, testServer } from '@ninefold/testkit';
 import { App, createAppParts } from '../src/app/App';
 import { guardHistory } from '../src/app/history';
+import { formDataBody, multipart } from './multipart';
 
 export { PASSWORD } from '@ninefold/testkit';
+
+// The server sniffs an upload with file-type, which asks `input instanceof Uint8Array` of the global
+// one. Under jsdom that global is jsdom's, of another realm, and no Node Buffer is one; the server
+// runs in Node, so it gets Node's back here (the app's own code depends on neither).
+globalThis.Uint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
+
+/** A small PDF to upload, as a claim's receipt: what the server sniffs as `application/pdf`. */
+export const SAMPLE_PDF = {
+  name: 'receipt.pdf',
+  type: 'application/pdf',
+  bytes: new TextEncoder().encode('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n'),
+} as const;
 
 /** The compiled model of an example (or of spec text). */
 export function modelOf(file: string): Model {
@@ -44,6 +57,8 @@ export interface World {
     status: number;
     body: Record<string, unknown>;
   }>;
+  /** Uploads a file as a user (`POST /api/files`), for a record to hold; throws unless stored. */
+  upload(name: string, file: { name: string; type: string; bytes: Uint8Array }): Promise<FileInfo>;
 }
 
 /** A world of an example of examples/ (by file name), or of a model made by the test. */
@@ -75,6 +90,21 @@ export async function world(spec: string | Model): Promise<World> {
         body: response.body === '' ? {} : (response.json() as Record<string, unknown>),
       };
     },
+    async upload(name, file) {
+      const cookie = users[name]?.cookie;
+      const { body, contentType } = multipart([
+        ['file', { filename: file.name, type: file.type, bytes: file.bytes }],
+      ]);
+      const response = await server.app.inject({
+        method: 'POST',
+        url: `${model.calls.basePath}/files`,
+        headers: { ...CSRF, ...(cookie === undefined ? {} : { cookie }), 'content-type': contentType },
+        payload: body,
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`upload refused: ${response.statusCode} ${response.body}`);
+      return response.json<FileInfo>();
+    },
   };
 }
 
@@ -92,11 +122,20 @@ export function injectFetch(server: TestServer, jar: { cookie: string | undefine
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, key) => (headers[key] = value));
     if (jar.cookie !== undefined) headers['cookie'] = jar.cookie;
+    // an upload's FormData, written out as the browser would send it
+    const form = init.body instanceof FormData ? await formDataBody(init.body) : null;
+    if (form !== null) headers['content-type'] = form.contentType;
+    // aborted while its body was being read: sent no further
+    if (init.signal?.aborted === true) throw init.signal.reason;
     const response = await server.app.inject({
       method: (init.method ?? 'GET') as 'GET',
       url: `${url.pathname}${url.search}`,
       headers,
-      ...(typeof init.body === 'string' ? { payload: init.body } : {}),
+      ...(typeof init.body === 'string'
+        ? { payload: init.body }
+        : form !== null
+          ? { payload: form.body }
+          : {}),
     });
     const set = response.cookies.find((c) => c.name === SESSION_COOKIE);
     if (set !== undefined)

@@ -1,7 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { decisionsLoaded } from '../src/runtime/access';
-import { renderApp, world } from './harness';
+import { SAMPLE_PDF, renderApp, world } from './harness';
 
 // The list's first rows wait for nothing they do not need: not for the engine's decisions on records
 // (CEL's evaluator: a list decides with the roles' grants alone), not for its filters' inputs (they
@@ -17,7 +17,7 @@ describe('a list’s first frame', { timeout: 90_000 }, () => {
       category: 'travel',
       amount: '120.50',
       spentOn: '2026-02-10',
-      receipt: 'https://receipts.example.com/1.jpg',
+      receipt: (await w.upload('ann', SAMPLE_PDF)).id,
     });
     expect(status).toBe(201);
     renderApp(w, { as: 'ann', path: '/my-claims' });

@@ -1,6 +1,6 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type World, renderApp, world } from './harness';
+import { SAMPLE_PDF, type World, renderApp, world } from './harness';
 
 // the test server's clock stands on 2026-03-01: every expense is before it
 interface ClaimInput {
@@ -17,7 +17,8 @@ async function claim(w: World, who: string, input: ClaimInput): Promise<string> 
     category: 'travel',
     amount: '20.00',
     spentOn: '2026-02-01',
-    receipt: 'https://receipts.example.com/1.jpg',
+    // a claim above the receipt threshold holds a receipt: each claim its own upload
+    receipt: (await w.upload(who, SAMPLE_PDF)).id,
     ...input,
   });
   if (status !== 201) throw new Error(`claim not created: ${status} ${JSON.stringify(body)}`);

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkedInject, DIALECTS, problem } from '@ninefold/testkit';
+import { PDF, multipart } from './files-world.js';
 import { type Client, type Json, type World, body, exampleWorld } from './world.js';
 
 const USERS = {
@@ -146,7 +147,7 @@ for (const dialect of DIALECTS) {
         ['originalCurrency', 'eur', 'E_PATTERN', null],
         ['category', 'yacht', 'E_NOT_ONE_OF', null],
         ['spentOn', '2026-02-30', 'E_FORMAT', null],
-        ['receipt', 'not a url', 'E_FORMAT', null],
+        ['receipt', 'not-an-upload', 'E_FILE_NOT_FOUND', null],
         [
           'tags',
           ['client', 'internal', 'remote', 'conference'],
@@ -510,7 +511,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('requires the fields a transition requires, and the rules of the transition apply', async () => {
-        const big = await claim(ann, { amount: '1500.00', receipt: 'https://receipts.example.com/1.jpg' });
+        const upload = multipart([
+          { name: 'file', filename: 'receipt.pdf', bytes: PDF, type: 'application/pdf' },
+        ]);
+        const receipt = body(await ann.request('POST', '/api/files', upload.payload, upload.headers));
+        const big = await claim(ann, { amount: '1500.00', receipt: receipt['id'] });
         const submitted = await fire(ann, big, 'submit');
         const url = `/api/claims/${String(big['id'])}`;
         const missing = problem(await mia.fire(url, 'reject', Number(submitted['version'])));

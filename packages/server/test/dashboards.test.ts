@@ -17,6 +17,7 @@ import {
   testServer,
 } from '@ninefold/testkit';
 import { SPEC, figureByHand, listAll, sortByKey, unlabelled } from './dashboard-world.js';
+import { PDF, multipart } from './files-world.js';
 import { type Client, type Json, exampleWorld } from './world.js';
 import { CSRF } from '@ninefold/testkit';
 
@@ -261,14 +262,20 @@ for (const dialect of DIALECTS) {
         fin: ['finance'],
         aud: ['auditor'],
       });
-      const claim = (by: Client, amount: string, spentOn: string) =>
-        created(by, '/api/claims', {
+      // each claim with a receipt of its own, uploaded first
+      const claim = async (by: Client, amount: string, spentOn: string) => {
+        const upload = multipart([
+          { name: 'file', filename: 'receipt.pdf', bytes: PDF, type: 'application/pdf' },
+        ]);
+        const receipt = (await by.request('POST', '/api/files', upload.payload, upload.headers)).json<Json>();
+        return created(by, '/api/claims', {
           title: 'Train to Lyon',
           category: 'travel',
           amount,
           spentOn,
-          receipt: 'https://example.com/receipt.jpg',
+          receipt: receipt['id'],
         });
+      };
       const first = await claim(as.ann!, '12.50', '2026-01-20');
       await claim(as.ann!, '7.25', '2026-02-03');
       await claim(as.bob!, '100.00', '2026-02-04');

@@ -19,6 +19,7 @@ import {
 } from '@ninefold/model';
 // the queue's code loads with the screens that write; only its type is needed here
 import type { QueuedWrite } from '../offline/queue';
+import { type UploadTransport, fetchTransport, xhrTransport } from './upload';
 
 /** The server answered with a problem: the catalogue's code and its rendered message. */
 export class ApiError extends Error {
@@ -83,6 +84,15 @@ export interface HttpOptions {
   readonly onUnauthenticated?: (problem: Problem) => void;
   /** Waits before a retry; tests make it instant. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** How uploads are sent: `XMLHttpRequest` in a browser, over `fetch` when one is given. */
+  readonly upload?: UploadTransport;
+}
+
+export interface UploadOptions {
+  readonly query?: RequestOptions['query'];
+  readonly signal?: AbortSignal;
+  /** Told the bytes sent so far and the total, as they go. */
+  readonly onProgress?: (sent: number, total: number) => void;
 }
 
 export interface Http {
@@ -91,6 +101,11 @@ export interface Http {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   /** The absolute URL of an API path, for links such as a CSV download. */
   url(path: string, query?: RequestOptions['query']): string;
+  /**
+   * A multipart `POST` with its progress (a file's upload): sent once, never retried, since a
+   * file chosen again is the user's to send; aborting its `signal` rejects with an `AbortError`.
+   */
+  upload<T>(path: string, body: FormData, options?: UploadOptions): Promise<T>;
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -107,6 +122,7 @@ export function createHttp(options: HttpOptions): Http {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sleep = options.sleep ?? sleepFor;
   const base = basePath.replace(/\/+$/, '');
+  const transport = options.upload ?? (options.fetch === undefined ? xhrTransport : fetchTransport(doFetch));
 
   const url: Http['url'] = (path, query) => {
     const search = query === undefined ? '' : new URLSearchParams(query).toString();
@@ -155,18 +171,41 @@ export function createHttp(options: HttpOptions): Http {
       }
     }
     if (response.status === 204) return undefined as T;
-    const text = await response.text();
+    return answer<T>(response.status, await response.text());
+  }
+
+  /** The body of a successful answer, or its problem thrown as an `ApiError`. */
+  function answer<T>(status: number, text: string): T {
     const body: unknown = text === '' ? undefined : safeJson(text);
-    if (response.ok) return body as T;
-    const problem = asProblem(body, response.status);
-    if (response.status === 401) options.onUnauthenticated?.(problem);
+    if (status >= 200 && status < 300) return body as T;
+    const problem = asProblem(body, status);
+    if (status === 401) options.onUnauthenticated?.(problem);
     throw new ApiError(problem);
+  }
+
+  async function upload<T>(path: string, body: FormData, init: UploadOptions = {}): Promise<T> {
+    const headers = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE };
+    let sent;
+    try {
+      sent = await transport({
+        url: url(path, init.query),
+        body,
+        headers,
+        ...(init.signal === undefined ? {} : { signal: init.signal }),
+        ...(init.onProgress === undefined ? {} : { onProgress: init.onProgress }),
+      });
+    } catch (error) {
+      if (init.signal?.aborted === true) throw error; // the caller cancelled: not a failure to report
+      throw new NetworkError('offline', { cause: error });
+    }
+    return answer<T>(sent.status, sent.text);
   }
 
   return {
     request,
     get: (path, init) => request('GET', path, init),
     url,
+    upload,
   };
 }
 

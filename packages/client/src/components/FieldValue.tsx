@@ -8,6 +8,7 @@ import { type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useRecordTitle } from '../api/ref-labels';
 import { formatValue } from '../format/values';
+import { FileCell } from './FileValue';
 import { detailPath } from '../runtime/paths';
 import { useModel } from '../runtime/runtime';
 import './values.css';
@@ -84,6 +85,8 @@ export function valueView(model: Model, field: Field, value: Value | undefined):
       break;
     case 'file':
     case 'thumbnail':
+      // images as small thumbnails, other files as their names, linked (FileValue.tsx)
+      return <FileCell value={value} label={field.label} />;
     case 'text':
       break;
     default:

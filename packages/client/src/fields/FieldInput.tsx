@@ -18,8 +18,8 @@ import {
 } from '@mantine/core';
 import { FIELD_TYPE_INFO, type Field, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
 import { useState } from 'react';
-import { formatValue } from '../format/values';
 import { RefPicker } from '../components/RefPicker';
+import { FileInput } from './FileInput';
 import { message } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import {
@@ -124,7 +124,7 @@ export function FieldInput(props: FieldInputProps) {
     case 'color':
       return <ColorText {...props} common={common} />;
     case 'file':
-      return <TextInput {...common} readOnly value={formatValue(props.field, props.value ?? null, 'en')} />;
+      return <FileInput {...props} />;
     case 'text':
     case 'email':
     case 'url':

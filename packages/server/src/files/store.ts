@@ -22,7 +22,10 @@ export interface FileStore {
    * under `key`.
    */
   put(key: string, body: Readable): Promise<void>;
-  /** The bytes under `key` (or a range of them), or null when there is nothing under it. */
+  /**
+   * The bytes under `key` (or a range of them), or null when there is nothing under it. A stream
+   * returned holds a file or a connection open: read it to its end or destroy it.
+   */
   get(key: string, range?: ByteRange): Promise<Readable | null>;
   /** Removes what is under `key`; nothing under it is not an error. */
   delete(key: string): Promise<void>;

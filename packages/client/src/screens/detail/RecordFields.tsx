@@ -1,6 +1,8 @@
 import { DataList } from '@mantine/core';
-import { FIELD_TYPE_INFO, type ApiRecord, type Entity, humanize } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type ApiRecord, type Entity, humanize, isFileInfo } from '@ninefold/model';
+import { isPdf } from '../../api/files';
 import { FieldValue, RefLink } from '../../components/FieldValue';
+import { FileDetail } from '../../components/FileValue';
 import { formatDateTime } from '../../format/values';
 import { useModel } from '../../runtime/runtime';
 
@@ -38,14 +40,21 @@ export function RecordFields({
       {items.map((name) => {
         const field = entity.fields[name];
         // long values take the whole row, so that a description is not squeezed into half of it
-        const wide = field !== undefined && FIELD_TYPE_INFO[field.type].wide;
+        const input = field === undefined ? null : FIELD_TYPE_INFO[field.type].input;
+        // a file shows as its preview and download link; a gallery or a PDF takes the whole row
+        const file = input === 'file' && record[name] !== null;
+        const wide =
+          field !== undefined &&
+          (FIELD_TYPE_INFO[field.type].wide || (file && (field.many || isPdfValue(record[name]))));
         return (
           <DataList.Item key={name} data-field={name} style={wide ? { gridColumn: '1 / -1' } : undefined}>
             <DataList.ItemLabel>{field?.label ?? humanize(name)}</DataList.ItemLabel>
             <DataList.ItemValue
               style={{ overflowWrap: 'anywhere', ...(wide ? { whiteSpace: 'pre-wrap' } : {}) }}
             >
-              {field !== undefined ? (
+              {field !== undefined && file ? (
+                <FileDetail value={record[name]} label={field.label} />
+              ) : field !== undefined ? (
                 <FieldValue field={field} value={record[name]} />
               ) : (
                 <SystemValue name={name} record={record} />
@@ -56,6 +65,10 @@ export function RecordFields({
       })}
     </DataList>
   );
+}
+
+function isPdfValue(value: unknown): boolean {
+  return isFileInfo(value) && isPdf(value);
 }
 
 /** A system column a screen lists among its fields: a timestamp, the author. */

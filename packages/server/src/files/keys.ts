@@ -33,5 +33,14 @@ export function checkFileKey(key: string): string {
  * @example fileKeys('f1') // ['f1', 'f1.w64.webp', 'f1.w320.webp', 'f1.w1280.webp']
  */
 export function fileKeys(file: string): string[] {
-  return [file, ...IMAGE_WIDTHS.map((width) => `${file}.w${width}.webp`)];
+  return [file, ...IMAGE_WIDTHS.map((width) => variantKey(file, width))];
+}
+
+/**
+ * The key of a file's variant at a width.
+ *
+ * @example variantKey('0190…', 320) // '0190….w320.webp'
+ */
+export function variantKey(id: string, width: number): string {
+  return `${id}.w${width}.webp`;
 }

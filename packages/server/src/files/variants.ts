@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.js';
 import { LruMap } from '../lru-map.js';
+import { variantKey } from './keys.js';
 import { type FileRow } from './rows.js';
 import { type FileStore } from './store.js';
 
@@ -29,14 +30,6 @@ export interface ImageVariants {
 /** How many variants' sizes and hashes are remembered, so that a repeat reads the store once. */
 const REMEMBERED = 4096;
 
-/**
- * The key of a file's variant at a width.
- *
- * @example variantKey('0190…', 320) // '0190….w320.webp'
- */
-export function variantKey(id: string, width: number): string {
-  return `${id}.w${width}.webp`;
-}
 
 /**
  * The variants of the images in `files`.

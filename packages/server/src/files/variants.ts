@@ -30,7 +30,6 @@ export interface ImageVariants {
 /** How many variants' sizes and hashes are remembered, so that a repeat reads the store once. */
 const REMEMBERED = 4096;
 
-
 /**
  * The variants of the images in `files`.
  *

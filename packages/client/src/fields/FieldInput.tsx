@@ -16,7 +16,7 @@ import {
   Textarea,
   type TextInputProps,
 } from '@mantine/core';
-import { FIELD_TYPE_INFO, type Field, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
 import { useState } from 'react';
 import { RefPicker } from '../components/RefPicker';
 import { FileInput } from './FileInput';
@@ -36,26 +36,9 @@ import {
   timeFromText,
   timeToText,
 } from './input-values';
+import { type FieldInputProps } from './field-input-props';
 
-export interface FieldInputProps {
-  field: Field;
-  value: Value | undefined;
-  onChange(value: Value): void;
-  onBlur?(): void;
-  /** The message shown beside the field. */
-  error?: string | undefined;
-  /** Shown, not editable: a read-only field, or one the role may not write. */
-  disabled?: boolean;
-  /** Marks the field as required; by default the field's own `required`. */
-  required?: boolean;
-  /** The label; by default the field's. */
-  label?: string;
-  /**
-   * Told when the text typed cannot be a value at all (JSON that does not parse), with the message
-   * shown, and `null` once it can: the value given to `onChange` is then the last good one.
-   */
-  onInvalid?(message: string | null): void;
-}
+export type { FieldInputProps };
 
 /**
  * The right control for a field's type.

@@ -20,7 +20,7 @@ import { message } from '../runtime/messages';
 import { useOnline } from '../runtime/online';
 import { useModel } from '../runtime/runtime';
 import { DropZone } from './DropZone';
-import { type FieldInputProps } from './FieldInput';
+import { type FieldInputProps } from './field-input-props';
 import { acceptAttribute, maxFileSize, refusal, takesPhotos } from './file-checks';
 import { useUploads } from './use-uploads';
 

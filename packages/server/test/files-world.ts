@@ -97,14 +97,19 @@ export interface FilesWorld {
 const FILES_PATH = '/api/files';
 
 /**
- * The world on a dialect.
+ * The world on a dialect, its files on the disk under `root` unless another store is given.
  *
  * @example const world = await filesWorld('sqlite');
  */
-export async function filesWorld(dialect: TestDialect, model = filesModel()): Promise<FilesWorld> {
+export async function filesWorld(
+  dialect: TestDialect,
+  model = filesModel(),
+  store?: FileStore,
+): Promise<FilesWorld> {
   const root = mkdtempSync(join(tmpdir(), 'ninefold-files-test-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const disk = diskFileStore(root);
+  // another store (S3) when given one: then `root` and `stored()` see nothing of it
+  const disk = store ?? diskFileStore(root);
   const puts: string[] = [];
   const files: FileStore = {
     ...disk,

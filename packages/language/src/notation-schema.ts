@@ -105,6 +105,9 @@ const calls = strictObject(
       10,
     ),
     offlineQueue: flag('Whether the client queues writes made offline and replays them. Default true.'),
+    realtime: flag(
+      'Whether changes arrive live in every open page that may see them (the `events` stream). Default true.',
+    ),
   },
   { title: 'Calls', description: 'Section 7: how the client reaches the generated API.' },
 );

@@ -22,3 +22,19 @@ describe('the seed', () => {
     expect(JSON.parse(JSON.stringify(result.model))).toEqual(result.model);
   });
 });
+
+describe('calls', () => {
+  const withCalls = (calls: string) =>
+    compile(`product: { name: Shop }\nentities: { Item: { fields: { name: text } } }\ncalls: ${calls}\n`, {
+      file: 'spec.yaml',
+    });
+
+  it('streams changes unless `calls.realtime` turns it off', () => {
+    const on = withCalls('{ retries: 1 }');
+    const off = withCalls('{ realtime: false }');
+    if (!on.ok || !off.ok) throw new Error(JSON.stringify([on.diagnostics, off.diagnostics]));
+    expect(on.model.calls.realtime).toBe(true);
+    expect(off.model.calls.realtime).toBe(false);
+    expect(withCalls('{ realtime: sometimes }').ok).toBe(false);
+  });
+});

@@ -17,3 +17,4 @@ export * from './env-text.js';
 export * from './notification-text.js';
 export * from './relations-protocol.js';
 export * from './files-protocol.js';
+export * from './events-protocol.js';

@@ -443,6 +443,11 @@ export interface Calls {
   readonly retries: number;
   /** Whether the client queues writes made offline and replays them. */
   readonly offlineQueue: boolean;
+  /**
+   * Whether changes arrive live: the server's `events` stream (Server-Sent Events) and the app's
+   * pages that follow it (decision 0056). `false`: no stream; pages show what they read.
+   */
+  readonly realtime: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

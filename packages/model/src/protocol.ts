@@ -222,6 +222,11 @@ export const API_PATHS = {
    * image's variant; `?download=1` as an attachment) to whoever may read a record field holding it.
    */
   files: 'files',
+  /**
+   * `GET events`: the signed-in user's stream of record changes, Server-Sent Events
+   * (`events-protocol.ts`, decision 0056); absent when `calls.realtime` is false.
+   */
+  events: 'events',
 } as const;
 
 /** Paths the server answers at the root, outside the API's base path. */

@@ -6,10 +6,16 @@ import { mapOf } from './reader.js';
 
 export const PRODUCT_KEYS = ['name', 'summary', 'audience', 'locale', 'theme', 'dashboard'] as const;
 export const THEME_KEYS = ['primaryColor', 'colorScheme'] as const;
-export const CALLS_KEYS = ['basePath', 'timeoutMs', 'retries', 'offlineQueue'] as const;
+export const CALLS_KEYS = ['basePath', 'timeoutMs', 'retries', 'offlineQueue', 'realtime'] as const;
 const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
 
-export const DEFAULT_CALLS: Calls = { basePath: '/api', timeoutMs: 10_000, retries: 2, offlineQueue: true };
+export const DEFAULT_CALLS: Calls = {
+  basePath: '/api',
+  timeoutMs: 10_000,
+  retries: 2,
+  offlineQueue: true,
+  realtime: true,
+};
 
 /**
  * Reads `product:`. Without a name the document's title names the product; without a summary the
@@ -107,5 +113,7 @@ export function readCalls(ctx: CompileContext, entries: readonly YEntry[]): Call
   const offline = m?.get('offlineQueue');
   if (offline)
     calls.offlineQueue = reader.boolean(offline.value, '`calls.offlineQueue`') ?? calls.offlineQueue;
+  const realtime = m?.get('realtime');
+  if (realtime) calls.realtime = reader.boolean(realtime.value, '`calls.realtime`') ?? calls.realtime;
   return calls;
 }

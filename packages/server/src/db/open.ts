@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
-import { type Listening, listenTo } from './postgres-listen.js';
+import { type Listening, type OnNotify, listenTo } from './postgres-listen.js';
 import { postgresPool } from './postgres-pool.js';
 import { sqliteRawReads } from './sqlite-raw-reads.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
@@ -33,7 +33,7 @@ export interface Database {
    * Listens to a channel of a PostgreSQL server (NOTIFY) on a connection of its own, which it keeps
    * across drops (`postgres-listen.ts`); absent where no other process can notify (SQLite, PGlite).
    */
-  readonly listen?: (channel: string, onNotify: () => void, onError: (error: unknown) => void) => Listening;
+  readonly listen?: (channel: string, onNotify: OnNotify, onError: (error: unknown) => void) => Listening;
   close(): Promise<void>;
 }
 

@@ -1,13 +1,15 @@
 /**
- * A connection of its own that LISTENs to a PostgreSQL channel, for the job runners of every process
- * to hear a job written by another the moment its transaction commits (`NOTIFY`, decision 0028).
+ * A connection of its own that LISTENs to a PostgreSQL channel, for every process to hear what
+ * another wrote the moment its transaction commits (`NOTIFY`): a job to run (decision 0028), a
+ * session to forget, a record changed (decision 0056).
  *
  * LISTEN belongs to a session, so it cannot share the pool's connections, which every request
  * borrows and hands back. Like the pool's clients (decision 0023), it keeps an `'error'` listener
  * for as long as it lives, so a dropped connection (a restart, a failover, `pg_terminate_backend`)
  * never ends the process: it connects again after a pause that grows from 0.25 s to 30 s. A
- * notification sent while it was away is lost, so every (re)connection counts as one — the runner
- * looks for due jobs then — and the runner's poll stays as the fallback.
+ * notification sent while it was away is lost, so every (re)connection is told as a notification
+ * without a payload (`null`): its listener resynchronises then (the runner looks for due jobs, a
+ * cache forgets what it holds), and the runner's poll stays as the fallback.
  */
 import pg from 'pg';
 
@@ -27,15 +29,22 @@ export interface Listening {
 }
 
 /**
- * Listens to `channel` on the server at `url`, calling `onNotify` for each notification and on each
- * (re)connection; `onError` hears why a connection failed or dropped.
+ * What a listener hears: a notification's payload (`''` when it was sent without one), or `null`
+ * when the connection was (re)made and notifications may have been missed.
+ */
+export type OnNotify = (payload: string | null) => void;
+
+/**
+ * Listens to `channel` on the server at `url`, calling `onNotify` with the payload of each
+ * notification, and with `null` on each (re)connection; `onError` hears why a connection failed or
+ * dropped.
  *
  * @example const listening = listenTo(url, 'ninefold_jobs', () => runner.wake(), console.error);
  */
 export function listenTo(
   url: string,
   channel: string,
-  onNotify: () => void,
+  onNotify: OnNotify,
   onError: (error: unknown) => void,
 ): Listening {
   let closed = false;
@@ -72,7 +81,7 @@ export function listenTo(
     client.on('error', drop);
     client.on('end', () => drop(new Error(`The connection listening to ${channel} ended.`)));
     client.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) onNotify(message.payload ?? '');
     });
     try {
       await client.connect();
@@ -88,7 +97,7 @@ export function listenTo(
     current = client;
     delay = FIRST_RETRY_MS;
     settleReady(true);
-    onNotify();
+    onNotify(null);
   };
 
   void connect();

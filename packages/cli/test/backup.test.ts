@@ -6,7 +6,6 @@
  * nothing written; a data folder or S3 prefix that holds something is refused without --force. On
  * PostgreSQL the archive holds the files and says the database is pg_dump's.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +78,6 @@ async function openSqlite(dataDir: string): Promise<Database> {
   return openDatabase({ sqlite: join(dataDir, 'ninefold.sqlite') });
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 async function bytesOf(files: FileStore, key: string): Promise<Buffer | null> {
   const body = await files.get(key);
@@ -127,7 +125,6 @@ async function product(database: Database, files: FileStore, model: Model) {
         name: info.name,
         size: info.size,
         type: info.type,
-        sha256: sha256(bytes),
         uploaded_by: 'someone',
         uploaded_at: '2026-03-01T09:00:00.000Z',
         entity: 'Claim',

@@ -70,7 +70,6 @@ async function uploaded(server: TestServer, uploadedBy: string, id: string): Pro
         name: 'receipt.pdf',
         size: id.length,
         type: 'application/pdf',
-        sha256: '0'.repeat(64),
         uploaded_by: uploadedBy,
         uploaded_at: now.toISOString(),
       })

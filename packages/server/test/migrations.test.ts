@@ -122,6 +122,53 @@ for (const dialect of DIALECTS) {
       expect(after['title']).toBe('T');
     });
 
+    it('drops a column the server no longer keeps in its own tables without asking, keeping the rows', async () => {
+      const { database } = await freshDatabase(dialect);
+      await migrate(database, specModel(V1));
+      // a database made by a server that still kept the SHA-256 of every uploaded file (issue 18)
+      await sql`alter table ninefold_files add column sha256 text`.execute(database.db);
+      const last = await database.db
+        .selectFrom('ninefold_migrations')
+        .select(['id', 'schema'])
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const schema = JSON.parse(String(last.schema)) as {
+        tables: Record<string, { columns: Array<Record<string, unknown>> }>;
+      };
+      const files = schema.tables['ninefold_files']!;
+      files.columns.push({
+        ...files.columns.find((c) => c['name'] === 'name'),
+        name: 'sha256',
+        meaning: 'sha256',
+      });
+      await database.db
+        .updateTable('ninefold_migrations')
+        .set({ schema: JSON.stringify(schema) })
+        .where('id', '=', last.id)
+        .execute();
+      await database.db
+        .insertInto('ninefold_files')
+        .values({
+          id: 'f1',
+          name: 'r.pdf',
+          size: 3,
+          type: 'application/pdf',
+          sha256: 'abc',
+          uploaded_by: 'u1',
+          uploaded_at: 'x',
+        })
+        .execute();
+
+      const outcome = await migrate(database, specModel(V1));
+      expect(outcome.status).toBe('applied');
+      expect(outcome.plan.lossy).toBe(false);
+      expect(outcome.planText).toBe('  drop column ninefold_files.sha256 (the server no longer keeps it)');
+      const row = await database.db.selectFrom('ninefold_files').selectAll().executeTakeFirstOrThrow();
+      expect(row).not.toHaveProperty('sha256');
+      expect(row['name']).toBe('r.pdf');
+      // a product's column is the product's data: dropping one still asks (the test above)
+    });
+
     it('treats a narrowed type and a field made required without a default as lossy', async () => {
       const { database } = await freshDatabase(dialect);
       await migrate(database, specModel(V1));

@@ -1,8 +1,8 @@
 /**
  * `GET <basePath>/files/<id>` (decision 0050): the bytes of a file the caller may read
  * (`read-access.ts`; anyone else, like an unknown id, gets 404), or of its variant (`?w=320`,
- * `variants.ts`), streamed from the store. A file never changes, so its SHA-256 is its ETag
- * (`If-None-Match` → 304) and a private cache may keep it; a single `Range` is answered 206. Only
+ * `variants.ts`), streamed from the store. The bytes under a store key never change, so the key is their
+ * ETag (`If-None-Match` → 304) and a private cache may keep it; a single `Range` is answered 206. Only
  * what a browser shows harmlessly is `inline`; everything else is an attachment, sandboxed by CSP
  * should a browser open it anyway. `?download=1` makes any file an attachment.
  */
@@ -29,11 +29,10 @@ export interface DownloadContext {
 /** How long a browser may keep a file it was given (its bytes never change; access may). */
 export const FILE_MAX_AGE_SECONDS = 3600;
 
-/** What is sent: the bytes under `key`, of `size`, with their hash and type. */
+/** What is sent: the bytes under `key` (which never change: the ETag), of `size`, with their type. */
 interface Sent {
   readonly key: string;
   readonly size: number;
-  readonly sha256: string;
   readonly type: string;
   readonly name: string;
 }
@@ -82,7 +81,7 @@ async function sendBytes(
   sent: Sent,
   download: boolean,
 ): Promise<FastifyReply> {
-  const etag = `"${sent.sha256}"`;
+  const etag = `"${sent.key}"`;
   const inline = !download && showsInline(sent.type);
   reply
     .header('etag', etag)

@@ -15,7 +15,6 @@
 import { type FieldError, type WireRecord } from '@ninefold/engine';
 import { type Entity, type Field, type FileInfo, type Value, isFileInfo } from '@ninefold/model';
 import { type Kysely, type Transaction } from 'kysely';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
@@ -179,9 +178,8 @@ export async function storeUpload(
 ): Promise<FileInfo> {
   const id = newId();
   await store.put(id, Readable.from([Buffer.from(upload.bytes)]));
-  const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
   const file: FileInfo = { id, name: upload.name, size: upload.bytes.byteLength, type: upload.type };
-  await recordUpload(db, store, { ...file, sha256 }, uploadedBy, now);
+  await recordUpload(db, store, file, uploadedBy, now);
   return file;
 }
 

@@ -15,8 +15,6 @@ type Db = Transaction<any> | Kysely<any>;
 
 /** A file as its row holds it. */
 export interface FileRow extends FileInfo {
-  /** The SHA-256 of its bytes, in hex. */
-  readonly sha256: string;
   readonly uploadedBy: string;
   readonly uploadedAt: string;
   /** Who holds it: null until a write attaches it. */
@@ -33,11 +31,11 @@ export interface FileHolder {
 /**
  * Inserts the row of a file just stored, unattached.
  *
- * @example await insertFile(trx, { id, name, size, type, sha256, uploadedBy: user.id, uploadedAt: now });
+ * @example await insertFile(trx, { id, name, size, type, uploadedBy: user.id, uploadedAt: now });
  */
 export async function insertFile(
   db: Db,
-  file: FileInfo & { readonly sha256: string; readonly uploadedBy: string; readonly uploadedAt: Date },
+  file: FileInfo & { readonly uploadedBy: string; readonly uploadedAt: Date },
 ): Promise<void> {
   await db
     .insertInto(TABLES.files)
@@ -46,7 +44,6 @@ export async function insertFile(
       name: file.name,
       size: file.size,
       type: file.type,
-      sha256: file.sha256,
       uploaded_by: file.uploadedBy,
       uploaded_at: file.uploadedAt.toISOString(),
       entity: null,
@@ -62,12 +59,12 @@ export async function insertFile(
  * transaction. If that fails, its bytes are removed (no row would ever name them) and the error
  * thrown. The upload route and the demo's sample files both come through here.
  *
- * @example await recordUpload(database.db, files, { id, name, size, type, sha256 }, user.id, now);
+ * @example await recordUpload(database.db, files, { id, name, size, type }, user.id, now);
  */
 export async function recordUpload(
   db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- the server's own table
   store: FileStore,
-  file: FileInfo & { readonly sha256: string },
+  file: FileInfo,
   uploadedBy: string,
   at: Date,
 ): Promise<void> {
@@ -100,7 +97,6 @@ export async function findFile(db: Db, id: string): Promise<FileRow | null> {
     name: String(row['name']),
     size: Number(row['size']),
     type: String(row['type']),
-    sha256: String(row['sha256']),
     uploadedBy: String(row['uploaded_by']),
     uploadedAt: String(row['uploaded_at']),
     holder:

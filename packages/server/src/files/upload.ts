@@ -64,7 +64,7 @@ export function uploadRoute(context: UploadContext) {
       reply.header('connection', 'close');
       throw new ApiError('E_BAD_REQUEST', { reason: ONE_FILE });
     }
-    let stored: (FileInfo & { sha256: string }) | null = null;
+    let stored: FileInfo | null = null;
     try {
       const parts = request.parts({
         limits: { ...PART_LIMITS, fileSize: scope.limit + 1 },
@@ -98,7 +98,7 @@ async function storePart(
   files: FileStore,
   part: MultipartFile,
   scope: UploadScope,
-): Promise<FileInfo & { sha256: string }> {
+): Promise<FileInfo> {
   const id = newId();
   const name = storedFileName(part.filename);
   const meter = new UploadMeter(scope, name);

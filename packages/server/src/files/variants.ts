@@ -6,7 +6,6 @@
  * small (at most `IMAGE_WIDTHS`' largest wide), so it is made in memory, then stored.
  */
 import { type ImageWidth } from '@ninefold/model';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.js';
 import { LruMap } from '../lru-map.js';
@@ -14,11 +13,10 @@ import { variantKey } from './keys.js';
 import { type FileRow } from './rows.js';
 import { type FileStore } from './store.js';
 
-/** A variant in the store: its key, size and SHA-256 (its ETag). */
+/** A variant in the store: its key (its ETag) and size. */
 export interface Variant {
   readonly key: string;
   readonly size: number;
-  readonly sha256: string;
 }
 
 /** The variants of one store's images. */
@@ -27,7 +25,7 @@ export interface ImageVariants {
   variant(file: FileRow, width: ImageWidth): Promise<Variant>;
 }
 
-/** How many variants' sizes and hashes are remembered, so that a repeat reads the store once. */
+/** How many variants' sizes are remembered, so that a repeat reads the store once. */
 const REMEMBERED = 4096;
 
 /**
@@ -41,13 +39,9 @@ export function imageVariants(files: FileStore): ImageVariants {
   const find = async (key: string): Promise<Variant | null> => {
     const bytes = await files.get(key);
     if (bytes === null) return null;
-    const hash = createHash('sha256');
     let size = 0;
-    for await (const chunk of bytes as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      hash.update(chunk);
-    }
-    return { key, size, sha256: hash.digest('hex') };
+    for await (const chunk of bytes as AsyncIterable<Buffer>) size += chunk.length;
+    return { key, size };
   };
   const make = async (file: FileRow, width: ImageWidth, key: string): Promise<Variant> => {
     const found = await find(key);
@@ -65,7 +59,7 @@ export function imageVariants(files: FileStore): ImageVariants {
       throw unreadable(file);
     }
     await files.put(key, Readable.from([webp]));
-    return { key, size: webp.length, sha256: createHash('sha256').update(webp).digest('hex') };
+    return { key, size: webp.length };
   };
   return {
     async variant(file, width) {

@@ -8,7 +8,17 @@ export type Step =
   | { readonly kind: 'create-table'; readonly table: Table }
   | { readonly kind: 'drop-table'; readonly table: Table }
   | { readonly kind: 'add-column'; readonly table: string; readonly column: Column }
-  | { readonly kind: 'drop-column'; readonly table: string; readonly column: Column }
+  /**
+   * `retired`: a column of one of the server's own tables that this version of the server no longer
+   * keeps (say, a digest it stopped computing). Its values were the server's, never a product's
+   * data, so dropping it loses nothing anyone wrote: not lossy.
+   */
+  | {
+      readonly kind: 'drop-column';
+      readonly table: string;
+      readonly column: Column;
+      readonly retired?: true;
+    }
   /** Same storage, compatible meaning (text → string, more enum values): nothing to do in SQL. */
   | { readonly kind: 'relabel-column'; readonly table: string; readonly from: Column; readonly to: Column }
   /** Incompatible meaning: the old values are deleted and the column starts empty. */
@@ -47,8 +57,9 @@ export interface Plan {
 /** Whether a step loses data (or leaves existing records without a required value). */
 export function isLossy(step: Step): boolean {
   switch (step.kind) {
-    case 'drop-table':
     case 'drop-column':
+      return step.retired !== true;
+    case 'drop-table':
     case 'retype-column':
     case 'narrow-enum':
       return true;
@@ -101,7 +112,8 @@ export function diffSchemas(from: Schema | null, to: Schema): Plan {
     const touched = new Set<string>();
     for (const column of old.columns) {
       if (!table.columns.some((c) => c.name === column.name)) {
-        drops.push({ kind: 'drop-column', table: table.name, column });
+        const retired = old.entity === null && old.join === undefined;
+        drops.push({ kind: 'drop-column', table: table.name, column, ...(retired ? { retired } : {}) });
         touched.add(column.name);
       }
     }
@@ -247,7 +259,9 @@ function describe(step: Step): string {
       return isLossy(step) ? `${base}: required without a default, existing records have no value` : base;
     }
     case 'drop-column':
-      return `drop column ${step.table}.${step.column.name} (its values are deleted)`;
+      return step.retired === true
+        ? `drop column ${step.table}.${step.column.name} (the server no longer keeps it)`
+        : `drop column ${step.table}.${step.column.name} (its values are deleted)`;
     case 'relabel-column':
       return `change ${step.table}.${step.to.name} from ${label(step.from)} to ${label(step.to)} (no data changes)`;
     case 'retype-column':

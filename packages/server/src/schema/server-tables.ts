@@ -31,8 +31,6 @@ function fileTable(): Table {
       system('name', 'text', 'string'),
       system('size', 'integer', 'integer'),
       system('type', 'text', 'string'),
-      // the SHA-256 of the bytes, hex: the download's ETag
-      system('sha256', 'text', 'sha256'),
       system('uploaded_by', 'text', 'ref:User'),
       system('uploaded_at', 'text', 'datetime'),
       system('entity', 'text', 'string', { notNull: false }),

@@ -78,7 +78,6 @@ async function openSqlite(dataDir: string): Promise<Database> {
   return openDatabase({ sqlite: join(dataDir, 'ninefold.sqlite') });
 }
 
-
 async function bytesOf(files: FileStore, key: string): Promise<Buffer | null> {
   const body = await files.get(key);
   if (body === null) return null;

@@ -94,11 +94,7 @@ export function uploadRoute(context: UploadContext) {
 }
 
 /** Streams one file part through the meter into the store under a new id. */
-async function storePart(
-  files: FileStore,
-  part: MultipartFile,
-  scope: UploadScope,
-): Promise<FileInfo> {
+async function storePart(files: FileStore, part: MultipartFile, scope: UploadScope): Promise<FileInfo> {
   const id = newId();
   const name = storedFileName(part.filename);
   const meter = new UploadMeter(scope, name);

@@ -117,7 +117,7 @@ if (TEST_DATABASE_URL !== '') {
 
       // another instance serving from the database, as a process elsewhere does
       const elsewhere = await openDatabase(env.DATABASE_URL);
-      let other: InstancePresence | undefined = await registerInstance(elsewhere);
+      const other: InstancePresence = await registerInstance(elsewhere);
       try {
         const refused = await start('v2');
         expect(refused.code).toBe(1);
@@ -147,8 +147,7 @@ if (TEST_DATABASE_URL !== '') {
         expect([told.code, told.ready]).toEqual([0, 200]);
         expect(told.stdout).toContain('Migrated the database (migration 3)');
       } finally {
-        await other?.release();
-        other = undefined;
+        await other.release();
       }
       // alone, it migrates by itself
       try {

@@ -8,7 +8,6 @@
 import { type Model } from '@ninefold/model';
 import {
   type Database,
-  type InstancePresence,
   type MigrationOutcome,
   type PlannedMigration,
   compatibilityCheck,
@@ -28,7 +27,7 @@ export class SchemaIncompatibleError extends Error {
     super(
       `The ${label} is not migrated to this spec (${problems.join('; ')}), and ${others} other ` +
         `${others === 1 ? 'instance serves' : 'instances serve'} from it: run \`ninefold migrate <spec> --apply\` ` +
-        'first (the pre-deploy step), or start with --migrate to migrate it from here.',
+        'first, the pre-deploy step (or give --migrate to `ninefold start` or `ninefold worker`).',
     );
     this.name = 'SchemaIncompatibleError';
   }
@@ -38,8 +37,11 @@ export interface PrepareOptions {
   /** `--migrate`: migrate even with other instances serving. */
   readonly migrate: boolean;
   readonly acceptDataLoss: boolean;
-  /** This process's row among the instances (PostgreSQL); null where it is the only one (SQLite). */
-  readonly presence: InstancePresence | null;
+  /**
+   * How many other instances serve from the database (PostgreSQL: `InstancePresence.others`, or
+   * `instancesServing` for a command that is no instance); null where there is only ever one (SQLite).
+   */
+  readonly others: (() => Promise<number>) | null;
 }
 
 /** What the start did: migrated (or found nothing to do), or left the schema to the pre-deploy step. */
@@ -53,7 +55,7 @@ export type PreparedSchema =
  * from a migration as `migrate` does.
  *
  * @example
- * const prepared = await prepareSchema(database, model, { migrate: false, acceptDataLoss: false, presence });
+ * const prepared = await prepareSchema(database, model, { migrate: false, acceptDataLoss: false, others: presence.others });
  * if (prepared.kind === 'migrated' && prepared.outcome.status === 'applied') print(prepared.outcome.planText);
  */
 export async function prepareSchema(
@@ -67,9 +69,8 @@ export async function prepareSchema(
   });
   // a database never migrated serves nobody yet: instances started together on it all try, and the
   // migrations' lock lets one apply while the others wait and then find nothing to do
-  if (options.migrate || options.presence === null || (await recordedSchema(database)) === null)
-    return apply();
-  const others = await options.presence.others();
+  if (options.migrate || options.others === null || (await recordedSchema(database)) === null) return apply();
+  const others = await options.others();
   if (others === 0) return apply();
   const { problems } = await compatibilityCheck(database, model)();
   if (problems.length > 0) throw new SchemaIncompatibleError(database.label, problems, others);

@@ -162,7 +162,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const prepared = await prepareSchema(database, model, {
       migrate: options.migrate === true,
       acceptDataLoss: options.acceptDataLoss ?? false,
-      presence,
+      others: presence?.others ?? null,
     });
     for (const line of describePrepared(prepared)) print(line);
     const demoAccounts =

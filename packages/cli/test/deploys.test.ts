@@ -2,9 +2,9 @@
  * The command line of a rolling deploy (decision 0059). `ninefold migrate` prints the plan and
  * changes nothing (exit 1 while there is one, so that a script written when it applied stops);
  * `--apply` is the pre-deploy step. On the PostgreSQL server (when TEST_DATABASE_URL is set), with
- * another instance serving from the database, `ninefold start` and `ninefold worker` do not migrate:
- * they serve a database that can serve their spec, stop with one line naming `ninefold migrate
- * --apply` on one that cannot, and migrate with `--migrate`, or once they are alone.
+ * another instance serving from the database, `ninefold start` and `ninefold worker` (and `ninefold
+ * users`) do not migrate: they serve a database that can serve their spec, stop with one line
+ * naming `ninefold migrate --apply` on one that cannot, and migrate with `--migrate`, or once alone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,6 +129,11 @@ if (TEST_DATABASE_URL !== '') {
         const worker = await run(['worker', spec('v2')], env);
         expect(worker.code).toBe(1);
         expect(worker.stderr).toContain('ninefold migrate <spec> --apply');
+        // nor does a command that is no instance: it leaves the migration to the pre-deploy step too
+        const users = await run(['users', 'list', '--spec', spec('v2')], env);
+        expect(users.code).toBe(1);
+        expect(users.stderr).toContain('ninefold migrate <spec> --apply');
+        expect((await run(['users', 'list', '--spec', spec('v1')], env)).code).toBe(0);
 
         // the pre-deploy step; then the new spec starts, and so does the old one, beside it
         expect((await run(['migrate', spec('v2'), '--apply'], env)).code).toBe(0);

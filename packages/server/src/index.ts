@@ -35,6 +35,7 @@ export {
 } from './schema/compatibility.js';
 export {
   registerInstance,
+  instancesServing,
   INSTANCE_RENEW_MS,
   INSTANCE_STALE_MS,
   type InstancePresence,

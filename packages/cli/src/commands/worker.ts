@@ -94,7 +94,7 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
     const prepared = await prepareSchema(database, model, {
       migrate: parsed.values.migrate === true,
       acceptDataLoss: false,
-      presence,
+      others: presence?.others ?? null,
     });
     for (const line of describePrepared(prepared)) io.stdout.write(`${line}\n`);
   } catch (error) {

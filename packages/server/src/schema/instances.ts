@@ -77,15 +77,7 @@ export async function registerInstance(
   let released = false;
   return {
     id,
-    async others() {
-      const row = await database.db
-        .selectFrom(TABLES.instances)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('id', '<>', id)
-        .where('seen_at', '>=', new Date(now() - INSTANCE_STALE_MS).toISOString())
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    },
+    others: () => countInstances(database, id, now),
     async release() {
       if (released) return;
       released = true;
@@ -100,6 +92,31 @@ export async function registerInstance(
         });
     },
   };
+}
+
+/**
+ * How many instances serve from the database now (their rows renewed lately): for a command that
+ * is no instance itself (`ninefold users`), deciding as a start does whether it may migrate.
+ *
+ * @example if ((await instancesServing(database)) === 0) await migrate(database, model);
+ */
+export async function instancesServing(database: Database): Promise<number> {
+  return countInstances(database, null, Date.now);
+}
+
+async function countInstances(database: Database, except: string | null, now: () => number): Promise<number> {
+  const row = await database.db
+    .selectFrom(TABLES.instances)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('id', '<>', except ?? '')
+    .where('seen_at', '>=', new Date(now() - INSTANCE_STALE_MS).toISOString())
+    .executeTakeFirst()
+    .catch((error: unknown) => {
+      // no table yet: no instance ever registered on this database
+      if (isConnectionFailure(error)) throw error;
+      return undefined;
+    });
+  return Number(row?.n ?? 0);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server's own table, outside the spec's schema

@@ -17,7 +17,7 @@ import { type Plan, diffSchemas, formatPlan } from './plan.js';
 import { type Schema, schemaHash } from './schema.js';
 
 export interface MigrateOptions {
-  /** Run a plan that deletes or rewrites data. `ninefold migrate --accept-data-loss`. */
+  /** Run a plan that deletes or rewrites data. `ninefold migrate --apply --accept-data-loss`. */
   readonly acceptDataLoss?: boolean;
   readonly now?: () => Date;
 }
@@ -41,7 +41,7 @@ export class DataLossError extends Error {
   ) {
     super(
       `The database cannot follow the spec without losing data. The plan (lossy steps marked !):\n${planText}\n` +
-        'Nothing was changed. Restore the spec, or run `ninefold migrate --accept-data-loss` to apply the plan.',
+        'Nothing was changed. Restore the spec, or run `ninefold migrate <spec> --apply --accept-data-loss` to apply the plan.',
     );
     this.name = 'DataLossError';
   }
@@ -64,7 +64,7 @@ export class DanglingRefsError extends DataLossError {
     this.message =
       `The database cannot follow the spec: ${count} ${count === 1 ? 'record refers' : 'records refer'} to records that do not exist, and the plan makes those refs foreign keys:\n` +
       `${[...listed, ...more].join('\n')}\nThe plan:\n${planText}\n` +
-      'Nothing was changed. Point those refs at existing records (or empty them), or run `ninefold migrate --accept-data-loss` to empty them.';
+      'Nothing was changed. Point those refs at existing records (or empty them), or run `ninefold migrate <spec> --apply --accept-data-loss` to empty them.';
     this.name = 'DanglingRefsError';
   }
 }

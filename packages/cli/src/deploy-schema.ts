@@ -25,12 +25,18 @@ export class SchemaIncompatibleError extends Error {
     readonly others: number,
   ) {
     super(
-      `The ${label} is not migrated to this spec (${problems.join('; ')}), and ${others} other ` +
+      `The ${label} is not migrated to this spec (${named(problems)}), and ${others} other ` +
         `${others === 1 ? 'instance serves' : 'instances serve'} from it: run \`ninefold migrate <spec> --apply\` ` +
         'first, the pre-deploy step (or give --migrate to `ninefold start` or `ninefold worker`).',
     );
     this.name = 'SchemaIncompatibleError';
   }
+}
+
+/** The first problems, and how many more: one line however far behind the database is. */
+function named(problems: readonly string[]): string {
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  return problems.slice(0, 3).join('; ') + more;
 }
 
 export interface PrepareOptions {

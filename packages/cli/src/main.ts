@@ -13,8 +13,8 @@ Usage: ninefold <command> [options]
 
 Commands:
   check <file|folder>…   compile specs and report diagnostics and unspecified facets
-  start <spec>           migrate the database and serve the product's API
-  migrate <spec>         bring the database to the spec's schema and print the plan
+  start <spec>           migrate the database (when alone) and serve the product's API
+  migrate <spec>         print the plan to the spec's schema; --apply applies it (pre-deploy)
   users <action>         add, invite, list, set-roles, disable, reset-password
   worker <spec>          run the product's jobs beside the servers (PostgreSQL)
   backup <spec>          write one archive of the database and the files (--out)

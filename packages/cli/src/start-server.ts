@@ -1,6 +1,7 @@
 /**
  * `ninefold start`: compile the spec, open the file store (`STORAGE_URL`'s S3, else the data
- * directory's `files/`), open and migrate the database, optionally seed the demo
+ * directory's `files/`), open the database and migrate it when this is the only instance or when
+ * told (`deploy-schema.ts`, decision 0059), optionally seed the demo
  * accounts and data (`@ninefold/demo`), put the API (`@ninefold/server`) and the web app
  * (`@ninefold/web`) on one port, run the product's jobs (`JobRunner`), listen, and drain on SIGTERM
  * or SIGINT: requests first, then the running jobs.
@@ -14,19 +15,21 @@ import { type Model } from '@ninefold/model';
 import {
   type Database,
   type FileStore,
+  type InstancePresence,
   type JobHandlers,
   JobRunner,
   type TrustProxy,
   acquireStartupLease,
   buildApp,
   mailSettings,
-  migrate,
   openDatabase,
   openFileStore,
   productJobHandlers,
+  registerInstance,
   resolveWebhooks,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
+import { describePrepared, prepareSchema } from './deploy-schema.js';
 import {
   describeUnset,
   type Environment,
@@ -48,6 +51,11 @@ export interface StartOptions {
   /** With `demo`: make a few records of every entity when the product has none (default true). */
   readonly demoData?: boolean;
   readonly acceptDataLoss?: boolean;
+  /**
+   * `--migrate`: migrate the database even while other instances serve from it. Without it, a
+   * start on PostgreSQL migrates only when it is the only instance (decision 0059); SQLite always does.
+   */
+  readonly migrate?: boolean;
   /** PostgreSQL URL; defaults to the DATABASE_URL environment variable. */
   readonly databaseUrl?: string;
   /** Stop on SIGTERM/SIGINT and exit the process (the default). */
@@ -146,11 +154,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     database = await openDatabase({ sqlite: join(options.dataDir, 'ninefold.sqlite') });
   }
 
+  let presence: InstancePresence | null = null;
   try {
     const handlers = { ...productJobHandlers({ model, database, files, env }), ...options.jobHandlers };
-    const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
-    if (outcome.status === 'applied')
-      print(`Migrated the database (migration ${outcome.id}):\n${outcome.planText}`);
+    // on PostgreSQL other instances may serve from the database: this one says it is there too
+    if (database.dialect === 'postgres') presence = await registerInstance(database);
+    const prepared = await prepareSchema(database, model, {
+      migrate: options.migrate === true,
+      acceptDataLoss: options.acceptDataLoss ?? false,
+      others: presence?.others ?? null,
+    });
+    for (const line of describePrepared(prepared)) print(line);
     const demoAccounts =
       options.demo === true
         ? await seedDemo(database, files, model, env, options.demoData !== false, print)
@@ -189,6 +203,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         app.ninefold.draining = true;
         await app.close(); // stops accepting, waits for in-flight requests
         await jobs.stop(); // waits for running jobs, a while; the rest run again elsewhere or later
+        await presence?.release();
         await database.close();
       })());
     if (options.handleSignals !== false) {
@@ -207,6 +222,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     }
     return { app, database, files, url: address, demoAccounts, jobs, close };
   } catch (error) {
+    await presence?.release().catch(() => undefined);
     await database.close();
     throw error;
   }

@@ -118,11 +118,12 @@ describe('ninefold start', () => {
     const help = (await run(['help', 'start'])).stdout;
     expect(help).toContain('--accept-data-loss');
     expect(help).toContain('--trust-proxy');
+    expect(help).toContain('--migrate');
   });
 });
 
 describe('ninefold migrate', () => {
-  it('prints the plan, refuses a lossy one with exit 1, and applies it when accepted', async () => {
+  it('applies the plan with --apply, refuses a lossy one with exit 1, and applies it when accepted', async () => {
     const data = join(dir, 'migrate');
     const v1 = join(dir, 'v1.yaml');
     const v2 = join(dir, 'v2.yaml');
@@ -131,15 +132,17 @@ describe('ninefold migrate', () => {
       'entities:\n  Note:\n    fields:\n      title: { type: string }\n      body: { type: text }\n',
     );
     writeFileSync(v2, 'entities:\n  Note:\n    fields:\n      title: { type: string }\n');
-    const first = await run(['migrate', v1, '--data', data]);
+    const first = await run(['migrate', v1, '--data', data, '--apply']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('Applied migration');
-    expect((await run(['migrate', v1, '--data', data])).stdout).toContain('already follows the spec');
-    const lossy = await run(['migrate', v2, '--data', data]);
+    expect((await run(['migrate', v1, '--data', data, '--apply'])).stdout).toContain(
+      'already follows the spec',
+    );
+    const lossy = await run(['migrate', v2, '--data', data, '--apply']);
     expect(lossy.code).toBe(1);
     expect(lossy.stderr).toContain('body');
     expect(lossy.stderr).toContain('--accept-data-loss');
-    const accepted = await run(['migrate', v2, '--data', data, '--accept-data-loss']);
+    const accepted = await run(['migrate', v2, '--data', data, '--apply', '--accept-data-loss']);
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(accepted.stdout).toContain('body');
   });

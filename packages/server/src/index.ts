@@ -18,12 +18,29 @@ export { type DialectName } from './db/dialect.js';
 export {
   migrate,
   isMigrated,
+  planMigration,
   listMigrations,
   DanglingRefsError,
   DataLossError,
   type MigrateOptions,
   type MigrationOutcome,
+  type PlannedMigration,
 } from './schema/migrate.js';
+export {
+  compatibilityCheck,
+  compatibilityProblems,
+  recordedSchema,
+  type Compatibility,
+  type RecordedSchema,
+} from './schema/compatibility.js';
+export {
+  registerInstance,
+  instancesServing,
+  INSTANCE_RENEW_MS,
+  INSTANCE_STALE_MS,
+  type InstancePresence,
+  type PresenceOptions,
+} from './schema/instances.js';
 export { enqueueJob, type NewJob, type Enqueued, DEFAULT_MAX_ATTEMPTS } from './jobs/enqueue.js';
 export { JobRunner, type JobRunnerOptions } from './jobs/runner.js';
 export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES } from './jobs/job.js';

@@ -1,20 +1,34 @@
+/**
+ * `ninefold migrate`: the plan that would bring the database to a spec, and with `--apply` the
+ * pre-deploy step that applies it (decision 0059). Also where the other commands open a spec's
+ * database (`openSpecDatabase`).
+ */
 import { parseArgs } from 'node:util';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
-import { type Database, DataLossError, migrate, openDatabase } from '@ninefold/server';
+import { type Database, DataLossError, migrate, openDatabase, planMigration } from '@ninefold/server';
 import { EXIT, type Io } from '../io.js';
 
-export const MIGRATE_HELP = `Usage: ninefold migrate <spec> [options]
+export const MIGRATE_HELP = `Usage: ninefold migrate <spec> --apply [options]
 
-Brings the database to the schema the spec asks for and prints the plan. A plan that would lose data
-(a dropped field or entity, a narrowed type, a field made required without a default) is refused,
-printed, and exits 1 unless --accept-data-loss is given.
+Prints the plan that brings the database to the schema the spec asks for; with --apply, applies it.
+Run \`ninefold migrate <spec> --apply\` with the new spec before a deploy (the pre-deploy step): the
+instances still serving the old spec stay ready while it adds fields, tables and indexes, and the
+new ones start on a database that can serve them.
+
+Without --apply nothing changes, and it exits 1 while there is a plan to apply (0 when the database
+already follows the spec): a script written when migrate applied by itself stops there instead of
+deploying onto a database that was not migrated.
+
+A plan that would lose data (a dropped field or entity, a narrowed type, a field made required
+without a default) is refused, printed, and exits 1 unless --accept-data-loss is given.
 
 Options:
+  --apply              apply the plan
+  --accept-data-loss   with --apply: apply a lossy plan
   --data <folder>      where the SQLite database lives (default ./data); DATABASE_URL selects PostgreSQL
-  --accept-data-loss   apply a lossy plan
 `;
 
 /** `ninefold migrate`. */
@@ -24,7 +38,11 @@ export async function migrateCommand(args: readonly string[], io: Io): Promise<n
     parsed = parseArgs({
       args: [...args],
       allowPositionals: true,
-      options: { data: { type: 'string' }, 'accept-data-loss': { type: 'boolean' } },
+      options: {
+        data: { type: 'string' },
+        apply: { type: 'boolean' },
+        'accept-data-loss': { type: 'boolean' },
+      },
     });
   } catch (error) {
     io.stderr.write(`${(error as Error).message}\n\n${MIGRATE_HELP}`);
@@ -39,6 +57,7 @@ export async function migrateCommand(args: readonly string[], io: Io): Promise<n
   if (opened === null) return EXIT.errors;
   const { model, database } = opened;
   try {
+    if (parsed.values.apply !== true) return await printPlan(database, model, spec, io);
     const outcome = await migrate(database, model, {
       acceptDataLoss: parsed.values['accept-data-loss'] === true,
     });
@@ -55,6 +74,21 @@ export async function migrateCommand(args: readonly string[], io: Io): Promise<n
   } finally {
     await database.close();
   }
+}
+
+/** `migrate` without `--apply`: the plan, and how to apply it; nothing changes. */
+async function printPlan(database: Database, model: Model, spec: string, io: Io): Promise<number> {
+  const planned = await planMigration(database, model);
+  if (planned.upToDate) {
+    io.stdout.write('The database already follows the spec.\n');
+    return EXIT.ok;
+  }
+  const lossy = planned.plan.lossy ? ' --accept-data-loss' : '';
+  io.stdout.write(`The plan${planned.plan.lossy ? ' (lossy steps marked !)' : ''}:\n${planned.planText}\n`);
+  io.stderr.write(
+    `Nothing was applied: run \`ninefold migrate ${spec} --apply${lossy}\` to apply the plan.\n`,
+  );
+  return EXIT.errors;
 }
 
 /**

@@ -9,8 +9,13 @@ import { EXIT, type Io } from '../io.js';
 
 export const START_HELP = `Usage: ninefold start <spec> [options]
 
-Compiles the spec, migrates the database to it, and serves the product: the web app and its API on
-one port.
+Compiles the spec, migrates the database to it when this is the only instance, and serves the
+product: the web app and its API on one port.
+
+On SQLite it always migrates. On PostgreSQL it migrates when no other instance serves from the
+database (or the database was never migrated); otherwise the pre-deploy step \`ninefold migrate
+<spec> --apply\` migrates, and start serves when the database has every table and column the spec
+needs, or stops with a line saying what is missing (exit 1).
 
 Options:
   --host <address>     where to listen (default 127.0.0.1: this machine only)
@@ -23,6 +28,7 @@ Options:
                        with no records yet, also make a few records of every entity through the
                        API as those accounts
   --no-demo-data       with --demo: the accounts only, no records
+  --migrate            migrate even while other instances serve from the database
   --accept-data-loss   apply a migration that drops or narrows data (see \`ninefold migrate\`)
   --client <folder>    the built web app to serve (default: Ninefold's own, packages/client/dist)
   --api-only           serve the API without the web app
@@ -60,6 +66,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
         demo: { type: 'boolean' },
         'no-demo-data': { type: 'boolean' },
         'accept-data-loss': { type: 'boolean' },
+        migrate: { type: 'boolean' },
         quiet: { type: 'boolean' },
         client: { type: 'string' },
         'api-only': { type: 'boolean' },
@@ -111,6 +118,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       demo: values.demo === true,
       demoData: values['no-demo-data'] !== true,
       acceptDataLoss: values['accept-data-loss'] === true,
+      migrate: values.migrate === true,
       ...(databaseUrl === undefined || databaseUrl === '' ? {} : { databaseUrl }),
       handleSignals: io.onStarted === undefined,
       logger: values.quiet === true ? false : { level: 'info' },

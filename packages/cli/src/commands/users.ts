@@ -7,13 +7,14 @@ import {
   addUser,
   disableUser,
   inviteByCommand,
+  instancesServing,
   listUsers,
-  migrate,
   problemOf,
   resetPassword,
   resetSecondFactor,
   setRoles,
 } from '@ninefold/server';
+import { prepareSchema } from '../deploy-schema.js';
 import { EXIT, type Io } from '../io.js';
 import { openSpecDatabase } from './migrate.js';
 
@@ -100,7 +101,12 @@ export async function users(args: readonly string[], io: Io): Promise<number> {
   const show = (u: UserSummary) =>
     `${u.email}  ${u.name}  [${u.roles.join(', ')}]${u.disabled ? '  (disabled)' : ''}\n`;
   try {
-    await migrate(database, model);
+    // as a start would: migrates unless other instances serve a database that can serve this spec
+    await prepareSchema(database, model, {
+      migrate: false,
+      acceptDataLoss: false,
+      others: database.dialect === 'postgres' ? () => instancesServing(database) : null,
+    });
     const email = rest[0] ?? '';
     switch (action) {
       case 'add': {

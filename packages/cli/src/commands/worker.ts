@@ -5,19 +5,30 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataLossError, JobRunner, migrate, openFileStore, productJobHandlers } from '@ninefold/server';
+import {
+  DataLossError,
+  type InstancePresence,
+  JobRunner,
+  openFileStore,
+  productJobHandlers,
+  registerInstance,
+} from '@ninefold/server';
+import { describePrepared, prepareSchema, SchemaIncompatibleError } from '../deploy-schema.js';
 import { describeUnset, unsetVariables } from '../environment.js';
 import { EXIT, type Io } from '../io.js';
 import { openSpecDatabase } from './migrate.js';
 
-export const WORKER_HELP = `Usage: ninefold worker <spec> [--data <folder>]
+export const WORKER_HELP = `Usage: ninefold worker <spec> [--data <folder>] [--migrate]
 
 Runs the product's jobs (timers, notifications, webhook deliveries) in a process of its own, against
 the PostgreSQL database of DATABASE_URL, until SIGTERM or SIGINT; then it lets the running jobs
 finish. Any number of workers and \`ninefold start\` servers share the jobs; each job runs once per
-attempt. It migrates the database as \`ninefold start\` does, and refuses a plan that would lose data.
+attempt. It migrates the database as \`ninefold start\` does — when it is the only instance, or
+with --migrate; else it runs when the database has every table and column the spec needs, and stops
+naming \`ninefold migrate <spec> --apply\` when not — and refuses a plan that would lose data.
 
 Options:
+  --migrate         migrate even while other instances serve from the database
   --data <folder>   where uploaded files are when STORAGE_URL is not set (default ./data, its
                     files/ folder): the servers' own, as the worker removes the files they expire.
                     With STORAGE_URL (s3://bucket…), the files are in that bucket.
@@ -31,7 +42,11 @@ Like \`ninefold start\`, it refuses to run while a \${NAME} that a webhook or si
 export async function worker(args: readonly string[], io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { data: { type: 'string' } } });
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { data: { type: 'string' }, migrate: { type: 'boolean' } },
+    });
   } catch (error) {
     io.stderr.write(`${(error as Error).message}\n\n${WORKER_HELP}`);
     return EXIT.usage;
@@ -73,12 +88,24 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`Could not start: ${describeUnset(unset)}\n`);
     return EXIT.errors;
   }
+  let presence: InstancePresence | null = null;
   try {
-    await migrate(database, model, { acceptDataLoss: false });
+    presence = await registerInstance(database);
+    const prepared = await prepareSchema(database, model, {
+      migrate: parsed.values.migrate === true,
+      acceptDataLoss: false,
+      others: presence?.others ?? null,
+    });
+    for (const line of describePrepared(prepared)) io.stdout.write(`${line}\n`);
   } catch (error) {
+    await presence?.release().catch(() => undefined);
     await database.close();
     const message =
-      error instanceof DataLossError ? error.message : `Could not migrate: ${(error as Error).message}`;
+      error instanceof DataLossError
+        ? error.message
+        : error instanceof SchemaIncompatibleError
+          ? `Could not start: ${error.message}`
+          : `Could not migrate: ${(error as Error).message}`;
     io.stderr.write(`${message}\n`);
     return EXIT.errors;
   }
@@ -87,6 +114,7 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
     handlers = productJobHandlers({ model, database, files, env });
   } catch (error) {
     // a webhook the environment does not set right (WebhookConfigError names it)
+    await presence.release().catch(() => undefined);
     await database.close();
     io.stderr.write(`Could not start: ${(error as Error).message}
 `);
@@ -107,6 +135,7 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
   const close = () =>
     (closing ??= (async () => {
       await runner.stop();
+      await presence?.release();
       await database.close();
     })());
   if (io.onStarted !== undefined) {

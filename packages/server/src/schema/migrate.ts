@@ -17,7 +17,7 @@ import { type Plan, diffSchemas, formatPlan } from './plan.js';
 import { type Schema, schemaHash } from './schema.js';
 
 export interface MigrateOptions {
-  /** Run a plan that deletes or rewrites data. `ninefold migrate --accept-data-loss`. */
+  /** Run a plan that deletes or rewrites data. `ninefold migrate --apply --accept-data-loss`. */
   readonly acceptDataLoss?: boolean;
   readonly now?: () => Date;
 }
@@ -41,7 +41,7 @@ export class DataLossError extends Error {
   ) {
     super(
       `The database cannot follow the spec without losing data. The plan (lossy steps marked !):\n${planText}\n` +
-        'Nothing was changed. Restore the spec, or run `ninefold migrate --accept-data-loss` to apply the plan.',
+        'Nothing was changed. Restore the spec, or run `ninefold migrate <spec> --apply --accept-data-loss` to apply the plan.',
     );
     this.name = 'DataLossError';
   }
@@ -64,7 +64,7 @@ export class DanglingRefsError extends DataLossError {
     this.message =
       `The database cannot follow the spec: ${count} ${count === 1 ? 'record refers' : 'records refer'} to records that do not exist, and the plan makes those refs foreign keys:\n` +
       `${[...listed, ...more].join('\n')}\nThe plan:\n${planText}\n` +
-      'Nothing was changed. Point those refs at existing records (or empty them), or run `ninefold migrate --accept-data-loss` to empty them.';
+      'Nothing was changed. Point those refs at existing records (or empty them), or run `ninefold migrate <spec> --apply --accept-data-loss` to empty them.';
     this.name = 'DanglingRefsError';
   }
 }
@@ -106,13 +106,7 @@ async function migrateInTransaction(
   return withExclusiveTransaction(database.db, database.dialect, async (tx) => {
     await ensureMigrationsTable(tx, database.dialect);
     const last = await lastMigration(tx);
-    const plan = diffSchemas(last?.schema ?? null, desired);
-    // computed values added or changed are recomputed for every row (decision 0045)
-    const recomputed = last === null ? [] : computedChanges(last.model, model);
-    const planText = [
-      formatPlan(plan),
-      ...recomputed.map((e) => `~ recompute the computed values of every ${e}`),
-    ].join('\n');
+    const { plan, recomputed, planText } = planFrom(last, model, desired);
     // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers
     const unstamp = async () => {
       if (database.dialect === 'sqlite') await dropSessionStamp(tx, usersTable(model));
@@ -145,8 +139,51 @@ async function migrateInTransaction(
   });
 }
 
+/** The plan from the last migration to `model`: its steps, the entities recomputed, and the text. */
+function planFrom(
+  last: { schema: Schema; model: Model | null } | null,
+  model: Model,
+  desired: Schema,
+): { plan: Plan; recomputed: string[]; planText: string } {
+  const plan = diffSchemas(last?.schema ?? null, desired);
+  // computed values added or changed are recomputed for every row (decision 0045)
+  const recomputed = last === null ? [] : computedChanges(last.model, model);
+  const planText = [
+    formatPlan(plan),
+    ...recomputed.map((e) => `~ recompute the computed values of every ${e}`),
+  ].join('\n');
+  return { plan, recomputed, planText };
+}
+
+/** What `migrate` would do now, without doing it: `ninefold migrate` without `--apply`. */
+export interface PlannedMigration {
+  readonly plan: Plan;
+  readonly planText: string;
+  /** True when there is nothing to apply. */
+  readonly upToDate: boolean;
+}
+
 /**
- * Whether the database holds the schema of `model`: `/ready` asks this. A failed connection is
+ * The plan `migrate` would apply to bring the database to `model`, read without a lock and without
+ * changing anything (decision 0059). A plan that adds foreign keys may still be refused when applied,
+ * over refs that point at nothing.
+ *
+ * @example
+ * const { upToDate, planText } = await planMigration(database, model);
+ * if (!upToDate) console.log(planText);
+ */
+export async function planMigration(database: Database, model: Model): Promise<PlannedMigration> {
+  const last = await lastMigration(database.db).catch((error: unknown) => {
+    if (isConnectionFailure(error)) throw error;
+    return null; // no migrations table yet: a database never migrated
+  });
+  const { plan, recomputed, planText } = planFrom(last, model, desiredSchema(model));
+  return { plan, planText, upToDate: plan.steps.length === 0 && recomputed.length === 0 };
+}
+
+/**
+ * Whether the database holds the schema of `model` exactly. `/ready` asks whether it can serve it
+ * instead (`compatibility.ts`, decision 0059). A failed connection is
  * thrown (see `isConnectionFailure`), not answered with false.
  *
  * @example await isMigrated(database, schemaHash(desiredSchema(model))) // true

@@ -12,6 +12,8 @@ export const TABLES = {
   idempotency: 'ninefold_idempotency',
   /** Start-up work one instance does for all (the demo seeding), claimed here: `startup-lease.ts`. */
   leases: 'ninefold_leases',
+  /** The instances serving a database, each renewing its row: `instances.ts` (decision 0059). */
+  instances: 'ninefold_instances',
   /** The outbox of effects and the job runner's queue: `jobs/`. */
   jobs: 'ninefold_jobs',
   /** The log of webhook deliveries admins see and re-send: `webhooks/`. */

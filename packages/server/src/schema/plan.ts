@@ -180,8 +180,13 @@ function movedList(before: Readonly<Record<string, Table>>, table: Table, drops:
   return column;
 }
 
-/** How a column changes, or null when it does not. */
-function columnChange(table: string, from: Column, to: Column): Step | null {
+/**
+ * How a column changes, or null when it does not. Also how `compatibility.ts` tells whether an
+ * instance can read and write a column as another spec left it.
+ *
+ * @example columnChange('notes', text, string)?.kind // 'relabel-column'
+ */
+export function columnChange(table: string, from: Column, to: Column): Step | null {
   if (from.storage !== to.storage || from.primaryKey !== to.primaryKey || from.notNull !== to.notNull) {
     return { kind: 'retype-column', table, from, to };
   }

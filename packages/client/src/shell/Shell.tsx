@@ -41,6 +41,8 @@ const NotificationBell = lazyComponent(() =>
 const OfflineIndicator = lazyComponent(() =>
   import('../offline/OfflineIndicator').then((module) => module.default),
 );
+/** The live stream's subscription: after the first paint, and only when the spec streams changes. */
+const LiveUpdates = lazyComponent(() => import('../live/LiveUpdates').then((module) => module.default));
 
 export function Shell() {
   const model = useModel();
@@ -75,6 +77,11 @@ export function Shell() {
             </UnstyledButton>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            {user != null && model.calls.realtime && (
+              <Suspense fallback={null}>
+                <LiveUpdates key={user.id} />
+              </Suspense>
+            )}
             {user != null && model.calls.offlineQueue && (
               <Suspense fallback={null}>
                 <OfflineIndicator key={user.id} userId={user.id} />

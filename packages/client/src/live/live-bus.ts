@@ -1,0 +1,59 @@
+/**
+ * Where the pages hear what the live stream changed (decision 0060): one bus per query cache, so
+ * that two apps (two tests) never hear each other. The stream's reader (`live-cache.ts`) says, after
+ * each burst, which records changed and whether the app already knew (its own write); a page that
+ * must do more than show its queries' fresh data (a list holding back rows created by others)
+ * listens. Small and free of the stream's code: a list imports it without loading the stream.
+ */
+import { type RecordChangeEvent } from '@ninefold/model';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+
+/** A change as the pages hear it. */
+export interface LiveChange extends RecordChangeEvent {
+  /** The app already had this version (the user's own write): nobody else's change to announce. */
+  readonly known: boolean;
+}
+
+/** One burst of the stream: the changes in it, or a resync (anything may have changed). */
+export type LiveNews =
+  | { readonly resync: false; readonly changes: readonly LiveChange[] }
+  | {
+      readonly resync: true;
+    };
+
+type Listener = (news: LiveNews) => void;
+
+const buses = new WeakMap<QueryClient, Set<Listener>>();
+
+function listenersOf(client: QueryClient): Set<Listener> {
+  let listeners = buses.get(client);
+  if (listeners === undefined) buses.set(client, (listeners = new Set()));
+  return listeners;
+}
+
+/**
+ * Tells every listener of a query cache's app.
+ *
+ * @example announce(client, { resync: true });
+ */
+export function announce(client: QueryClient, news: LiveNews): void {
+  for (const listener of listenersOf(client)) listener(news);
+}
+
+/**
+ * Calls `listener` with each burst of live news while the component is mounted.
+ *
+ * @example useLiveNews((news) => { if (news.resync) setHeld(new Set()); });
+ */
+export function useLiveNews(listener: Listener): void {
+  const client = useQueryClient();
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => {
+    const listeners = listenersOf(client);
+    const heard: Listener = (news) => latest.current(news);
+    listeners.add(heard);
+    return () => void listeners.delete(heard);
+  }, [client]);
+}

@@ -1,6 +1,7 @@
 import { type RecordChangeEvent, type RecordChangeKind } from '@ninefold/model';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type LiveNews, listenLive } from '../src/live/live-bus';
 import { FakeStreams } from './fake-event-source';
 import { type World, openUserMenu, renderApp, world } from './harness';
 
@@ -30,12 +31,13 @@ beforeAll(async () => {
 let made = 0;
 
 /** A draft claim of Ann's, as the API answers it. */
-async function claim(title = `Claim ${++made}`): Promise<Json> {
+async function claim(title = `Claim ${++made}`, values: Json = {}): Promise<Json> {
   const created = await w.api('ann', 'POST', '/api/claims', {
     title,
     category: 'travel',
     amount: '18.50',
     spentOn: '2026-02-01',
+    ...values,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
@@ -118,6 +120,45 @@ describe('a detail page', () => {
     const changed = await change('ann', '/api/claims', record, { title: 'Train to Lyon' });
     streams.current.record(event('Claim', changed, 'updated'));
     await screen.findByRole('heading', { level: 1, name: 'Train to Lyon' });
+    expect(screen.getByTestId('live-note')).toHaveTextContent('Someone else changed this claim just now.');
+    expect(screen.getByTestId('live-note')).toHaveAttribute('role', 'status');
+  });
+
+  it('reads the record again when the browser comes back online', async () => {
+    const record = await claim();
+    await live('dir', `/claims/${String(record['id'])}`);
+    await screen.findByRole('heading', { level: 1, name: String(record['title']) });
+    await change('ann', '/api/claims', record, { title: 'Changed while offline' });
+    window.dispatchEvent(new Event('online'));
+    await screen.findByRole('heading', { level: 1, name: 'Changed while offline' });
+  });
+
+  it('does not say that the user’s own transition was someone else’s', async () => {
+    const record = await claim();
+    const submitted = await w.api(
+      'ann',
+      'POST',
+      `/api/claims/${String(record['id'])}/transitions/submit`,
+      {},
+      {
+        'if-match': `"${String(record['version'])}"`,
+      },
+    );
+    expect(submitted.status).toBe(200);
+    const { user, streams, parts } = await live('dir', `/claims/${String(record['id'])}`);
+    await screen.findByRole('heading', { level: 1, name: String(record['title']) });
+    const heard: LiveNews[] = [];
+    const stop = listenLive(parts.queryClient, (news) => heard.push(news));
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    await waitFor(() =>
+      expect(document.querySelector('[data-state]')).toHaveAttribute('data-state', 'approved'),
+    );
+    const approved = (await w.api('dir', 'GET', `/api/claims/${String(record['id'])}`)).body;
+    streams.current.record({ ...event('Claim', approved, 'transition'), transition: 'approve' });
+    await waitFor(() => expect(heard).toHaveLength(1));
+    stop();
+    expect(heard[0]).toMatchObject({ resync: false, changes: [{ id: record['id'], known: true }] });
+    expect(screen.getByTestId('live-note')).toBeEmptyDOMElement();
   });
 
   it('reads everything again on `resync`, and ignores events that are not the contract’s', async () => {
@@ -200,6 +241,40 @@ describe('an edit form', () => {
     await user.type(nameInput(), ' and Adm');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await screen.findByRole('heading', { level: 1, name: 'Chosen by Ada and Adm' });
+  });
+});
+
+describe('what counts records', () => {
+  const card = (title: string) => {
+    const section = screen.getByRole('heading', { name: title, level: 2 }).closest('section');
+    if (section === null) throw new Error(`no card ${title}`);
+    return within(section);
+  };
+
+  it('a dashboard reads its figures again', async () => {
+    await claim('Counted claim');
+    const { streams } = await live('adm', '/finance-figures');
+    const figure = () => card('Average claim').getByRole('link').textContent;
+    await waitFor(() => expect(figure()).toMatch(/\d/));
+    const before = figure();
+    const big = await claim('A smaller claim', { amount: '2.00' });
+    streams.current.record(event('Claim', big, 'created'));
+    await waitFor(() => expect(figure()).not.toBe(before));
+  });
+
+  it('a related section shows a new record of its parent', async () => {
+    const made = await w.api('ada', 'POST', '/api/departments', {
+      name: 'Live ops',
+      code: 'LOPS',
+      costCentre: 4242,
+    });
+    expect(made.status).toBe(201);
+    const { streams } = await live('adm', `/departments/${String(made.body['id'])}`);
+    const section = await screen.findByRole('region', { name: 'Claims' });
+    await within(section).findByTestId('related-empty');
+    const added = await claim('Claim of Live ops', { department: made.body['id'] });
+    streams.current.record(event('Claim', added, 'created'));
+    await within(section).findByRole('link', { name: 'Claim of Live ops' });
   });
 });
 

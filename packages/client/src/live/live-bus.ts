@@ -42,6 +42,18 @@ export function announce(client: QueryClient, news: LiveNews): void {
 }
 
 /**
+ * Calls `listener` with each burst of live news of a query cache's app, until the returned function
+ * is called.
+ *
+ * @example const stop = listenLive(client, (news) => heard.push(news)); stop();
+ */
+export function listenLive(client: QueryClient, listener: Listener): () => void {
+  const listeners = listenersOf(client);
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+/**
  * Calls `listener` with each burst of live news while the component is mounted.
  *
  * @example useLiveNews((news) => { if (news.resync) setHeld(new Set()); });
@@ -50,10 +62,5 @@ export function useLiveNews(listener: Listener): void {
   const client = useQueryClient();
   const latest = useRef(listener);
   latest.current = listener;
-  useEffect(() => {
-    const listeners = listenersOf(client);
-    const heard: Listener = (news) => latest.current(news);
-    listeners.add(heard);
-    return () => void listeners.delete(heard);
-  }, [client]);
+  useEffect(() => listenLive(client, (news) => latest.current(news)), [client]);
 }

@@ -59,8 +59,7 @@ export function liveCache(client: QueryClient): LiveCache {
     const changes = burst.map((change) => ({ ...change, known: isKnown(client, change) }));
     announce(client, { resync: false, changes });
     const news = changes.filter((change) => !change.known);
-    for (const change of news) apply(client, change);
-    if (news.length > 0) void client.invalidateQueries({ queryKey: DASHBOARDS_KEY });
+    if (news.length > 0) apply(client, news);
   }
 
   return {
@@ -102,25 +101,27 @@ function isKnown(client: QueryClient, change: RecordChangeEvent): boolean {
 }
 
 /**
- * Refreshes what may show the record: its own queries, and every list of its entity. A deleted
- * record leaves the lists' pages at once, in place, without a refetch.
+ * Refreshes what may show the changed records — their own queries, every list of their entities,
+ * every dashboard — in one invalidation, so that each query is asked once for the whole burst. A
+ * deleted record leaves the lists' pages at once, in place, without a refetch.
  */
-function apply(client: QueryClient, change: LiveChange): void {
-  const { entity, id } = change;
-  if (change.kind === 'deleted') {
+function apply(client: QueryClient, news: readonly LiveChange[]): void {
+  for (const { entity, id, kind } of news) {
+    if (kind !== 'deleted') continue;
     client.setQueriesData<InfiniteData<ListPage>>(
       { queryKey: [...recordKeys.all(entity), 'list'] },
       (data) => (data === undefined ? data : withoutRecord(data, id)),
     );
   }
   void client.invalidateQueries({
-    queryKey: recordKeys.all(entity),
-    predicate: (query) => concerns(query, change),
+    predicate: (query) =>
+      query.queryKey[0] === DASHBOARDS_KEY[0] || news.some((change) => concerns(query, change)),
   });
 }
 
 function concerns(query: Query, change: LiveChange): boolean {
-  const [, , part, id] = query.queryKey;
+  const [records, entity, part, id] = query.queryKey;
+  if (records !== 'records' || entity !== change.entity) return false;
   if (typeof part === 'string' && PER_RECORD.has(part)) return id === change.id;
   // a deleted row has left the lists already; nothing else in them changed
   return !(change.kind === 'deleted' && part === 'list');

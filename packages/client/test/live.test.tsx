@@ -22,6 +22,7 @@ beforeAll(async () => {
     ['dir', ['director']],
     // signs out: the session ends on the server too
     ['leo', ['director']],
+    ['max', ['director']],
     ['adm', ['admin']],
     ['ada', ['admin']],
   ] as const)
@@ -112,7 +113,29 @@ describe('the subscription', () => {
   });
 });
 
+describe('a refused stream', () => {
+  it('asks for the session again: a session ended elsewhere signs the app out', async () => {
+    const { streams, history } = await live('max', '/claims');
+    await screen.findByRole('heading', { level: 1, name: 'All claims' });
+    expect((await w.api('max', 'DELETE', '/api/session')).status).toBe(204);
+    streams.current.refuse();
+    await waitFor(() => expect(history.location.pathname).toBe('/sign-in'));
+    await waitFor(() => expect(streams.current.closed).toBe(true));
+  });
+});
+
 describe('a detail page', () => {
+  it('reads the record again once the stream is open: a change before it is not missed', async () => {
+    const record = await claim();
+    const streams = new FakeStreams();
+    renderApp(w, { as: 'dir', path: `/claims/${String(record['id'])}`, streams });
+    await screen.findByRole('heading', { level: 1, name: String(record['title']) });
+    await waitFor(() => expect(streams.opened).toHaveLength(1));
+    await change('ann', '/api/claims', record, { title: 'Changed before the stream opened' });
+    streams.current.connect();
+    await screen.findByRole('heading', { level: 1, name: 'Changed before the stream opened' });
+  });
+
   it('shows the record as someone else changed it', async () => {
     const record = await claim();
     const { streams } = await live('dir', `/claims/${String(record['id'])}`);

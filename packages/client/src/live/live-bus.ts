@@ -3,11 +3,11 @@
  * that two apps (two tests) never hear each other. The stream's reader (`live-cache.ts`) says, after
  * each burst, which records changed and whether the app already knew (its own write); a page that
  * must do more than show its queries' fresh data (a list holding back rows created by others)
- * listens. Small and free of the stream's code: a list imports it without loading the stream.
+ * listens (`use-live-news.ts`). It imports nothing at run time: the stream's chunk and the pages'
+ * share it without the bundler splitting the first chunk for it.
  */
 import { type RecordChangeEvent } from '@ninefold/model';
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { type QueryClient } from '@tanstack/react-query';
 
 /** A change as the pages hear it. */
 export interface LiveChange extends RecordChangeEvent {
@@ -22,11 +22,11 @@ export type LiveNews =
       readonly resync: true;
     };
 
-type Listener = (news: LiveNews) => void;
+export type LiveListener = (news: LiveNews) => void;
 
-const buses = new WeakMap<QueryClient, Set<Listener>>();
+const buses = new WeakMap<QueryClient, Set<LiveListener>>();
 
-function listenersOf(client: QueryClient): Set<Listener> {
+function listenersOf(client: QueryClient): Set<LiveListener> {
   let listeners = buses.get(client);
   if (listeners === undefined) buses.set(client, (listeners = new Set()));
   return listeners;
@@ -47,20 +47,8 @@ export function announce(client: QueryClient, news: LiveNews): void {
  *
  * @example const stop = listenLive(client, (news) => heard.push(news)); stop();
  */
-export function listenLive(client: QueryClient, listener: Listener): () => void {
+export function listenLive(client: QueryClient, listener: LiveListener): () => void {
   const listeners = listenersOf(client);
   listeners.add(listener);
   return () => void listeners.delete(listener);
-}
-
-/**
- * Calls `listener` with each burst of live news while the component is mounted.
- *
- * @example useLiveNews((news) => { if (news.resync) setHeld(new Set()); });
- */
-export function useLiveNews(listener: Listener): void {
-  const client = useQueryClient();
-  const latest = useRef(listener);
-  latest.current = listener;
-  useEffect(() => listenLive(client, (news) => latest.current(news)), [client]);
 }

@@ -4,7 +4,9 @@
  * one. The browser reconnects by itself after a dropped connection and sends `Last-Event-ID`; the
  * server then replays what was missed or sends `resync`. What it does not do is try again after an
  * answer that is not a stream (a 401, a 503 while a deploy rolls): then this module opens a new one
- * after a growing pause, and since a new one carries no `Last-Event-ID`, asks for a resync once open.
+ * after a growing pause. A stream opened anew carries no `Last-Event-ID`, and the first one opens
+ * after the page read what it shows: each asks for a resync once open, so that nothing that changed
+ * in between is missed.
  */
 import {
   EVENT_RETRY_MS,
@@ -31,6 +33,8 @@ export interface StreamHandlers {
   readonly record: (change: RecordChangeEvent) => void;
   /** Something may have been missed: what is shown should be read again. */
   readonly resync: () => void;
+  /** The server refused the stream (the session may have ended); a new one is opened later. */
+  readonly refused?: () => void;
 }
 
 /** `EventSource.CLOSED`, spelled out: jsdom has no `EventSource` to read it from. */
@@ -82,18 +86,21 @@ export function followStream(
   let pause = EVENT_RETRY_MS;
   let closed = false;
 
-  const connect = (fresh: boolean) => {
+  const connect = () => {
+    let fresh = true;
     const current = open(url);
     source = current;
     current.onopen = () => {
       pause = EVENT_RETRY_MS;
-      // a new stream starts from now: what happened while there was none is unknown
+      // a new stream starts from now: what happened before it is unknown; the browser's own
+      // reconnection sends Last-Event-ID, and the server answers that
       if (fresh) handlers.resync();
       fresh = false;
     };
     current.onerror = () => {
       if (closed || current.readyState !== CLOSED) return; // the browser reconnects by itself
-      timer = setTimeout(() => connect(true), pause);
+      handlers.refused?.();
+      timer = setTimeout(connect, pause);
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     };
     current.addEventListener(STREAM_EVENTS.record, (event) => {
@@ -103,7 +110,7 @@ export function followStream(
     current.addEventListener(STREAM_EVENTS.resync, () => handlers.resync());
   };
 
-  connect(false);
+  connect();
   return {
     close() {
       closed = true;

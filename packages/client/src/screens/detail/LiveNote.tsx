@@ -6,7 +6,7 @@
 import { Text } from '@mantine/core';
 import { type Entity } from '@ninefold/model';
 import { useState } from 'react';
-import { useLiveNews } from '../../live/live-bus';
+import { useLiveNews } from '../../live/use-live-news';
 
 export function LiveNote({ entity, id }: { entity: Entity; id: string }) {
   const [changed, setChanged] = useState(false);

@@ -8,7 +8,7 @@ import { Button } from '@mantine/core';
 import { type ApiRecord, type Entity } from '@ninefold/model';
 import { useMemo, useState } from 'react';
 import { formatInteger } from '../../format/values';
-import { useLiveNews } from '../../live/live-bus';
+import { useLiveNews } from '../../live/use-live-news';
 
 /** The rows to show, and the held-back new ones among those loaded. */
 export interface LiveRows {

@@ -1,5 +1,5 @@
 import { type RecordChangeEvent, type RecordChangeKind } from '@ninefold/model';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type LiveNews, listenLive } from '../src/live/live-bus';
 import { FakeStreams } from './fake-event-source';
@@ -326,6 +326,24 @@ describe('a list', () => {
     expect(screen.getByTestId('new-rows')).toBeEmptyDOMElement();
     expect(screen.getByRole('heading', { level: 1, name: 'All claims' })).toHaveFocus();
     expect(first['id']).toBeDefined();
+  });
+
+  it('shows the held records when the user sorts the list otherwise, and after coming back', async () => {
+    await claim('Before the sort');
+    const { user, history, streams } = await live('dir', '/claims');
+    await waitFor(() => expect(titles('All claims')).toContain('Before the sort'));
+    const added = await claim('Held until the sort');
+    streams.current.record(event('Claim', added, 'created'));
+    await within(screen.getByTestId('new-rows')).findByRole('button', { name: '1 new claim — show' });
+    expect(titles('All claims')).not.toContain('Held until the sort');
+
+    await user.click(screen.getByRole('button', { name: 'Amount' }));
+    await waitFor(() => expect(titles('All claims')).toContain('Held until the sort'));
+    expect(screen.getByTestId('new-rows')).toBeEmptyDOMElement();
+    await act(() => history.go(-1));
+    await waitFor(() => expect(new URLSearchParams(history.location.search).get('sort')).toBeNull());
+    await waitFor(() => expect(titles('All claims')).toContain('Held until the sort'));
+    expect(screen.getByTestId('new-rows')).toBeEmptyDOMElement();
   });
 
   it('shows a changed row in place and lets a deleted one go', async () => {

@@ -28,7 +28,9 @@ export function useLiveRows(entity: Entity, records: readonly ApiRecord[], listK
     key: listKey,
     ids: new Set(),
   });
-  // another sort, filter or search is a fresh look at the list: nothing is held from before
+  // another sort, filter or search is a fresh look at the list: nothing is held from before, nor
+  // when the user comes back to this one
+  if (held.key !== listKey) setHeld({ key: listKey, ids: EMPTY });
   const ids = held.key === listKey ? held.ids : EMPTY;
   useLiveNews((news) => {
     if (news.resync) return setHeld({ key: listKey, ids: new Set() });

@@ -14,6 +14,7 @@ import { expect } from 'vitest';
 import { CSRF, type TestServer, givenUser, login, testServer } from '@ninefold/testkit';
 import { App, createAppParts } from '../src/app/App';
 import { guardHistory } from '../src/app/history';
+import { type FakeStreams } from './fake-event-source';
 import { formDataBody, multipart } from './multipart';
 
 export { PASSWORD } from '@ninefold/testkit';
@@ -165,6 +166,8 @@ export function renderApp(
     network?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
     /** The model the app starts with, if not the world's (the signed-out one, say). */
     model?: Model;
+    /** The live stream's event sources (a fake the test drives); none open without it. */
+    streams?: FakeStreams;
   } = {},
 ) {
   const jar = { cookie: options.as === undefined ? undefined : w.users[options.as]?.cookie };
@@ -172,6 +175,7 @@ export function renderApp(
   const parts = createAppParts(options.model ?? w.model, {
     fetch: options.network === undefined ? fetch : options.network(fetch),
     now: options.now ?? w.server.clock.now,
+    ...(options.streams === undefined ? {} : { eventSource: options.streams.open }),
   });
   const history = guardHistory(
     UNSAFE_createMemoryHistory({ initialEntries: [options.path ?? '/'], v5Compat: true }),

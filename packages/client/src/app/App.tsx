@@ -9,6 +9,7 @@ import { useMemo } from 'react';
 import { UNSAFE_createBrowserHistory } from 'react-router';
 import { createHttp } from '../api/http';
 import { SESSION_KEY } from '../auth/session';
+import { type OpenEventSource } from '../live/stream';
 import { type Runtime, RuntimeProvider } from '../runtime/runtime';
 import { AppRouter } from './AppRouter';
 import { type GuardedHistory, guardHistory } from './history';
@@ -26,7 +27,7 @@ export interface AppParts {
  */
 export function createAppParts(
   model: Model,
-  options: { fetch?: typeof fetch; now?: () => Date } = {},
+  options: { fetch?: typeof fetch; now?: () => Date; eventSource?: OpenEventSource } = {},
 ): AppParts {
   const queryClient = new QueryClient({
     defaultOptions: {
@@ -50,7 +51,13 @@ export function createAppParts(
       }
     },
   });
-  return { runtime: { model, http, now: options.now ?? (() => new Date()) }, queryClient };
+  const runtime: Runtime = {
+    model,
+    http,
+    now: options.now ?? (() => new Date()),
+    ...(options.eventSource === undefined ? {} : { eventSource: options.eventSource }),
+  };
+  return { runtime, queryClient };
 }
 
 /** The app; `history` is the browser's unless given (tests give a memory history). */

@@ -5,12 +5,15 @@
 import { type Model } from '@ninefold/model';
 import { type ReactNode, createContext, use } from 'react';
 import { type Http } from '../api/http';
+import { type OpenEventSource } from '../live/stream';
 
 export interface Runtime {
   readonly model: Model;
   readonly http: Http;
   /** The clock rules are decided at; tests fix it. */
   readonly now: () => Date;
+  /** Opens the live stream; the browser's `EventSource` unless given (tests drive a fake one). */
+  readonly eventSource?: OpenEventSource;
 }
 
 const RuntimeContext = createContext<Runtime | null>(null);

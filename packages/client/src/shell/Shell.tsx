@@ -18,6 +18,8 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle, IconInfoCircle, IconMoon, IconSun } from '@tabler/icons-react';
+import { API_PATHS } from '@ninefold/model';
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
@@ -27,7 +29,7 @@ import { syncDeviceSettings } from '../prerender/client';
 import { visibleNav } from '@ninefold/engine/grants';
 import { hasAppNotifications } from '../notifications/app-notifications';
 import { lazyComponent } from '../runtime/lazy';
-import { useModel } from '../runtime/runtime';
+import { useModel, useRuntime } from '../runtime/runtime';
 import { AccountButton } from './AccountButton';
 import { NavIcon } from './icons';
 import './shell.css';
@@ -41,10 +43,13 @@ const NotificationBell = lazyComponent(() =>
 const OfflineIndicator = lazyComponent(() =>
   import('../offline/OfflineIndicator').then((module) => module.default),
 );
+/** The live stream's subscription: after the first paint, and only when the spec streams changes. */
+const LiveUpdates = lazyComponent(() => import('../live/LiveUpdates').then((module) => module.default));
 
 export function Shell() {
-  const model = useModel();
-  const { data: user } = useSession();
+  const { model, http, eventSource } = useRuntime();
+  const { data: user, refetch } = useSession();
+  const queryClient = useQueryClient();
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   useEffect(close, [location.pathname, close]);
@@ -75,6 +80,17 @@ export function Shell() {
             </UnstyledButton>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            {user != null && model.calls.realtime && (
+              <Suspense fallback={null}>
+                <LiveUpdates
+                  key={user.id}
+                  client={queryClient}
+                  url={http.url(API_PATHS.events)}
+                  eventSource={eventSource}
+                  onRefused={() => void refetch()}
+                />
+              </Suspense>
+            )}
             {user != null && model.calls.offlineQueue && (
               <Suspense fallback={null}>
                 <OfflineIndicator key={user.id} userId={user.id} />

@@ -37,6 +37,7 @@ import { useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { DeleteAction } from './DeleteAction';
 import { HistoryTimeline } from './HistoryTimeline';
+import { LiveNote } from './LiveNote';
 import { RecordFields } from './RecordFields';
 import { RelatedRecords } from './RelatedRecords';
 import { TransitionActions } from './TransitionActions';
@@ -122,6 +123,7 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
             {title}
           </Title>
           <StateBadge entity={entity.name} state={record.state} />
+          <LiveNote entity={entity} id={record.id} />
         </Group>
       </Stack>
 

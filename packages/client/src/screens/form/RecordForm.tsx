@@ -25,6 +25,7 @@ import { type Authorizer } from '../../runtime/access';
 import { describeError } from '../../runtime/messages';
 import { detailPath, listPath } from '../../runtime/paths';
 import { useRuntime } from '../../runtime/runtime';
+import { ChangedElsewhereNotice, useChangedElsewhere } from './ChangedElsewhere';
 import { LeaveGuard } from './LeaveGuard';
 import {
   type FormField,
@@ -193,23 +194,35 @@ export function RecordForm(props: RecordFormProps) {
     }
   });
 
+  const follow = (fresh: ApiRecord) => {
+    setBase(fresh);
+    form.reset(recordValues(fresh, fields));
+    setServerErrors({});
+    setDrafts({});
+    setProblem(null);
+    setConflict(null);
+  };
   const reload = async () => {
     if (props.reload === undefined) return;
     setReloading(true);
     try {
       const fresh = await props.reload();
       if (fresh !== undefined) {
-        setBase(fresh);
-        form.reset(recordValues(fresh, fields));
-        setServerErrors({});
-        setDrafts({});
-        setProblem(null);
-        setConflict(null);
+        follow(fresh);
+        changed.dismiss();
       }
     } finally {
       setReloading(false);
     }
   };
+  // someone else's change, refreshed by the live stream: followed, or announced over unsaved edits
+  const changed = useChangedElsewhere({
+    record: props.record,
+    base,
+    dirty: formState.isDirty,
+    busy: saving || leaving.current,
+    follow,
+  });
 
   // stable across renders, so that a keystroke re-renders only the field it changed (FieldRow is memo)
   const onEdited = useCallback((name: string) => {
@@ -233,6 +246,16 @@ export function RecordForm(props: RecordFormProps) {
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label={screen.title}>
       <LeaveGuard dirty={formState.isDirty && !saving && invited === null} leaving={leaving} />
       {invited !== null && <InvitationDialog answer={invited.answer} onClose={() => leave(invited.next)} />}
+      {/* outside the stack: its region, empty until needed, takes no gap there */}
+      {base !== null && (
+        <ChangedElsewhereNotice
+          entity={entity}
+          shown={changed.newer !== null && conflict === null}
+          reloading={reloading}
+          onReload={() => void reload()}
+          onKeep={changed.dismiss}
+        />
+      )}
       <Stack gap="md" maw={720}>
         {queued !== null && (
           <Alert color="blue" title="Saved on this device" role="status" data-error-code="E_OFFLINE_QUEUED">

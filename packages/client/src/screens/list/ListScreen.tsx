@@ -31,7 +31,7 @@ import {
 } from '@ninefold/model';
 import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { type CSSProperties, type ReactNode, Suspense, useCallback, useEffect, useMemo } from 'react';
+import { type CSSProperties, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { listQuery, useRecordList } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
@@ -55,6 +55,7 @@ import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
 import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
+import { NewRowsNotice, useLiveRows } from './live-rows';
 import { readListState, toListParams, toggledSort, withParams, withoutFilters } from './list-params';
 import { type RowsView } from './rows-view';
 import { TypedInput } from './TypedInput';
@@ -104,8 +105,16 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const state = useMemo(() => readListState(model, entity, screen, search), [model, entity, screen, search]);
   const params = useMemo(() => toListParams(screen, state), [screen, state]);
   const list = useRecordList(entity, params);
-  const records = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
-  const total = list.data?.pages[0]?.total ?? records.length;
+  const loaded = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
+  // rows others created wait for "show", so that the rows do not move under the user's hands
+  const live = useLiveRows(entity, loaded, JSON.stringify(params));
+  const records = live.shown;
+  const total = (list.data?.pages[0]?.total ?? loaded.length) - live.waiting;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const showNew = () => {
+    live.show();
+    heading.current?.focus(); // the button goes: focus stays on the list, above its rows
+  };
 
   const queryable = useMemo(() => queryableFields(model, user, entity.name), [model, user, entity.name]);
   const readable = useMemo(
@@ -229,10 +238,18 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
           <ParentLink model={model} entity={entity} filters={state.filters} />
-          <Title order={1}>{screen.title}</Title>
+          <Title order={1} ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
+            {screen.title}
+          </Title>
           <Text c="dimmed" size="sm" role="status" aria-live="polite" data-testid="list-count">
             {countText}
           </Text>
+          <NewRowsNotice
+            entity={entity}
+            waiting={live.waiting}
+            onShow={showNew}
+            locale={model.product.locale}
+          />
         </div>
         <Group gap="xs">
           {exportUrl !== null && (

@@ -1,0 +1,46 @@
+/**
+ * The signed-in app's one subscription to the live stream (decision 0060): mounted by the shell
+ * while someone is signed in and the spec streams (`calls.realtime`), in a chunk of its own loaded
+ * after the first paint. It opens the stream, hands its changes to the query cache, reads again
+ * what is shown when the browser comes back online (the stream may have missed anything), asks for
+ * the session again when the server refuses the stream, and closes the stream when unmounted: at
+ * sign-out, or when another user signs in. The shell hands it what it needs of the app: this chunk
+ * imports nothing of the first one, which the bundler would otherwise split (`live-cache.ts`).
+ */
+import { type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { liveCache } from './live-cache';
+import { type OpenEventSource, browserEventSource, followStream } from './stream';
+
+export interface LiveUpdatesProps {
+  readonly client: QueryClient;
+  /** The stream's URL (`<basePath>/events`). */
+  readonly url: string;
+  /** Opens it; the browser's `EventSource` unless given. */
+  readonly eventSource: OpenEventSource | undefined;
+  /** The server refused the stream: the session may have ended, and asking for it says so. */
+  readonly onRefused: () => void;
+}
+
+export default function LiveUpdates({ client, url, eventSource, onRefused }: LiveUpdatesProps) {
+  const refused = useRef(onRefused);
+  refused.current = onRefused;
+  useEffect(() => {
+    const open = eventSource ?? browserEventSource;
+    if (open === null) return;
+    const live = liveCache(client);
+    const stream = followStream(open, url, {
+      record: live.record,
+      resync: live.resync,
+      refused: () => refused.current(),
+    });
+    const online = () => live.resync();
+    window.addEventListener('online', online);
+    return () => {
+      window.removeEventListener('online', online);
+      stream.close();
+      live.close();
+    };
+  }, [client, url, eventSource]);
+  return null;
+}

@@ -81,7 +81,9 @@ describe('the Dockerfile, linted', () => {
     const workspaces = readdirSync(join(repo, 'packages')).filter((name) =>
       existsSync(join(repo, 'packages', name, 'package.json')),
     );
-    for (const stage of stages.filter((s) => argsOf(s, 'RUN').some((run) => /\bnpm ci\b/.test(run)))) {
+    for (const stage of stages.filter((s) =>
+      argsOf(s, 'RUN').some((run) => /\bnpm (ci|install)\b/.test(run)),
+    )) {
       const copies = argsOf(stage, 'COPY').join('\n');
       for (const name of workspaces) expect(copies, stage.name).toContain(`packages/${name}/package.json`);
     }

@@ -1,8 +1,8 @@
 // What the instances benchmark reads of the processes on this machine (Linux /proc): the CPU time of
-// a process and of every PostgreSQL backend, the machine's busy and idle time, a process's peak RSS.
+// a process and of PostgreSQL backends, the machine's busy and idle time, a process's peak RSS.
 // Each is a counter read before and after a load; the difference is what the load cost.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS = (() => {
@@ -26,27 +26,19 @@ export function cpuMs(pid) {
 }
 
 /**
- * The CPU time (ms) of every process named `postgres` (the server and its backends) by pid: a
- * backend that ends during a load takes its time with it, so the pools' connections, which live
- * for the whole run, are what this counts.
+ * The CPU time (ms) of the given PostgreSQL backends by pid (`pg_stat_activity`'s pids of one
+ * database: other databases of a shared server are not ours to count).
  */
-export function postgresCpu() {
-  const byPid = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      byPid.set(name, cpuMs(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return byPid;
+export function backendsCpu(pids) {
+  return new Map(pids.map((pid) => [String(pid), cpuMs(pid)]));
 }
 
-/** What the PostgreSQL processes used between two `postgresCpu()` readings (ms). */
-export function postgresCpuBetween(before, after) {
+/**
+ * What the backends used between two `backendsCpu()` readings (ms): one that appeared meanwhile
+ * counts from zero; one that ended takes its time with it, so the pools' connections, which live
+ * for the whole run, are what this counts.
+ */
+export function backendsCpuBetween(before, after) {
   let total = 0;
   for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;

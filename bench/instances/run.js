@@ -5,6 +5,7 @@
 //
 //   npm run bench:instances          (tsc -b && node bench/instances/run.js)
 //   node bench/instances/run.js --runs 3 --seconds 8 --connections 12 --streams 100 --creates 200
+//   node bench/instances/run.js --mix get      (one kind of request alone: where its time goes)
 //
 // A database of its own is created on the PostgreSQL server at BENCH_DATABASE_URL, TEST_DATABASE_URL
 // or postgres://postgres@127.0.0.1:5432/test, and dropped at the end. Three instances of the built
@@ -15,7 +16,8 @@
 // balancer's round robin, per connection), each repeating a list page of 50, two reads by id and one
 // create. N = 1, 2, 3 are measured in turn (the order rotated run by run), the instances not loaded
 // idle; medians of RUNS runs. Where the time goes: the CPU time of the instances, of this process
-// (the load generator), of PostgreSQL's processes, and the machine's idle time, from /proc.
+// (the load generator), of the PostgreSQL backends connected to its database (a shared server's
+// other work counts as "other"), and the machine's idle time, from /proc.
 //
 // Part 2 runs when the instances serve GET /api/events (it says so when they answer 404): STREAMS
 // streams as the clerk, spread over the three instances, and CREATES creates paced 50 ms apart sent to
@@ -34,12 +36,14 @@ import pg from 'pg';
 import { CREATE_BODY, SPEC } from '../server/spec.js';
 import { argument, median } from '../lib/stats.js';
 import { eventLatency, probeEvents } from './events.js';
-import { cpuMs, machineCpu, peakRss, postgresCpu, postgresCpuBetween } from './processes.js';
+import { backendsCpu, backendsCpuBetween, cpuMs, machineCpu, peakRss } from './processes.js';
 
 const RUNS = Number(argument('--runs', '3'));
 const SECONDS = Number(argument('--seconds', '8'));
 const CONNECTIONS = Number(argument('--connections', '12'));
 const STREAMS = Number(argument('--streams', '100'));
+// what each connection repeats, in order: list (a page of 50), get (a read by id), create
+const MIX = argument('--mix', 'list,get,get,create').split(',');
 const CREATES = Number(argument('--creates', '200'));
 const MAX_INSTANCES = 3;
 const SEEDED = 200;
@@ -82,6 +86,18 @@ const dir = mkdtempSync(join(tmpdir(), 'ninefold-bench-instances-'));
 const spec = join(dir, 'bench.yaml');
 writeFileSync(spec, SPEC);
 const env = { ...process.env, DATABASE_URL: databaseUrl, NO_COLOR: '1' };
+
+/** The pids of the PostgreSQL backends connected to the benchmark's database. */
+async function backends() {
+  const client = new pg.Client({ connectionString: BASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select pid from pg_stat_activity where datname = $1', [name]);
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
 
 const children = [];
 let cleaned = false;
@@ -164,24 +180,24 @@ async function load(instances, n, seconds, cookie, ids) {
   const loaded = instances.slice(0, n);
   const statuses = new Map();
   const headers = { cookie };
-  const mix = [
-    { method: 'GET', path: '/api/claims?sort=-createdAt&limit=50', headers },
-    { method: 'GET', path: '/api/claims/x', headers, setupRequest: byId },
-    { method: 'GET', path: '/api/claims/x', headers, setupRequest: byId },
-    {
+  const kinds = {
+    list: { method: 'GET', path: '/api/claims?sort=-createdAt&limit=50', headers },
+    get: { method: 'GET', path: '/api/claims/x', headers, setupRequest: byId },
+    create: {
       method: 'POST',
       path: '/api/claims',
       headers: { ...headers, ...CSRF, 'content-type': 'application/json' },
       body: JSON.stringify(CREATE_BODY),
     },
-  ];
+  };
+  const mix = MIX.map((kind) => kinds[kind]);
   function byId(request) {
     return { ...request, path: `/api/claims/${ids[Math.floor(Math.random() * ids.length)]}` };
   }
   const before = {
     instances: instances.map((i) => cpuMs(i.pid)),
     self: process.cpuUsage(),
-    postgres: postgresCpu(),
+    postgres: backendsCpu(await backends()),
     machine: machineCpu(),
     at: performance.now(),
   };
@@ -198,7 +214,7 @@ async function load(instances, n, seconds, cookie, ids) {
   const cpu = {
     instances: instances.reduce((sum, i, k) => sum + cpuMs(i.pid) - before.instances[k], 0),
     loadGenerator: (self.user + self.system) / 1000,
-    postgres: postgresCpuBetween(before.postgres, postgresCpu()),
+    postgres: backendsCpuBetween(before.postgres, backendsCpu(await backends())),
     busy: machine.busy - before.machine.busy,
     idle: machine.idle - before.machine.idle,
   };
@@ -286,10 +302,13 @@ console.log(
   `Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}); ` +
     `PostgreSQL at ${new URL(BASE_URL).host}, database ${name}\n` +
     `${RUNS} runs × ${SECONDS} s per count of instances, ${CONNECTIONS} connections spread over the instances loaded; ` +
-    `each connection repeats: a list page of 50, two reads by id, one create\n`,
+    `each connection repeats: ${MIX.join(', ')}\n`,
 );
 
 await load(instances, MAX_INSTANCES, 2, cookie, ids); // warm-up: every instance's JIT and pool
+if (MIX.some((kind) => !['list', 'get', 'create'].includes(kind))) {
+  await fail(`--mix takes list, get and create, comma-separated, not "${MIX.join(',')}".`);
+}
 const counts = Array.from({ length: MAX_INSTANCES }, (_, i) => i + 1);
 const runs = new Map(counts.map((n) => [n, []]));
 for (let r = 0; r < RUNS; r += 1) {
@@ -313,7 +332,7 @@ const rows = counts.map((n) => {
 });
 const one = rows[0].rps;
 console.log(
-  '| instances | requests/s (median, min–max) | ÷ 1 instance | p50 / p99 ms | CPU: instances | load generator | PostgreSQL | other | idle |',
+  '| instances | requests/s (median, min–max) | ÷ 1 instance | p50 / p99 ms | CPU: instances | load generator | PostgreSQL (its backends) | other | idle |',
 );
 console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {

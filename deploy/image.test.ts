@@ -145,7 +145,13 @@ describe('the image, built and run where a Docker daemon answers', () => {
     chmodSync(data, 0o777);
     let container = '';
     try {
-      execFileSync('docker', ['build', '-t', tag, '.'], { cwd: repo, stdio: 'pipe', timeout: 1_200_000 });
+      const build = spawnSync('docker', ['build', '-t', tag, '.'], {
+        cwd: repo,
+        encoding: 'utf8',
+        maxBuffer: 256 * 2 ** 20,
+        timeout: 1_200_000,
+      });
+      expect(build.status, `docker build:\n${(build.stderr ?? '').slice(-4000)}`).toBe(0);
       container = execFileSync(
         'docker',
         [

@@ -17,8 +17,9 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 
-const CLI = fileURLToPath(new URL('../../cli/bin/ninefold.js', import.meta.url));
-const BUILT = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
+/** The built command line: resolved when used, as the client's tests (jsdom) load this kit too. */
+const cli = () => fileURLToPath(new URL('../../cli/bin/ninefold.js', import.meta.url));
+const built = () => fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
 const run = promisify(execFile);
 
 const running = new Set<ChildProcess>();
@@ -77,8 +78,8 @@ export interface ProductInstances {
  * await stop(); await database.drop();
  */
 export async function startInstances(options: StartInstancesOptions): Promise<ProductInstances> {
-  if (!existsSync(BUILT))
-    throw new Error(`The command line is not built (${BUILT}): run \`npx tsc -b\` first.`);
+  if (!existsSync(built()))
+    throw new Error(`The command line is not built (${built()}): run \`npx tsc -b\` first.`);
   if (!Number.isInteger(options.count) || options.count < 1) {
     throw new Error(`startInstances needs a count of 1 or more, not ${options.count}.`);
   }
@@ -104,7 +105,7 @@ export async function startInstances(options: StartInstancesOptions): Promise<Pr
   return {
     instances,
     ninefold: async (args) =>
-      (await run(process.execPath, [CLI, ...args, ...data], { env, timeout: 60_000 })).stdout,
+      (await run(process.execPath, [cli(), ...args, ...data], { env, timeout: 60_000 })).stdout,
     stop: async () => void (await Promise.all(instances.map((instance) => instance.stop()))),
   };
 }
@@ -119,7 +120,7 @@ async function startInstance(
     process.execPath,
     // the test's arguments after ours: a later flag wins, so it may set --port or --host itself
     [
-      CLI,
+      cli(),
       'start',
       options.spec,
       '--host',

@@ -13,7 +13,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'node',
-          include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'deploy/**/*.test.ts'],
           exclude: ['packages/client/**', '**/node_modules/**'],
           pool: 'threads',
           testTimeout: 30_000,

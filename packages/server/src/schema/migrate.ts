@@ -13,6 +13,7 @@ import { computedChanges, recomputeEntities } from './computed-refresh.js';
 import { type DanglingRow, danglingRows } from './foreign-keys.js';
 import { desiredSchema } from './desired.js';
 import { TABLES } from './names.js';
+import { installSessionTriggers } from './session-triggers.js';
 import { type Plan, diffSchemas, formatPlan } from './plan.js';
 import { type Schema, schemaHash } from './schema.js';
 
@@ -113,9 +114,11 @@ async function migrateInTransaction(
       formatPlan(plan),
       ...recomputed.map((e) => `~ recompute the computed values of every ${e}`),
     ].join('\n');
-    // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers
+    // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers;
+    // on PostgreSQL, every session change is told to every instance (decision 0058)
     const unstamp = async () => {
       if (database.dialect === 'sqlite') await dropSessionStamp(tx, usersTable(model));
+      else await installSessionTriggers(tx, desired, usersTable(model));
     };
     if (plan.steps.length === 0 && recomputed.length === 0) {
       await unstamp();

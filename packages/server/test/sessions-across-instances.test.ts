@@ -1,0 +1,366 @@
+/**
+ * Sessions across instances (decision 0058). On the real PostgreSQL server, two apps on two pools
+ * of one database stand for two instances, A and B. A's clock never moves, so its session cache
+ * never lets an entry age out: only being told (the triggers' NOTIFY, heard on A's LISTEN
+ * connection) can make A forget. Every revocation made through B — sign-out, a session ended by
+ * its user, a password reset, a role change, a disabled user, a User record written through the
+ * API, an admin ending everyone's — and one made with plain SQL from a third connection is refused
+ * (or its new roles seen) on A within a second. A's LISTEN connection killed, A still refuses a
+ * revoked session within a second and hears again; an instance that cannot listen trusts a cached
+ * session for no more than a second. The triggers' payloads name hashes, never a session's id, and
+ * stay under PostgreSQL's 8000 bytes.
+ */
+import pg from 'pg';
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import {
+  CSRF,
+  checkedInject,
+  givenUser,
+  login,
+  reopen,
+  specModel,
+  testClock,
+  testServer,
+  type TestServer,
+} from '@ninefold/testkit';
+import {
+  type Database,
+  LISTEN_APPLICATION_NAME,
+  TABLES,
+  buildApp,
+  disableUser,
+  resetPassword,
+  setRoles,
+} from '../src/index.js';
+import { listenTo } from '../src/db/postgres-listen.js';
+import { SESSIONS_CHANNEL } from '../src/schema/session-triggers.js';
+
+const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? '';
+
+const SPEC = `
+product: { name: Claims }
+entities:
+  Claim:
+    fields:
+      title: { type: string, required: true }
+roles:
+  admin:
+    Claim: true
+    User:
+      read: true
+      update: true
+      fields: { write: [name, email, roles, disabled] }
+  employee: { Claim: { read: true, create: true } }
+limits: { loginAttemptsPerMinute: 100 }
+`;
+
+/** A User with a list of refs: its join table holds part of who the user is. */
+const MANY_SPEC = `
+product: { name: Crews }
+entities:
+  Team:
+    fields:
+      name: { type: string, required: true }
+  User:
+    fields:
+      teams: { type: ref, to: Team, many: true }
+roles:
+  admin:
+    Team: true
+    User: true
+  employee: { Team: { read: all } }
+`;
+
+/** What a revocation is allowed to take to reach every instance (issue 20). */
+const WITHIN_MS = 1000;
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers.length = 0;
+});
+
+/** Another instance on the same database: an app on a pool of its own. */
+async function instanceBeside(a: TestServer, database?: Database): Promise<TestServer> {
+  const other = database ?? (await reopen(a.target));
+  const clock = testClock();
+  const app = buildApp({ model: a.model, database: other, now: clock.now, files: a.files });
+  closers.push(() => app.close());
+  return { ...a, app, database: other, clock };
+}
+
+const call = (server: TestServer, method: string, url: string, cookie: string, payload?: object) =>
+  checkedInject(server.app, server.model, {
+    method,
+    url,
+    headers: { ...CSRF, cookie },
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+/** `GET /api/session` on an instance: the user it sees, or the status of its refusal. */
+async function seen(
+  server: TestServer,
+  cookie: string,
+): Promise<{ roles?: string[]; name?: string } | number> {
+  const response = await call(server, 'GET', '/api/session', cookie);
+  return response.statusCode === 200 ? response.json().user : response.statusCode;
+}
+
+/** Waits (by its poll) until what `probe` answers is `expected`, for at most `ms` from now. */
+async function within(ms: number, probe: () => Promise<unknown>, expected: unknown): Promise<void> {
+  await expect.poll(probe, { timeout: ms, interval: 10 }).toEqual(expected);
+}
+
+/** A and B on one database, each with a signed-in, cached session of its own user; A hears B. */
+async function twoInstances() {
+  const a = await testServer('postgres', specModel(SPEC));
+  const b = await instanceBeside(a);
+  await givenUser(a, 'ada@example.com', ['admin']);
+  const ann = await givenUser(a, 'ann@example.com', ['employee']);
+  await givenUser(a, 'probe@example.com', ['employee']);
+  // A hears once a change made through B reaches it while its clock stands still
+  const probe = (await login(a.app, 'probe@example.com')).cookie!;
+  expect(await seen(a, probe)).toMatchObject({ roles: ['employee'] });
+  await setRoles(b.database, b.model, 'probe@example.com', ['admin']);
+  await within(10_000, async () => ((await seen(a, probe)) as { roles: string[] }).roles, ['admin']);
+  const cookie = (await login(a.app, 'ann@example.com')).cookie!;
+  expect(await seen(a, cookie)).toMatchObject({ roles: ['employee'] });
+  return { a, b, ann, cookie };
+}
+
+/** The pids of the connections listening for session changes on the server. */
+async function sessionListeners(): Promise<number[]> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where application_name = $1 and query = $2',
+      [LISTEN_APPLICATION_NAME, `listen "${SESSIONS_CHANNEL}"`],
+    );
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A plain SQL client on the test's schema, as a hand-run `psql` would be. */
+async function plainClient(server: TestServer): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: String(server.target) });
+  await client.connect();
+  closers.push(() => client.end());
+  return client;
+}
+
+const idOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
+const hashOf = (cookie: string) => createHash('sha256').update(idOf(cookie)).digest('hex');
+
+function realPostgresTests() {
+  it('a sign-out through B is refused on A within a second', async () => {
+    const { a, b, cookie } = await twoInstances();
+    expect((await call(b, 'DELETE', '/api/session', cookie)).statusCode).toBe(204);
+    await within(WITHIN_MS, () => seen(a, cookie), 401);
+  }, 60_000);
+
+  it('a session its user ends from another session through B is refused on A within a second', async () => {
+    const { a, b, cookie } = await twoInstances();
+    const other = (await login(b.app, 'ann@example.com')).cookie!;
+    const ended = await call(b, 'DELETE', `/api/account/sessions/${hashOf(cookie)}`, other);
+    expect(ended.statusCode).toBe(204);
+    await within(WITHIN_MS, () => seen(a, cookie), 401);
+  }, 60_000);
+
+  it('a password reset, a role change and a disabled user through B reach A within a second', async () => {
+    const { a, b, cookie } = await twoInstances();
+    await setRoles(b.database, b.model, 'ann@example.com', ['admin']);
+    await within(WITHIN_MS, async () => ((await seen(a, cookie)) as { roles: string[] }).roles, ['admin']);
+
+    await resetPassword(b.database, b.model, 'ann@example.com', 'a brand new password');
+    await within(WITHIN_MS, () => seen(a, cookie), 401);
+
+    const again = (await login(a.app, 'ann@example.com', 'a brand new password')).cookie!;
+    expect(await seen(a, again)).toMatchObject({ roles: ['admin'] });
+    await disableUser(b.database, b.model, 'ann@example.com');
+    await within(WITHIN_MS, () => seen(a, again), 401);
+  }, 60_000);
+
+  it('a User record written through B’s API and an admin ending everyone’s sessions reach A within a second', async () => {
+    const { a, b, ann, cookie } = await twoInstances();
+    const ada = (await login(b.app, 'ada@example.com')).cookie!;
+    const record = await call(b, 'GET', `/api/users/${ann.id}`, ada);
+    const renamed = await checkedInject(b.app, b.model, {
+      method: 'PATCH',
+      url: `/api/users/${ann.id}`,
+      headers: { ...CSRF, cookie: ada, 'if-match': String(record.headers.etag) },
+      payload: { name: 'Annie' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await within(WITHIN_MS, async () => ((await seen(a, cookie)) as { name: string }).name, 'Annie');
+
+    const all = await call(b, 'DELETE', '/api/admin/sessions?all=true', ada);
+    expect(all.statusCode).toBe(200);
+    await within(WITHIN_MS, () => seen(a, cookie), 401);
+  }, 60_000);
+
+  it('a change made with plain SQL from a third connection reaches A within a second', async () => {
+    const { a, cookie } = await twoInstances();
+    const psql = await plainClient(a);
+    await psql.query(`update users set roles = '["admin"]' where email = 'ann@example.com'`);
+    await within(WITHIN_MS, async () => ((await seen(a, cookie)) as { roles: string[] }).roles, ['admin']);
+    await psql.query(`delete from ${TABLES.sessions} where id_hash = $1`, [hashOf(cookie)]);
+    await within(WITHIN_MS, () => seen(a, cookie), 401);
+  }, 60_000);
+
+  it('its LISTEN connection killed, A still refuses a revoked session within a second, and hears again', async () => {
+    const { a, b, cookie } = await twoInstances();
+    const bob = await givenUser(a, 'bob@example.com', ['employee']);
+    const bobs = (await login(a.app, 'bob@example.com')).cookie!;
+    expect(await seen(a, bobs)).toMatchObject({ roles: ['employee'] });
+    const before = await sessionListeners();
+    const psql = await plainClient(a);
+    // every instance's (other tests' too, which resynchronise as A does)
+    await psql.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+    await disableUser(b.database, b.model, 'ann@example.com');
+    await within(WITHIN_MS, () => seen(a, cookie), 401);
+
+    await expect
+      .poll(async () => (await sessionListeners()).some((pid) => !before.includes(pid)), { timeout: 10_000 })
+      .toBe(true);
+    // a revocation A can learn of only by hearing it, once it listens again
+    await setRoles(b.database, b.model, bob.email, ['admin']);
+    await within(5000, async () => ((await seen(a, bobs)) as { roles: string[] }).roles, ['admin']);
+  }, 60_000);
+
+  it('an instance that cannot listen trusts a cached session for at most a second', async () => {
+    const a = await testServer('postgres', specModel(SPEC));
+    const opened = await reopen(a.target);
+    // a LISTEN connection to a server that is not there: it keeps trying and never hears
+    const deaf: Database = {
+      ...opened,
+      listen: (channel, onNotify, onError) =>
+        listenTo('postgres://postgres@127.0.0.1:1/none', channel, onNotify, onError),
+    };
+    const c = await instanceBeside(a, deaf);
+    await givenUser(a, 'ann@example.com', ['employee']);
+    const cookie = (await login(c.app, 'ann@example.com')).cookie!;
+    expect(await seen(c, cookie)).toMatchObject({ roles: ['employee'] });
+    await disableUser(a.database, a.model, 'ann@example.com');
+    c.clock.advance(WITHIN_MS);
+    expect(await seen(c, cookie)).toBe(401);
+  }, 60_000);
+
+  it('tells hashes, never ids, in payloads under 8000 bytes, and "*" for a statement of many rows', async () => {
+    const a = await testServer('postgres', specModel(SPEC));
+    await givenUser(a, 'ann@example.com', ['employee']);
+    const cookies = await Promise.all(
+      Array.from({ length: 3 }, async () => (await login(a.app, 'ann@example.com')).cookie!),
+    );
+    const payloads: (string | null)[] = [];
+    const listening = listenTo(
+      TEST_DATABASE_URL,
+      SESSIONS_CHANNEL,
+      (p) => payloads.push(p),
+      () => undefined,
+    );
+    closers.push(() => listening.close());
+    expect(await listening.ready).toBe(true);
+    const psql = await plainClient(a);
+    const user = String((await psql.query(`select id from users`)).rows[0].id);
+    const fake = (n: number, i: number) => createHash('sha256').update(`fake ${n} ${i}`).digest('hex');
+    const insert = async (n: number) => {
+      const hashes = Array.from({ length: n }, (_, i) => fake(n, i));
+      await psql.query(
+        `insert into ${TABLES.sessions} (id_hash, user_id, created_at, last_seen_at)
+         select h, $2, now()::text, now()::text from unnest($1::text[]) as h`,
+        [hashes, user],
+      );
+      return hashes;
+    };
+    // the database's other schemas (other tests) notify the channel too: only these tokens are ours
+    const tokens = () => payloads.flatMap((p) => (p === null ? [] : p.split(' ')));
+    const toldOf = (ours: ReadonlySet<string>) =>
+      payloads.filter((p) => p !== null && p.split(' ').some((t) => ours.has(t))) as string[];
+
+    const many = new Set((await insert(200)).map((h) => `s:${h}`));
+    await psql.query(`delete from ${TABLES.sessions} where user_id = $1 and created_at <> last_seen_at`, [
+      user,
+    ]);
+    await psql.query(`delete from ${TABLES.sessions} where id_hash = any($1::text[])`, [
+      [...many].map((t) => t.slice(2)),
+    ]);
+    await expect.poll(() => tokens().filter((t) => many.has(t)).length, { timeout: 5000 }).toBe(200);
+    const told = toldOf(many);
+    expect(told.length).toBeGreaterThan(1);
+    for (const payload of told) expect(Buffer.byteLength(payload)).toBeLessThan(8000);
+    expect(told.flatMap((p) => p.split(' ')).every((t) => many.has(t))).toBe(true);
+
+    payloads.length = 0;
+    const [first, second] = cookies.map((c) => `s:${hashOf(c)}`) as [string, string];
+    const ours = new Set([first, second, `u:${user}`]);
+    await psql.query(`delete from ${TABLES.sessions} where id_hash = $1`, [hashOf(cookies[0]!)]);
+    await psql.query(`update ${TABLES.sessions} set last_seen_at = now()::text`);
+    await psql.query(`update ${TABLES.sessions} set authenticated_at = now()::text where id_hash = $1`, [
+      hashOf(cookies[1]!),
+    ]);
+    await psql.query(`update users set name = 'Annie'`);
+    await expect.poll(() => toldOf(ours).length, { timeout: 5000 }).toBe(3);
+    // the record of a session's use tells nothing (the third session is not named): it changes nobody
+    expect(toldOf(ours)).toEqual([first, second, `u:${user}`]);
+    expect(tokens()).not.toContain(`s:${hashOf(cookies[2]!)}`);
+    for (const cookie of cookies) expect(payloads.join(' ')).not.toContain(idOf(cookie));
+
+    payloads.length = 0;
+    const more = await insert(600);
+    await psql.query(`delete from ${TABLES.sessions} where id_hash = any($1::text[])`, [more]);
+    await expect.poll(() => payloads.includes('*'), { timeout: 5000 }).toBe(true);
+    expect(tokens()).not.toContain(`s:${more[0]!}`);
+  }, 60_000);
+}
+
+describe('postgres: sessions across instances', () => {
+  // PGlite (in process) and the real server alike: the triggers never fail the change they tell of
+  it('the triggers let every kind of change to sessions, users and a User’s lists commit', async () => {
+    const a = await testServer('postgres', specModel(MANY_SPEC));
+    const ann = await givenUser(a, 'ann@example.com', ['admin']);
+    const cookies = await Promise.all(
+      Array.from({ length: 3 }, async () => (await login(a.app, 'ann@example.com')).cookie!),
+    );
+    const db = a.database.db;
+    const team = await call(a, 'POST', '/api/teams', cookies[2]!, { name: 'Blue' });
+    expect(team.statusCode, team.body).toBe(201);
+    const record = await call(a, 'GET', `/api/users/${ann.id}`, cookies[2]!);
+    const joined = await checkedInject(a.app, a.model, {
+      method: 'PATCH',
+      url: `/api/users/${ann.id}`,
+      headers: { ...CSRF, cookie: cookies[2]!, 'if-match': String(record.headers.etag) },
+      payload: { teams: [team.json().id] },
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    await db.updateTable('users__teams').set({ position: 1 }).execute();
+    await db.deleteFrom('users__teams').execute();
+    await db.updateTable('users').set({ name: 'Annie' }).execute();
+    await db.deleteFrom(TABLES.sessions).where('id_hash', '=', hashOf(cookies[0]!)).execute();
+    await db.deleteFrom(TABLES.sessions).execute();
+    await sql`truncate ${sql.table(TABLES.sessions)}`.execute(db);
+    expect(await seen(a, cookies[1]!)).toBe(401);
+    const triggers = await sql<{ name: string }>`
+      select c.relname || ' ' || t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
+      where t.tgname like 'ninefold_sessions_%' and c.relnamespace = current_schema()::regnamespace
+      order by 1`.execute(db);
+    expect(triggers.rows.map((r) => r.name)).toEqual([
+      'ninefold_sessions ninefold_sessions_delete',
+      'ninefold_sessions ninefold_sessions_truncate',
+      'ninefold_sessions ninefold_sessions_update',
+      'users ninefold_sessions_delete',
+      'users ninefold_sessions_truncate',
+      'users ninefold_sessions_update',
+      'users__teams ninefold_sessions_delete',
+      'users__teams ninefold_sessions_insert',
+      'users__teams ninefold_sessions_truncate',
+      'users__teams ninefold_sessions_update',
+    ]);
+  }, 60_000);
+
+  if (TEST_DATABASE_URL !== '') realPostgresTests();
+});

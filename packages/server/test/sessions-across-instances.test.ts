@@ -12,6 +12,7 @@
  */
 import pg from 'pg';
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
@@ -153,6 +154,34 @@ async function plainClient(server: TestServer): Promise<pg.Client> {
   return client;
 }
 
+/** A TCP relay to the PostgreSQL server that can fall silent: it drops every byte, closing nothing. */
+async function silenceableRelay(target: URL) {
+  const sockets: net.Socket[] = [];
+  let silent = false;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.push(client, upstream);
+    client.on('data', (data: Buffer) => void (silent || upstream.write(data)));
+    upstream.on('data', (data: Buffer) => void (silent || client.write(data)));
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  return {
+    url: url.toString(),
+    silence: () => (silent = true),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 const idOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
 const hashOf = (cookie: string) => createHash('sha256').update(idOf(cookie)).digest('hex');
 
@@ -230,6 +259,32 @@ function realPostgresTests() {
     // a revocation A can learn of only by hearing it, once it listens again
     await setRoles(b.database, b.model, bob.email, ['admin']);
     await within(5000, async () => ((await seen(a, bobs)) as { roles: string[] }).roles, ['admin']);
+  }, 60_000);
+
+  it('its LISTEN connection silent without an error, A stops counting on it within a second', async () => {
+    const a = await testServer('postgres', specModel(SPEC));
+    const relay = await silenceableRelay(new URL(String(a.target)));
+    const opened = await reopen(a.target);
+    // the pool reaches the server; the LISTEN connection goes through the relay
+    const quiet: Database = {
+      ...opened,
+      listen: (channel, onNotify, onError) => listenTo(relay.url, channel, onNotify, onError),
+    };
+    const c = await instanceBeside(a, quiet);
+    closers.push(relay.close); // before the app closes: a silent connection would hold its end
+    await givenUser(a, 'ann@example.com', ['employee']);
+    await givenUser(a, 'probe@example.com', ['employee']);
+    const probe = (await login(c.app, 'probe@example.com')).cookie!;
+    expect(await seen(c, probe)).toMatchObject({ roles: ['employee'] });
+    await setRoles(a.database, a.model, 'probe@example.com', ['admin']);
+    await within(10_000, async () => ((await seen(c, probe)) as { roles: string[] }).roles, ['admin']);
+    const cookie = (await login(c.app, 'ann@example.com')).cookie!;
+    expect(await seen(c, cookie)).toMatchObject({ roles: ['employee'] });
+    // a second old: trusted while C hears (the backstop is 5 s), not once it does not
+    c.clock.advance(WITHIN_MS);
+    relay.silence();
+    await disableUser(a.database, a.model, 'ann@example.com');
+    await within(WITHIN_MS, () => seen(c, cookie), 401);
   }, 60_000);
 
   it('an instance that cannot listen trusts a cached session for at most a second', async () => {

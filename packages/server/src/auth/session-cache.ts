@@ -14,10 +14,10 @@
  *   commit, whoever made it (another instance, the CLI, a hand-run SQL client), and each instance
  *   hears it on its LISTEN connection (`session-invalidation.ts`) and forgets what it names.
  * - While an instance that can be told does not hear (before its LISTEN connection is up, after it
- *   dropped, until it is back and has forgotten everything), an entry is trusted for at most
- *   `UNHEARD_TTL_MS` (1 s): a revocation elsewhere is never missed for longer than that.
- * - `SESSION_CACHE_TTL_MS` (5 s) stays as the backstop for what no one announces (a notification
- *   lost to a connection that died without a word, before its keepalive tells).
+ *   dropped or fell silent, until it hears again and has forgotten everything), an entry is trusted
+ *   for at most `UNHEARD_TTL_MS` (1 s): a revocation elsewhere is never missed for longer than that.
+ * - `SESSION_CACHE_TTL_MS` (5 s) stays as the backstop for what nothing announces (a trigger dropped
+ *   by hand, a notification lost inside the server).
  *
  * A read that was under way when an invalidation arrived is not cached (`version`): it may have
  * read the row before the change committed.

@@ -5,14 +5,15 @@
  * `schema/session-triggers.ts` send them at the commit of every change, whoever made it).
  *
  * The cache counts on it only while it holds: from the moment the connection listens and the
- * triggers are found, until the connection drops (its error). Meanwhile the cache trusts an entry for
- * at most a second (`UNHEARD_TTL_MS`); on hearing again, it forgets everything, since what was told
- * while it was away is lost. Where no other process can tell (SQLite, PGlite) nothing listens: this
+ * triggers are found, until the connection drops (its error) or falls silent (no notification, not
+ * even the instances' heartbeat, for `SILENCE_MS`). Meanwhile the cache trusts an entry for at most
+ * a second (`UNHEARD_TTL_MS`); on hearing again, it forgets everything, since what was told while it
+ * was away is lost. Where no other process can tell (SQLite, PGlite) nothing listens: this
  * process's own invalidation is enough.
  */
 import { type Model } from '@ninefold/model';
 import { type Database } from '../db/open.js';
-import { type Listening } from '../db/postgres-listen.js';
+import { sql } from 'kysely';
 import { SESSIONS_CHANNEL, hasSessionTriggers } from '../schema/session-triggers.js';
 import { type SessionCache, sessionCacheOf } from './session-cache.js';
 import { usersTable } from './users.js';
@@ -37,10 +38,24 @@ export function forgetNotified(cache: SessionCache, payload: string): void {
   if (users.size > 0) cache.forgetUsers(users);
 }
 
+/**
+ * How often an instance checks that it still hears, and notifies the channel itself when it has
+ * heard nothing for as long: a LISTEN connection can die without a word (a NAT that drops an idle
+ * flow, a partition), and then only its silence tells. Any instance's beat proves every listener's
+ * connection, so with several instances about one beat goes per period in all.
+ */
+const BEAT_MS = 200;
+
+/**
+ * Silence longer than this, and the connection is not counted on: noticed within `SILENCE_MS +
+ * BEAT_MS` of the last thing heard, inside the issue's second.
+ */
+const SILENCE_MS = 700;
+
 interface Hearer {
   /** The apps that asked: the connection closes with the last one. */
   holders: number;
-  readonly listening: Listening;
+  close(): Promise<void>;
 }
 
 const hearers = new WeakMap<Database, Hearer>();
@@ -61,31 +76,7 @@ export function hearSessionChanges(
   if (database.listen === undefined) return async () => undefined;
   let hearer = hearers.get(database);
   if (hearer === undefined) {
-    const cache = sessionCacheOf(database);
-    const users = usersTable(model);
-    /** Counts connections: a check of the triggers answered after a newer (re)connection is stale. */
-    let connection = 0;
-    const listening = database.listen(
-      SESSIONS_CHANNEL,
-      (payload) => {
-        if (payload !== null) return forgetNotified(cache, payload);
-        const made = ++connection;
-        hasSessionTriggers(database.db, users).then(
-          (told) => {
-            if (made !== connection) return;
-            if (!told) onError(new Error(MISSING_TRIGGERS));
-            cache.hearing(told);
-          },
-          (error: unknown) => onError(error),
-        );
-      },
-      (error) => {
-        connection++;
-        cache.hearing(false);
-        onError(error);
-      },
-    );
-    hearer = { holders: 0, listening };
+    hearer = startHearing(database, database.listen, usersTable(model), onError);
     hearers.set(database, hearer);
   }
   hearer.holders++;
@@ -97,8 +88,72 @@ export function hearSessionChanges(
     held.holders--;
     if (held.holders > 0) return;
     hearers.delete(database);
-    sessionCacheOf(database).hearing(false);
-    await held.listening.close();
+    await held.close();
+  };
+}
+
+function startHearing(
+  database: Database,
+  listen: NonNullable<Database['listen']>,
+  users: string,
+  onError: (error: unknown) => void,
+): Hearer {
+  const cache = sessionCacheOf(database);
+  /** Counts connections: a check of the triggers answered after a newer (re)connection is stale. */
+  let connection = 0;
+  /** Whether the current connection listens and the triggers are there to tell. */
+  let told = false;
+  let heardAt = performance.now();
+  let beating = false;
+  const listening = listen(
+    SESSIONS_CHANNEL,
+    (payload) => {
+      heardAt = performance.now();
+      if (payload === null) {
+        told = false;
+        const made = ++connection;
+        hasSessionTriggers(database.db, users).then(
+          (found) => {
+            if (made !== connection) return;
+            if (!found) onError(new Error(MISSING_TRIGGERS));
+            told = found;
+            heardAt = performance.now();
+            cache.hearing(found);
+          },
+          (error: unknown) => onError(error),
+        );
+        return;
+      }
+      // heard again after a silence: `hearing` forgets everything, as after a reconnection
+      if (told) cache.hearing(true);
+      forgetNotified(cache, payload);
+    },
+    (error) => {
+      connection++;
+      told = false;
+      cache.hearing(false);
+      onError(error);
+    },
+  );
+  const beat = setInterval(() => {
+    const silence = performance.now() - heardAt;
+    if (silence > SILENCE_MS) cache.hearing(false);
+    if (silence < BEAT_MS || beating) return;
+    beating = true;
+    sql`select pg_notify(${SESSIONS_CHANNEL}, '')`
+      .execute(database.db)
+      // a pool that cannot reach the server beats no more: the silence says so
+      .catch(() => undefined)
+      .finally(() => (beating = false));
+  }, BEAT_MS);
+  beat.unref();
+  return {
+    holders: 0,
+    async close() {
+      clearInterval(beat);
+      cache.hearing(false);
+      await listening.close();
+    },
   };
 }
 

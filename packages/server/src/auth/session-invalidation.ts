@@ -12,8 +12,8 @@
  * process's own invalidation is enough.
  */
 import { type Model } from '@ninefold/model';
-import { type Database } from '../db/open.js';
 import { sql } from 'kysely';
+import { type Database } from '../db/open.js';
 import { SESSIONS_CHANNEL, hasSessionTriggers } from '../schema/session-triggers.js';
 import { type SessionCache, sessionCacheOf } from './session-cache.js';
 import { usersTable } from './users.js';

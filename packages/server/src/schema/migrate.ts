@@ -115,13 +115,13 @@ async function migrateInTransaction(
       ...recomputed.map((e) => `~ recompute the computed values of every ${e}`),
     ].join('\n');
     // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers;
-    // on PostgreSQL, every session change is told to every instance (decision 0058)
-    const unstamp = async () => {
+    // on PostgreSQL, triggers tell every session change to every instance (decision 0058)
+    const sessionTriggers = async () => {
       if (database.dialect === 'sqlite') await dropSessionStamp(tx, usersTable(model));
       else await installSessionTriggers(tx, desired, usersTable(model));
     };
     if (plan.steps.length === 0 && recomputed.length === 0) {
-      await unstamp();
+      await sessionTriggers();
       return { status: 'up-to-date', plan, planText, id: null };
     }
     if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
@@ -131,7 +131,7 @@ async function migrateInTransaction(
     await applyPlan(tx, database.dialect, plan);
     await recomputeEntities(tx, database.dialect, model, recomputed);
     if (database.dialect === 'sqlite') await checkSqliteForeignKeys(tx);
-    await unstamp();
+    await sessionTriggers();
     const id = (last?.id ?? 0) + 1;
     await tx
       .insertInto(TABLES.migrations)

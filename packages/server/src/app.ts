@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { registerAdminSessionRoutes } from './auth/admin-sessions.js';
 import { registerMfaRoutes } from './auth/mfa/routes.js';
 import { installAuthentication } from './auth/request-auth.js';
+import { hearSessionChanges } from './auth/session-invalidation.js';
 import { registerAccountRoutes } from './auth/account-routes.js';
 import { registerRecentAuthenticationRoutes } from './auth/recent-authentication.js';
 import { registerOidcRoutes } from './auth/oidc-routes.js';
@@ -154,6 +155,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   const context = { model, database, now, env: options.env ?? process.env };
+  // on a PostgreSQL server, the session changes of every instance reach this one's session cache
+  const stopHearing = hearSessionChanges(database, model, (error) =>
+    app.log.warn(
+      { err: error },
+      'Session changes made elsewhere are not heard; sessions are cached for at most a second.',
+    ),
+  );
+  app.addHook('onClose', stopHearing);
   const files = options.files ?? temporaryFileStore(app);
   void app.register(cookie);
   void app.register(async (api) => {

@@ -2,7 +2,8 @@
  * Ending many sessions at once (decision 0041): a user's other sessions after their second factor
  * changes (ASVS 5.0 7.4.3), one user's or everyone's by an admin (7.4.5). The rows go, with any
  * sign-in waiting for its second step, and the session cache forgets them, so that the next request
- * of an ended session is refused on this instance at once (others within `SESSION_CACHE_TTL_MS`).
+ * of an ended session is refused on this instance at once; other instances on a PostgreSQL server
+ * hear the deletion at its commit (`schema/session-triggers.ts`, decision 0058).
  */
 import { type Database } from '../db/open.js';
 import { TABLES } from '../schema/names.js';

@@ -137,10 +137,15 @@ export async function readSession(
 ): Promise<SessionLookup> {
   if (!SESSION_ID.test(id)) return NONE;
   const cache = sessionCacheOf(database);
-  cache.forgetSession(id);
+  // an invalidation heard while the row is read may be of a change this read did not see
+  const version = cache.version;
   const queries = sessionQueries(database, model);
-  const [row] = await database.selectValues(queries.lookup, [hashSessionId(id)]);
-  if (row === undefined) return NONE;
+  const idHash = hashSessionId(id);
+  const [row] = await database.selectValues(queries.lookup, [idHash]);
+  if (row === undefined) {
+    cache.forgetSession(id);
+    return NONE;
+  }
   const user = toSummary({ id: row[2], email: row[3], name: row[4], roles: row[5], disabled: row[6] });
   if (user.disabled) {
     await endSession(database, id);
@@ -165,11 +170,11 @@ export async function readSession(
     await database.db
       .updateTable(TABLES.sessions)
       .set({ last_seen_at: now.toISOString() })
-      .where('id_hash', '=', hashSessionId(id))
+      .where('id_hash', '=', idHash)
       .execute();
     session = { ...session, lastSeenAt: time };
   }
-  cache.set(id, model, session, time);
+  cache.set(id, idHash, model, session, time, version);
   return active(session);
 }
 

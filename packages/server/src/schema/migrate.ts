@@ -13,6 +13,7 @@ import { computedChanges, recomputeEntities } from './computed-refresh.js';
 import { type DanglingRow, danglingRows } from './foreign-keys.js';
 import { desiredSchema } from './desired.js';
 import { TABLES } from './names.js';
+import { installSessionTriggers } from './session-triggers.js';
 import { type Plan, diffSchemas, formatPlan } from './plan.js';
 import { type Schema, schemaHash } from './schema.js';
 
@@ -107,12 +108,14 @@ async function migrateInTransaction(
     await ensureMigrationsTable(tx, database.dialect);
     const last = await lastMigration(tx);
     const { plan, recomputed, planText } = planFrom(last, model, desired);
-    // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers
-    const unstamp = async () => {
+    // a file migrated while sessions were stamped (decisions 0019, 0021) loses the stamp's triggers;
+    // on PostgreSQL, triggers tell every session change to every instance (decision 0058)
+    const sessionTriggers = async () => {
       if (database.dialect === 'sqlite') await dropSessionStamp(tx, usersTable(model));
+      else await installSessionTriggers(tx, desired, usersTable(model));
     };
     if (plan.steps.length === 0 && recomputed.length === 0) {
-      await unstamp();
+      await sessionTriggers();
       return { status: 'up-to-date', plan, planText, id: null };
     }
     if (plan.lossy && options.acceptDataLoss !== true) throw new DataLossError(plan, planText);
@@ -122,7 +125,7 @@ async function migrateInTransaction(
     await applyPlan(tx, database.dialect, plan);
     await recomputeEntities(tx, database.dialect, model, recomputed);
     if (database.dialect === 'sqlite') await checkSqliteForeignKeys(tx);
-    await unstamp();
+    await sessionTriggers();
     const id = (last?.id ?? 0) + 1;
     await tx
       .insertInto(TABLES.migrations)

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
 import { type Model } from '@ninefold/model';
 import {
+  type CounterStore,
   type Database,
   type FileStore,
   type JobHandlers,
@@ -24,6 +25,8 @@ import {
   openDatabase,
   openFileStore,
   productJobHandlers,
+  memoryCounters,
+  openCounterStore,
   resolveWebhooks,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
@@ -146,7 +149,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     database = await openDatabase({ sqlite: join(options.dataDir, 'ninefold.sqlite') });
   }
 
+  let counters: CounterStore | undefined;
   try {
+    // REDIS_URL's Redis when set (a RedisUrlError, without the password, when it cannot be used);
+    // else the database's: the ninefold_limits table on PostgreSQL, memory on SQLite (decision 0057)
+    counters = await openCounterStore(env, database, { warn: print });
     const handlers = { ...productJobHandlers({ model, database, files, env }), ...options.jobHandlers };
     const outcome = await migrate(database, model, { acceptDataLoss: options.acceptDataLoss ?? false });
     if (outcome.status === 'applied')
@@ -160,6 +167,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       database,
       env,
       files,
+      counters,
       logger: options.logger ?? { level: 'info' },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     });
@@ -167,6 +175,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
     print(`Files are stored in ${files.description}.`);
+    print(`Rate limits count in ${counters.description}.`);
     const jobs = new JobRunner({
       database,
       handlers,
@@ -189,6 +198,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         app.ninefold.draining = true;
         await app.close(); // stops accepting, waits for in-flight requests
         await jobs.stop(); // waits for running jobs, a while; the rest run again elsewhere or later
+        await counters?.close();
         await database.close();
       })());
     if (options.handleSignals !== false) {
@@ -207,6 +217,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     }
     return { app, database, files, url: address, demoAccounts, jobs, close };
   } catch (error) {
+    await counters?.close();
     await database.close();
     throw error;
   }
@@ -241,6 +252,8 @@ async function seedDemo(
       database,
       env,
       files,
+      // its requests count apart from the served app's: the demo accounts start with their whole allowance
+      counters: memoryCounters(),
       logger: false,
     });
     try {

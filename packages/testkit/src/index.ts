@@ -9,3 +9,4 @@ export * from './examples.js';
 export * from './jobs.js';
 export * from './oidc-provider.js';
 export * from './s3-server.js';
+export * from './redis-server.js';

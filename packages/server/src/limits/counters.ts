@@ -85,7 +85,11 @@ export function secondsLeft(window: Window, now: number): number {
  *
  * @example whenReady(store.take(key, max, WINDOW_MS, now), answer, done)
  */
-export function whenReady<T>(value: MaybePromise<T>, then: (value: T) => void, onError: (error: unknown) => void): void {
+export function whenReady<T>(
+  value: MaybePromise<T>,
+  then: (value: T) => void,
+  onError: (error: unknown) => void,
+): void {
   if (value instanceof Promise) value.then(then, onError);
   else then(value);
 }

@@ -68,7 +68,10 @@ export function postgresCounters(database: Database): CounterStore {
       if (counted !== undefined) return { counted: true, window: windowOf(counted) };
       const [full] = await run(PEEK, [[key], now]);
       if (full !== undefined || attempt >= 2)
-        return { counted: false, window: full === undefined ? { count: bound, resetAt: now + windowMs } : windowOf(full) };
+        return {
+          counted: false,
+          window: full === undefined ? { count: bound, resetAt: now + windowMs } : windowOf(full),
+        };
     }
   };
 

@@ -48,7 +48,10 @@ interface Scripted {
  *
  * @example const counters = await openRedisCounters(process.env.REDIS_URL!, { warn: console.warn });
  */
-export async function openRedisCounters(url: string, options: RedisCounterOptions = {}): Promise<CounterStore> {
+export async function openRedisCounters(
+  url: string,
+  options: RedisCounterOptions = {},
+): Promise<CounterStore> {
   const where = describeRedisUrl(url);
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -134,7 +137,9 @@ function redisCounters(redis: Redis, where: string, options: RedisCounterOptions
         async () => {
           const rows = await scripted.nfPeek(keys.length, ...keys.map((key) => prefix + key));
           return rows.map(([count, reset]): Window | undefined =>
-            count === '' || Number(reset) <= now ? undefined : { count: Number(count), resetAt: Number(reset) },
+            count === '' || Number(reset) <= now
+              ? undefined
+              : { count: Number(count), resetAt: Number(reset) },
           );
         },
         () => local.peek(keys, now) as readonly (Window | undefined)[],

@@ -13,13 +13,11 @@ import {
   PASSWORD,
   checkedInject,
   freshDatabase,
-  givenUser,
   problem,
   reopen,
   specModel,
   startRedis,
   testClock,
-  testServer,
   type TestDialect,
   type TestRedis,
 } from '@ninefold/testkit';

@@ -32,7 +32,13 @@ function limitTable(): Table {
     ],
     // the ended windows, for the prune
     indexes: [
-      { name: indexName(limits, ['reset_at'], false), table: limits, columns: ['reset_at'], textColumns: [], unique: false },
+      {
+        name: indexName(limits, ['reset_at'], false),
+        table: limits,
+        columns: ['reset_at'],
+        textColumns: [],
+        unique: false,
+      },
     ],
   };
 }

@@ -24,6 +24,9 @@ import { argument, median } from '../lib/stats.js';
 const RUNS = Number(argument('--runs', '3'));
 const SECONDS = Number(argument('--seconds', '5'));
 const CONNECTIONS = 10;
+// `--profile`: a V8 CPU profile of each server in bench/limits/out/ (bench/server/profile-summary.js reads it)
+const PROFILE = process.argv.includes('--profile');
+const OUT = fileURLToPath(new URL('./out/', import.meta.url));
 const CLAIMS = 200;
 const BASE = argument('--url', process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
 const CSRF = { 'x-ninefold-csrf': '1' };
@@ -75,7 +78,11 @@ async function startRedis() {
 }
 
 function startServer(kind, url, redisUrl) {
+  const execArgv = PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${OUT}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`]
+    : [];
   const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [kind, url, redisUrl], {
+    execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.push(child);

@@ -7,6 +7,7 @@
  * batches, at most once a minute per instance, beside the counting.
  */
 import { CompiledQuery } from 'kysely';
+import { isConnectionFailure } from '../db/connection-failure.js';
 import { decodeInteger } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { TABLES } from '../schema/names.js';
@@ -48,8 +49,18 @@ interface Row {
  * @example const counters = postgresCounters(database); await counters.take('request:user:42', 600, 60_000, Date.now())
  */
 export function postgresCounters(database: Database): CounterStore {
-  const run = async (text: string, parameters: readonly unknown[]): Promise<readonly Row[]> =>
+  const once = async (text: string, parameters: readonly unknown[]): Promise<readonly Row[]> =>
     (await database.db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+  // a connection the database ended a moment before is tried once more on a fresh one, as reads
+  // are (decision 0023): a count that did reach the table is then counted twice, never lost
+  const run = async (text: string, parameters: readonly unknown[]): Promise<readonly Row[]> => {
+    try {
+      return await once(text, parameters);
+    } catch (error) {
+      if (!isConnectionFailure(error)) throw error;
+      return once(text, parameters);
+    }
+  };
   let lastPrune = 0;
   const prune = (now: number) => {
     if (now - lastPrune < PRUNE_EVERY_MS) return;

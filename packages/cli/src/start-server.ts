@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
 import { type Model } from '@ninefold/model';
 import {
+  type CounterStore,
   type Database,
   type FileStore,
   type InstancePresence,
@@ -26,6 +27,8 @@ import {
   openFileStore,
   productJobHandlers,
   registerInstance,
+  memoryCounters,
+  openCounterStore,
   resolveWebhooks,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
@@ -155,7 +158,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
 
   let presence: InstancePresence | null = null;
+  let counters: CounterStore | undefined;
   try {
+    // REDIS_URL's Redis when set (a RedisUrlError, without the password, when it cannot be used);
+    // else the database's: the ninefold_limits table on PostgreSQL, memory on SQLite (decision 0057)
+    counters = await openCounterStore(env, database, { warn: print });
     const handlers = { ...productJobHandlers({ model, database, files, env }), ...options.jobHandlers };
     // on PostgreSQL other instances may serve from the database: this one says it is there too
     if (database.dialect === 'postgres') presence = await registerInstance(database);
@@ -174,6 +181,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       database,
       env,
       files,
+      counters,
       logger: options.logger ?? { level: 'info' },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     });
@@ -181,6 +189,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
     print(`Files are stored in ${files.description}.`);
+    print(`Rate limits count in ${counters.description}.`);
     const jobs = new JobRunner({
       database,
       handlers,
@@ -204,6 +213,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         await app.close(); // stops accepting, waits for in-flight requests
         await jobs.stop(); // waits for running jobs, a while; the rest run again elsewhere or later
         await presence?.release();
+        await counters?.close();
         await database.close();
       })());
     if (options.handleSignals !== false) {
@@ -223,6 +233,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     return { app, database, files, url: address, demoAccounts, jobs, close };
   } catch (error) {
     await presence?.release().catch(() => undefined);
+    await counters?.close();
     await database.close();
     throw error;
   }
@@ -257,6 +268,8 @@ async function seedDemo(
       database,
       env,
       files,
+      // its requests count apart from the served app's: the demo accounts start with their whole allowance
+      counters: memoryCounters(),
       logger: false,
     });
     try {

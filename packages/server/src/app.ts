@@ -28,6 +28,8 @@ import { type Database } from './db/open.js';
 import { diskFileStore } from './files/disk-store.js';
 import { registerFileRoutes } from './files/routes.js';
 import { type FileStore } from './files/store.js';
+import { countersFor } from './limits/choose.js';
+import { type CounterStore } from './limits/counters.js';
 import { installPrivateCaching } from './http/cache-control.js';
 import { installCsrfCheck } from './http/csrf.js';
 import { earlyErrorOptions, refuseUndecodableQueries } from './http/early-errors.js';
@@ -75,6 +77,13 @@ export interface AppOptions {
    * directory, which lives as long as the process.
    */
   readonly files?: FileStore;
+  /**
+   * Where the request, sign-in and identity limits count (decision 0057): `openRedisCounters(REDIS_URL)`
+   * from the command line. Default: the database's (`countersFor`): the `ninefold_limits` table on a
+   * PostgreSQL server, shared by every instance; this process's memory on SQLite and PGlite. The app
+   * does not close a store it was given.
+   */
+  readonly counters?: CounterStore;
 }
 
 /**
@@ -154,7 +163,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done(null, payload);
   });
 
-  const context = { model, database, now, env: options.env ?? process.env };
   // on a PostgreSQL server, the session changes of every instance reach this one's session cache
   const stopHearing = hearSessionChanges(database, model, (error) =>
     app.log.warn(
@@ -163,13 +171,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
     ),
   );
   app.addHook('onClose', stopHearing);
+  const counters = options.counters ?? countersFor(database);
+  const context = { model, database, now, env: options.env ?? process.env, counters };
   const files = options.files ?? temporaryFileStore(app);
   void app.register(cookie);
   void app.register(async (api) => {
     installPrivateCaching(api, model);
     installCsrfCheck(api);
     installAuthentication(api, context);
-    installRateLimit(api, model, now);
+    installRateLimit(api, model, now, counters);
     registerHealthRoutes(api, { model, database, isDraining: () => state.draining });
     const models = { signedIn: publicModel(model), signedOut: signedOutModel(model) };
     // before sign-in, only what the sign-in, help and about pages need (decision 0027)

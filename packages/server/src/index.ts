@@ -118,6 +118,16 @@ export { ApiError, problemOf, PROBLEM_CONTENT_TYPE, type FieldIssue } from './ht
 export { publicModel, signedOutModel } from './http/public-model.js';
 export { apiPath, isApiPath } from './http/paths.js';
 export { requestsPerMinute } from './http/rate-limit.js';
+export { type CounterStore, type Window, type Taken, secondsLeft } from './limits/counters.js';
+export { memoryCounters } from './limits/memory-counters.js';
+export { postgresCounters } from './limits/postgres-counters.js';
+export {
+  openRedisCounters,
+  describeRedisUrl,
+  RedisUrlError,
+  type RedisCounterOptions,
+} from './limits/redis-counters.js';
+export { countersFor, openCounterStore } from './limits/choose.js';
 export { recordHistory, type HistoryEntry } from './audit/history.js';
 export { openApiDocument } from './openapi/document.js';
 export { registerResources, resourcePath } from './resources/routes.js';

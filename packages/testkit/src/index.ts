@@ -10,3 +10,4 @@ export * from './jobs.js';
 export * from './oidc-provider.js';
 export * from './s3-server.js';
 export * from './instances.js';
+export * from './redis-server.js';

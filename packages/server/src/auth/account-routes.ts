@@ -35,6 +35,7 @@ import { requireUser, requireUserContext } from './request-auth.js';
 import { sessionCacheOf } from './session-cache.js';
 import { hashSessionId, isExpired } from './sessions.js';
 import { type UserSummary, normalizeEmail, usersTable } from './users.js';
+import { type CounterStore } from '../limits/counters.js';
 
 const PASSWORD_FIELDS = ['currentPassword', 'password'] as const;
 
@@ -48,7 +49,12 @@ const SESSION_HASH = /^[0-9a-f]{64}$/;
  */
 export function registerAccountRoutes(
   api: FastifyInstance,
-  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  context: {
+    readonly model: Model;
+    readonly database: Database;
+    readonly now: () => Date;
+    readonly counters: CounterStore;
+  },
 ): void {
   const { model, database, now } = context;
   const limiter = loginLimiterOf(context);
@@ -58,7 +64,7 @@ export function registerAccountRoutes(
     const { user, sessionHash } = requirePerson(request);
     const input = readPasswordChange(request.body);
     const client = { account: normalizeEmail(user.email), address: request.ip };
-    const decision = limiter.attempt(client);
+    const decision = await limiter.attempt(client);
     if (!decision.allowed) {
       throw new ApiError(
         'E_RATE_LIMITED',
@@ -79,14 +85,14 @@ export function registerAccountRoutes(
       input.currentPassword,
     );
     if (!matches || typeof stored !== 'string' || row === undefined) {
-      limiter.failed(client);
+      await limiter.failed(client);
       throw new ApiError(
         'E_VALIDATION',
         {},
         { errors: [{ field: 'currentPassword', code: 'E_WRONG_PASSWORD', params: {} }] },
       );
     }
-    limiter.succeeded(client);
+    await limiter.succeeded(client);
     const issues = checkNewPassword(input.password);
     if (issues.length > 0) throw new ApiError('E_VALIDATION', {}, { errors: issues });
     const passwordHash = await hashPassword(input.password);

@@ -36,6 +36,7 @@ import { sessionCacheOf } from './session-cache.js';
 import { secondStepChallenge } from './mfa/policy.js';
 import { startSession } from './session-routes.js';
 import { registerSignUpRoutes } from './sign-ups.js';
+import { type CounterStore } from '../limits/counters.js';
 
 const INVITATION_STATES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 
@@ -46,11 +47,11 @@ const INVITATION_STATES = ['pending', 'accepted', 'revoked', 'expired'] as const
  */
 export function registerIdentityRoutes(
   api: FastifyInstance,
-  context: { model: Model; database: Database; now: () => Date; env: Env },
+  context: { model: Model; database: Database; now: () => Date; env: Env; counters: CounterStore },
 ): void {
   const { model, database, now } = context;
   const settings = mailSettings(context.env);
-  const flows = { model, database, now, settings };
+  const flows = { model, database, now, settings, counters: context.counters };
   const invitations = apiPath(model, API_PATHS.invitations);
 
   api.post(apiPath(model, API_PATHS.links), async (request): Promise<WireLink> => {

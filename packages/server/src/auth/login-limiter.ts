@@ -3,7 +3,7 @@
  * another that has not failed:
  *
  * - **per address**: `limits.loginAttemptsPerMinute` attempts a minute from one address, whatever
- *   the account, counted before the password is checked (a fixed window, `FixedWindows`);
+ *   the account, counted before the password is checked (a fixed window);
  * - **per account and address**: a pair's first {@link FREE_FAILURES} failures are free (typos); after
  *   each further one the pair waits, 1 s, 2 s, 4 s… up to {@link MAX_DELAY_SECONDS}; a success ends
  *   its count;
@@ -12,10 +12,12 @@
  *   the minute's end. An address that has not failed for it (the owner's, usually) is never refused
  *   for other addresses' failures.
  *
- * In memory, per instance, like the request rate limit (decision 0008), and bounded.
+ * Counted in the app's counter store (decision 0057): in memory on SQLite, shared by the instances
+ * on a PostgreSQL server or in Redis. A pair's delay is worked out from its failures and the time of
+ * the last, which the store keeps as a streak forgotten an hour after its last failure.
  */
-import { FixedWindows, WINDOW_MS, secondsLeft } from '../http/windows.js';
-import { LruMap } from '../lru-map.js';
+import { type CounterStore, type Window, secondsLeft } from '../limits/counters.js';
+import { WINDOW_MS } from '../http/windows.js';
 import { weakMemo } from '../memo.js';
 
 export type LimitDecision =
@@ -29,20 +31,6 @@ export const MAX_DELAY_SECONDS = 300;
 export const ACCOUNT_CEILING_FACTOR = 10;
 /** How long a pair's failures are remembered after its last one. */
 const PAIR_MEMORY_MS = 60 * WINDOW_MS;
-/**
- * The most pairs remembered: an attack from very many addresses costs bounded memory; the pair
- * forgotten first is the one least recently tried, which loses its delay (its per-address limit
- * still holds).
- */
-const MAX_PAIRS = 100_000;
-
-/** The failures of one account from one address. */
-interface PairFailures {
-  count: number;
-  /** When the pair may try again (ms since the epoch); 0 while its failures are free. */
-  waitUntil: number;
-  lastFailureAt: number;
-}
 
 /** Who is trying: the account (its normalised email) and the client's address. */
 export interface LoginClient {
@@ -51,15 +39,12 @@ export interface LoginClient {
 }
 
 export class LoginLimiter {
-  readonly #addresses = new FixedWindows();
-  readonly #accounts = new FixedWindows();
-  readonly #pairs = new LruMap<string, PairFailures>(MAX_PAIRS);
   readonly #accountCeiling: number;
-  #lastSweep = 0;
 
   constructor(
     private readonly perMinute: number,
     private readonly now: () => Date,
+    private readonly counters: CounterStore,
   ) {
     this.#accountCeiling = perMinute * ACCOUNT_CEILING_FACTOR;
   }
@@ -67,50 +52,46 @@ export class LoginLimiter {
   /**
    * Counts one attempt of a client, or refuses it (uncounted) with the seconds to wait.
    *
-   * @example limiter.attempt({ account: 'ann@example.com', address: '203.0.113.9' })
+   * @example await limiter.attempt({ account: 'ann@example.com', address: '203.0.113.9' })
    */
-  attempt(client: LoginClient): LimitDecision {
+  async attempt(client: LoginClient): Promise<LimitDecision> {
     const now = this.now().getTime();
-    const address = this.#addresses.peek(client.address, now);
+    const keys = keysOf(client);
+    const [address, pair, account] = await this.counters.peek([keys.address, keys.pair, keys.account], now);
     if (address !== undefined && address.count >= this.perMinute) return refused(secondsLeft(address, now));
-    const pair = this.#pairs.get(pairKey(client));
     if (pair !== undefined) {
-      if (pair.waitUntil > now) return refused(Math.ceil((pair.waitUntil - now) / 1000));
+      const waitUntil = pairWaitUntil(pair);
+      if (waitUntil > now) return refused(Math.ceil((waitUntil - now) / 1000));
       // the account is under attack from many addresses: those that have failed for it wait
-      const account = this.#accounts.peek(client.account, now);
       if (account !== undefined && account.count >= this.#accountCeiling)
         return refused(secondsLeft(account, now));
     }
-    this.#addresses.count(client.address, now);
-    return { allowed: true };
+    // counted only while the address's window has room: instances that share the store, all at once, never let more through
+    const taken = await this.counters.take(keys.address, this.perMinute, WINDOW_MS, now);
+    return taken.counted ? { allowed: true } : refused(secondsLeft(taken.window, now));
   }
 
   /** Records a wrong password (or an unknown account) for a client that was allowed to try. */
-  failed(client: LoginClient): void {
+  async failed(client: LoginClient): Promise<void> {
     const now = this.now().getTime();
-    this.#sweep(now);
-    this.#accounts.count(client.account, now);
-    const key = pairKey(client);
-    const pair = this.#pairs.get(key) ?? { count: 0, waitUntil: 0, lastFailureAt: now };
-    pair.count += 1;
-    pair.lastFailureAt = now;
-    const over = pair.count - FREE_FAILURES;
-    if (over > 0) pair.waitUntil = now + delaySeconds(over) * 1000;
-    this.#pairs.set(key, pair);
+    const keys = keysOf(client);
+    await this.counters.take(keys.account, Infinity, WINDOW_MS, now);
+    await this.counters.extend(keys.pair, PAIR_MEMORY_MS, now);
   }
 
   /** A correct password: the pair's failures are forgiven. */
-  succeeded(client: LoginClient): void {
-    this.#pairs.delete(pairKey(client));
+  async succeeded(client: LoginClient): Promise<void> {
+    await this.counters.forget(keysOf(client).pair);
   }
+}
 
-  #sweep(now: number): void {
-    if (now - this.#lastSweep < WINDOW_MS) return;
-    this.#lastSweep = now;
-    for (const [key, pair] of this.#pairs) {
-      if (pair.waitUntil <= now && now - pair.lastFailureAt > PAIR_MEMORY_MS) this.#pairs.delete(key);
-    }
-  }
+/**
+ * When a pair may try again (ms since the epoch), from its streak of failures: its count, and its
+ * last failure an hour before the streak ends. 0 while its failures are free.
+ */
+function pairWaitUntil(pair: Window): number {
+  const over = pair.count - FREE_FAILURES;
+  return over > 0 ? pair.resetAt - PAIR_MEMORY_MS + delaySeconds(over) * 1000 : 0;
 }
 
 /**
@@ -129,16 +110,25 @@ export function delaySeconds(over: number): number {
  *
  * @example const limiter = loginLimiterOf(context); limiter.attempt({ account, address })
  */
-export const loginLimiterOf: (context: {
+export const loginLimiterOf: (context: LimitContext) => LoginLimiter = weakMemo(
+  (context) => new LoginLimiter(context.model.limits.loginAttemptsPerMinute, context.now, context.counters),
+);
+
+/** What a limiter needs of the context `buildApp` hands its route registrars. */
+export interface LimitContext {
   readonly model: { readonly limits: { readonly loginAttemptsPerMinute: number } };
   readonly now: () => Date;
-}) => LoginLimiter = weakMemo(
-  (context) => new LoginLimiter(context.model.limits.loginAttemptsPerMinute, context.now),
-);
+  /** Where the limits count (decision 0057). */
+  readonly counters: CounterStore;
+}
 
 function refused(retryAfterSeconds: number): LimitDecision {
   return { allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) };
 }
 
 // the account is a normalised email, which has no newline; the address neither
-const pairKey = (client: LoginClient) => `${client.account}\n${client.address}`;
+const keysOf = (client: LoginClient) => ({
+  address: `login:address:${client.address}`,
+  account: `login:account:${client.account}`,
+  pair: `login:pair:${client.account}\n${client.address}`,
+});

@@ -22,6 +22,7 @@ import { type MailSettings } from '../mail/settings.js';
 import { enqueueLinkMail } from './identity-mail.js';
 import { readTexts } from './identity-input.js';
 import { IdentityLimiter } from './identity-limiter.js';
+import { type CounterStore } from '../limits/counters.js';
 import { linkPasswordContext, setPasswordByLink } from './link-accounts.js';
 import { createLink, inspectLink, publicBase, revokeLinks, useLink } from './links.js';
 import { hashPassword } from './password.js';
@@ -38,16 +39,22 @@ import { normalizeEmail, usersTable } from './users.js';
  */
 export function registerPasswordResetRoutes(
   api: FastifyInstance,
-  context: { model: Model; database: Database; now: () => Date; settings: MailSettings },
+  context: {
+    model: Model;
+    database: Database;
+    now: () => Date;
+    settings: MailSettings;
+    counters: CounterStore;
+  },
 ): void {
   const { model, database, now, settings } = context;
   if (!model.auth.passwordReset) return;
-  const limiter = new IdentityLimiter(now);
+  const limiter = new IdentityLimiter('password-reset', now, context.counters);
   const path = apiPath(model, API_PATHS.passwordResets);
 
   api.post(path, async (request, reply) => {
     const email = normalizeEmail(readTexts(request.body, { email: 'Email' }, 'a password reset').email);
-    limiter.attempt({ address: request.ip, email });
+    await limiter.attempt({ address: request.ip, email });
     const base = publicBase(settings, request);
     const at = now();
     await database.db.transaction().execute(async (tx) => {

@@ -20,6 +20,7 @@ import { requireUser } from './request-auth.js';
 import { sessionCacheOf } from './session-cache.js';
 import { hashSessionId } from './sessions.js';
 import { normalizeEmail, usersTable } from './users.js';
+import { type CounterStore } from '../limits/counters.js';
 
 /** How long a proved factor counts as recent: 10 minutes. */
 export const RECENT_AUTHENTICATION_MS = 10 * 60_000;
@@ -58,7 +59,12 @@ export function requireRecentAuthentication(request: FastifyRequest, now: Date):
  */
 export function registerRecentAuthenticationRoutes(
   api: FastifyInstance,
-  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  context: {
+    readonly model: Model;
+    readonly database: Database;
+    readonly now: () => Date;
+    readonly counters: CounterStore;
+  },
 ): void {
   const { model, database, now } = context;
   const limiter = loginLimiterOf(context);
@@ -74,7 +80,7 @@ export function registerRecentAuthenticationRoutes(
       );
     const proof = readProof(request.body);
     const client: LoginClient = { account: normalizeEmail(user.email), address: request.ip };
-    const decision = limiter.attempt(client);
+    const decision = await limiter.attempt(client);
     if (!decision.allowed) {
       throw new ApiError(
         'E_RATE_LIMITED',
@@ -96,7 +102,7 @@ export function registerRecentAuthenticationRoutes(
         proof.password,
       );
       if (!matches || typeof stored !== 'string') {
-        limiter.failed(client);
+        await limiter.failed(client);
         throw new ApiError('E_WRONG_PASSWORD');
       }
     } else {
@@ -106,11 +112,11 @@ export function registerRecentAuthenticationRoutes(
         ((await acceptCode(db, user.id, factor.secret, proof.code, now())) ||
           (await useRecoveryCode(db, user.id, proof.code, now())));
       if (!right) {
-        limiter.failed(client);
+        await limiter.failed(client);
         throw new ApiError('E_MFA_CODE');
       }
     }
-    limiter.succeeded(client);
+    await limiter.succeeded(client);
     await db
       .updateTable(TABLES.sessions)
       .set({ authenticated_at: now().toISOString() })

@@ -28,6 +28,7 @@ import { dummyHash, verifyPassword } from './password.js';
 import { requireUser, requireUserContext, sessionCookieOptions } from './request-auth.js';
 import { createSession, endSession } from './sessions.js';
 import { type UserSummary, normalizeEmail, toSummary, usersTable } from './users.js';
+import { type CounterStore } from '../limits/counters.js';
 
 const LOGIN_FIELDS = ['email', 'password'] as const;
 
@@ -38,7 +39,12 @@ const LOGIN_FIELDS = ['email', 'password'] as const;
  */
 export function registerSessionRoutes(
   app: FastifyInstance,
-  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
+  context: {
+    readonly model: Model;
+    readonly database: Database;
+    readonly now: () => Date;
+    readonly counters: CounterStore;
+  },
 ): void {
   const { model, database, now } = context;
   const limiter = loginLimiterOf(context);
@@ -48,7 +54,7 @@ export function registerSessionRoutes(
   app.post(path, async (request, reply) => {
     const { email, password } = readCredentials(request.body);
     const client = { account: normalizeEmail(email), address: request.ip };
-    const decision = limiter.attempt(client);
+    const decision = await limiter.attempt(client);
     if (!decision.allowed) {
       throw new ApiError(
         'E_RATE_LIMITED',
@@ -66,7 +72,7 @@ export function registerSessionRoutes(
     const matches = await verifyPassword(typeof stored === 'string' ? stored : await dummyHash(), password);
     const user = row === undefined ? null : toSummary(row);
     if (user === null || !matches || user.disabled || typeof stored !== 'string') {
-      limiter.failed(client);
+      await limiter.failed(client);
       await recordAuthEvent(database.db, {
         kind: 'sign-in-failed',
         at: now(),
@@ -79,7 +85,7 @@ export function registerSessionRoutes(
     const challenge = await secondStepChallenge(context, user, 'password');
     // no session yet, and the pair's failures stay until the code is right (decision 0041)
     if (challenge !== null) return reply.code(202).send(challenge);
-    limiter.succeeded(client);
+    await limiter.succeeded(client);
     const answer = await startSession(context, request, reply, user, 'password');
     await recordAuthEvent(database.db, {
       kind: 'sign-in',

@@ -20,6 +20,7 @@ import { type MailSettings } from '../mail/settings.js';
 import { enqueueLinkMail, enqueueMail, signUpTakenMail } from './identity-mail.js';
 import { readTexts } from './identity-input.js';
 import { IdentityLimiter } from './identity-limiter.js';
+import { type CounterStore } from '../limits/counters.js';
 import { openAccount } from './link-accounts.js';
 import { createLink, publicBase, useLink } from './links.js';
 import { hashPassword } from './password.js';
@@ -45,18 +46,24 @@ const MAX_NAME = 200;
  */
 export function registerSignUpRoutes(
   api: FastifyInstance,
-  context: { model: Model; database: Database; now: () => Date; settings: MailSettings },
+  context: {
+    model: Model;
+    database: Database;
+    now: () => Date;
+    settings: MailSettings;
+    counters: CounterStore;
+  },
 ): void {
   const { model, database, now, settings } = context;
   const role = model.auth.signUp;
   if (role === null) return;
-  const limiter = new IdentityLimiter(now);
+  const limiter = new IdentityLimiter('sign-up', now, context.counters);
   const path = apiPath(model, API_PATHS.signUps);
 
   api.post(path, async (request, reply) => {
     const body = readTexts(request.body, { email: 'Email', password: 'Password', name: 'Name' }, 'a sign-up');
     const email = normalizeEmail(body.email);
-    limiter.attempt({ address: request.ip, email });
+    await limiter.attempt({ address: request.ip, email });
     const name = body.name.trim();
     const issues: FieldIssue[] = [
       ...(isEmail(email)

@@ -1,18 +1,20 @@
 /**
  * Requests per minute by role (`limits.requestsPerMinute`): `guest` for anonymous clients, keyed
  * by address; for a signed-in user the highest limit among their roles (`default` when none of
- * them has one), keyed by user. A fixed one-minute window per key (`FixedWindows`), decided in a
- * synchronous hook: this replaced `@fastify/rate-limit`, whose promise-based hook cost a get by id
- * about a sixth of its CPU time (decision 0017). Every limited response says where its client
- * stands (`x-ratelimit-limit`, `-remaining`, `-reset`); a refused one is E_RATE_LIMITED with
- * Retry-After.
+ * them has one), keyed by user. A fixed one-minute window per key, counted in the app's counter
+ * store (decision 0057: shared by the instances on PostgreSQL or Redis), decided in a callback hook
+ * that stays synchronous when the store answers at once (memory): this replaced
+ * `@fastify/rate-limit`, whose promise-based hook cost a get by id about a sixth of its CPU time
+ * (decision 0017). Every limited response says where its client stands (`x-ratelimit-limit`,
+ * `-remaining`, `-reset`); a refused one is E_RATE_LIMITED with Retry-After.
  */
 import { type Model, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '@ninefold/model';
 import { type FastifyContextConfig, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { type UserSummary } from '../auth/users.js';
+import { type CounterStore, type Taken, secondsLeft, whenReady } from '../limits/counters.js';
 import { ApiError } from './errors.js';
 import { addRouteOnRequest } from './route-hooks.js';
-import { FixedWindows, secondsLeft } from './windows.js';
+import { WINDOW_MS } from './windows.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,10 +41,14 @@ export function requestsPerMinute(model: Model, user: UserSummary | null): numbe
  * (a request that no route matched is answered by the root's not-found handler, unlimited). Install
  * it after `installAuthentication` and before the routes: it keys on `request.auth`.
  *
- * @example installRateLimit(app, model, () => new Date());
+ * @example installRateLimit(app, model, () => new Date(), memoryCounters());
  */
-export function installRateLimit(app: FastifyInstance, model: Model, now: () => Date): void {
-  const windows = new FixedWindows();
+export function installRateLimit(
+  app: FastifyInstance,
+  model: Model,
+  now: () => Date,
+  counters: CounterStore,
+): void {
   const guests = requestsPerMinute(model, null);
   const guestsText = String(guests);
   // a user's limit (and its header's text) and key, worked out once per user summary (a cached
@@ -55,7 +61,7 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
     let limit = limits.get(user);
     if (limit === undefined) {
       const max = requestsPerMinute(model, user);
-      limit = { max, maxText: String(max), key: `user:${user.id}` };
+      limit = { max, maxText: String(max), key: `request:user:${user.id}` };
       limits.set(user, limit);
     }
     return limit;
@@ -63,21 +69,26 @@ export function installRateLimit(app: FastifyInstance, model: Model, now: () => 
   const limit: onRequestHookHandler = (request, reply, done) => {
     const user = request.auth.user;
     const { max, maxText, key } =
-      user === null ? { max: guests, maxText: guestsText, key: `address:${request.ip}` } : limitOf(user);
+      user === null
+        ? { max: guests, maxText: guestsText, key: `request:address:${request.ip}` }
+        : limitOf(user);
     const time = now().getTime();
-    const window = windows.count(key, time);
-    const reset = secondsLeft(window, time);
-    reply.header(RATE_LIMIT_HEADERS.limit, maxText);
-    reply.header(RATE_LIMIT_HEADERS.remaining, String(Math.max(0, max - window.count)));
-    reply.header(RATE_LIMIT_HEADERS.reset, String(reset));
-    if (window.count <= max) return done();
-    done(
-      new ApiError(
-        'E_RATE_LIMITED',
-        { retryAfter: reset },
-        { headers: { [RETRY_AFTER_HEADER]: String(reset) } },
-      ),
-    );
+    const answer = ({ counted, window }: Taken) => {
+      const reset = secondsLeft(window, time);
+      reply.header(RATE_LIMIT_HEADERS.limit, maxText);
+      reply.header(RATE_LIMIT_HEADERS.remaining, String(Math.max(0, max - window.count)));
+      reply.header(RATE_LIMIT_HEADERS.reset, String(reset));
+      if (counted) return done();
+      done(
+        new ApiError(
+          'E_RATE_LIMITED',
+          { retryAfter: reset },
+          { headers: { [RETRY_AFTER_HEADER]: String(reset) } },
+        ),
+      );
+    };
+    // a refusal is not counted: the window stays at its limit until it ends
+    whenReady(counters.take(key, max, WINDOW_MS, time), answer, (error: unknown) => done(error as Error));
   };
   // each route that does not opt out gets the hook (after the session's): the probes pay nothing
   app.addHook('onRoute', (route) => {

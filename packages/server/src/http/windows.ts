@@ -1,15 +1,19 @@
 /**
- * Fixed one-minute windows of counts by key: the request rate limit and the login limit count in
- * them. In memory, per instance: behind a load balancer of n instances a client gets at most n times
- * a limit (decision 0008).
+ * Fixed one-minute windows of counts by key, in memory, per instance. The limits that must hold
+ * across instances count in the app's counter store instead (`limits/`, decision 0057); what
+ * still counts here is the refused API tokens of an address (`auth/request-auth.ts`), a guard of
+ * each instance's own lookups.
  */
+import { type Window as CountedWindow } from '../limits/counters.js';
+
+export { secondsLeft } from '../limits/counters.js';
 
 /** A key's count in its current window, and when that window ends (ms since the epoch). */
-export interface Window {
+export interface Window extends CountedWindow {
   count: number;
-  readonly resetAt: number;
 }
 
+/** The length of the request limit's and the sign-in limit's windows: a minute. */
 export const WINDOW_MS = 60_000;
 
 /**
@@ -51,9 +55,4 @@ export class FixedWindows {
     this.#lastSweep = now;
     for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
   }
-}
-
-/** Whole seconds until a window ends, at least 1: for Retry-After. */
-export function secondsLeft(window: Window, now: number): number {
-  return Math.max(1, Math.ceil((window.resetAt - now) / 1000));
 }

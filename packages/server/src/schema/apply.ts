@@ -54,6 +54,7 @@ async function applyStep(tx: Db, dialect: DialectName, step: Step, keys: Keys): 
     case 'create-table': {
       keys.waiting.delete(step.table.name); // a table may refer to itself
       let create = tx.schema.createTable(step.table.name);
+      if (step.table.unlogged === true && dialect === 'postgres') create = create.modifyFront(sql`unlogged`);
       for (const column of step.table.columns) {
         const references = inline(keys, dialect, step.table.name, column);
         create = create.addColumn(column.name, sqlType(column.storage, dialect), (c) => {

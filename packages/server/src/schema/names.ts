@@ -43,6 +43,8 @@ export const TABLES = {
    * field that holds it once attached (`files/`, decision 0050). The bytes are in the file store.
    */
   files: 'ninefold_files',
+  /** The rate limits' counts on a PostgreSQL server, shared by its instances (`limits/`, decision 0057). */
+  limits: 'ninefold_limits',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

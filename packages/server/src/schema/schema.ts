@@ -23,6 +23,12 @@ export interface Table {
   readonly indexes: readonly Index[];
   /** For the join table of a list of refs (decision 0044): what it joins. Absent for other tables. */
   readonly join?: JoinTable;
+  /**
+   * PostgreSQL: an UNLOGGED table, written without the WAL (emptied by a crash, not replicated):
+   * the limits' counts (decision 0057), whose every request would otherwise wait for a WAL flush.
+   * Absent for every other table.
+   */
+  readonly unlogged?: true;
 }
 
 /**

@@ -13,7 +13,37 @@ import { type Column, type Index, type Table } from './schema.js';
  * @example serverTables().map((t) => t.name) // ['ninefold_sessions', …]
  */
 export function serverTables(): Table[] {
-  return [...builtinTables(), ...notificationTables(), ...identityTables(), fileTable()];
+  return [...builtinTables(), ...notificationTables(), ...identityTables(), fileTable(), limitTable()];
+}
+
+/**
+ * The rate limits' counts (`limits/postgres-counters.ts`, decision 0057): a window per key, its end
+ * in epoch milliseconds. Made on every dialect; counted in on a PostgreSQL server only.
+ */
+function limitTable(): Table {
+  const limits = TABLES.limits;
+  return {
+    name: limits,
+    entity: null,
+    // no WAL: an upsert a request without waiting for a flush (19× the upserts a second, pgbench);
+    // a crash forgets the counts of the current minute
+    unlogged: true,
+    columns: [
+      system('key', 'text', 'string', { primaryKey: true }),
+      system('count', 'integer', 'integer'),
+      system('reset_at', 'integer', 'epoch-ms'),
+    ],
+    // the ended windows, for the prune
+    indexes: [
+      {
+        name: indexName(limits, ['reset_at'], false),
+        table: limits,
+        columns: ['reset_at'],
+        textColumns: [],
+        unique: false,
+      },
+    ],
+  };
 }
 
 /**

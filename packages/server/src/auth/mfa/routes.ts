@@ -33,8 +33,14 @@ import { type StoredFactor, acceptCode, enrol, readFactor, removeFactor } from '
 import { requiredBecause } from './policy.js';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { totpEnrolment } from './totp.js';
+import { type CounterStore } from '../../limits/counters.js';
 
-type Context = { readonly model: Model; readonly database: Database; readonly now: () => Date };
+type Context = {
+  readonly model: Model;
+  readonly database: Database;
+  readonly now: () => Date;
+  readonly counters: CounterStore;
+};
 
 /**
  * Registers the routes, counting failures in the app's sign-in limiter (`loginLimiterOf`).
@@ -51,11 +57,11 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
   const reauthenticate = async (request: FastifyRequest, password: string): Promise<UserSummary> => {
     const user = requireUser(request);
     const client: LoginClient = { account: user.email, address: request.ip };
-    admit(limiter, client);
+    await admit(limiter, client);
     const stored = await passwordHashOf(context, user.id);
     if (stored === null) throw new ApiError('E_MFA_STATE', { reason: NO_PASSWORD });
     if (!(await verifyPassword(stored, password))) {
-      limiter.failed(client);
+      await limiter.failed(client);
       throw new ApiError('E_WRONG_PASSWORD');
     }
     return user;
@@ -184,7 +190,7 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
     const body = readBody(request.body, { challenge: 'text', code: 'text' }, 'a second step');
     const { open, user } = await challengeOf(body.challenge);
     const client: LoginClient = { account: user.email, address: request.ip };
-    admit(limiter, client);
+    await admit(limiter, client);
     const factor = await readFactor(db, user.id);
     const enrolling = mustEnrol(user, factor);
     // the required enrolment's first code turns the factor on, uses the challenge and makes the
@@ -211,7 +217,7 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
         ((await acceptCode(db, user.id, factor.secret, body.code, now())) ||
           (await useRecoveryCode(db, user.id, body.code, now())));
     if (!right) {
-      limiter.failed(client);
+      await limiter.failed(client);
       await failChallenge(db, open);
       await recordAuthEvent(db, {
         kind: 'mfa-failed',
@@ -222,7 +228,7 @@ export function registerMfaRoutes(app: FastifyInstance, context: Context): void 
       throw new ApiError('E_MFA_CODE');
     }
     if (!enrolling && !(await finishChallenge(db, open))) throw new ApiError('E_MFA_CHALLENGE');
-    limiter.succeeded(client);
+    await limiter.succeeded(client);
     const session = await startSession(context, request, reply, user, open.method);
     const answer: EnrolledSessionAnswer = recoveryCodes === null ? session : { ...session, recoveryCodes };
     await recordAuthEvent(db, {
@@ -244,8 +250,8 @@ const NO_PASSWORD =
   'your account signs in with single sign-on only, and your provider asks for the second step';
 
 /** Refuses a client the limiter holds back (E_RATE_LIMITED with Retry-After); counts it otherwise. */
-function admit(limiter: LoginLimiter, client: LoginClient): void {
-  const decision = limiter.attempt(client);
+async function admit(limiter: LoginLimiter, client: LoginClient): Promise<void> {
+  const decision = await limiter.attempt(client);
   if (!decision.allowed) {
     throw new ApiError(
       'E_RATE_LIMITED',

@@ -41,6 +41,8 @@ export const TABLES = {
    * field that holds it once attached (`files/`, decision 0050). The bytes are in the file store.
    */
   files: 'ninefold_files',
+  /** The log of record changes the live events stream sends and replays (`events/`, decision 0056). */
+  events: 'ninefold_events',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

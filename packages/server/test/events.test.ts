@@ -212,6 +212,18 @@ for (const dialect of DIALECTS) {
       });
       expect(response.statusCode).toBe(404);
       expect(problem(response).code).toBe('E_ROUTE_NOT_FOUND');
+      const document = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+      expect(Object.keys(document['paths'] as Json)).not.toContain('/api/events');
+    });
+
+    it('the API description documents the stream as text/event-stream', async () => {
+      const server = await testServer(dialect, model);
+      const document = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+        paths: Record<string, { get: { responses: Record<string, { content?: Json }> } }>;
+      }>();
+      const get = document.paths['/api/events']?.get;
+      expect(Object.keys(get?.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+      expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '429']));
     });
 
     if (dialect === 'postgres' && TEST_DATABASE_URL !== '') realPostgresTests();

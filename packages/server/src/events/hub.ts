@@ -57,7 +57,11 @@ export class EventHub {
 
   /** Starts reading (once): the horizon is now, the rows already written count as sent. */
   start(): Promise<void> {
-    this.#started ??= this.#begin();
+    // a start that failed (the database away) is tried again by the next stream
+    this.#started ??= this.#begin().catch((error: unknown) => {
+      this.#started = null;
+      throw error;
+    });
     return this.#started;
   }
 

@@ -80,7 +80,10 @@ export class LiveStreams {
     await this.hub.start();
     this.#stopHub ??= this.hub.subscribe((events, cursor) => this.#deliver(events, cursor));
     const stream = this.#stream(opening);
-    if (stream === null) return;
+    if (stream === null) {
+      if (this.#streams.size === 0) this.#unsubscribe();
+      return;
+    }
     const parsed = opening.lastEventId === undefined ? undefined : this.hub.parse(opening.lastEventId);
     const present = this.hub.cursor();
     if (parsed === null) send(stream, STREAM_EVENTS.resync, present, {});
@@ -102,7 +105,12 @@ export class LiveStreams {
   /** Ends every stream now (the app is closing). */
   closeAll(): void {
     for (const stream of this.#streams) stream.end();
+    this.#unsubscribe();
+  }
+
+  #unsubscribe(): void {
     this.#stopHub?.();
+    this.#stopHub = null;
   }
 
   #stream(opening: StreamOpening): Stream | null {
@@ -126,6 +134,8 @@ export class LiveStreams {
         ended = true;
         for (const timer of timers) clearInterval(timer);
         this.#streams.delete(stream);
+        // no stream left: the hub need not poll for this app
+        if (this.#streams.size === 0) this.#unsubscribe();
         response.end();
       },
     };

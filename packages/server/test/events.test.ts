@@ -161,6 +161,21 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('the log keeps what a replay needs and prunes what is older', async () => {
+      const { server, ed, stream, create } = await world(dialect);
+      const edStream = await stream(ed);
+      const old = await create(ed, 'old');
+      await arrives(edStream, old, 'created');
+      server.clock.advance(EVENT_REPLAY_MS + 2 * 60_000);
+      const fresh = await create(ed, 'fresh');
+      await arrives(edStream, fresh, 'created');
+      const logged = async () =>
+        (await server.database.db.selectFrom('ninefold_events').select('record_id').execute()).map(
+          (row) => row['record_id'] as string,
+        );
+      await expect.poll(logged).toEqual([fresh]);
+    });
+
     it('signing out ends the stream; the app’s close ends every stream at once', async () => {
       const { server, ed, al, stream } = await world(dialect);
       const alStream = await stream(al);

@@ -84,19 +84,17 @@ export class LiveStreams {
       if (this.#streams.size === 0) this.#unsubscribe();
       return;
     }
-    const parsed = opening.lastEventId === undefined ? undefined : this.hub.parse(opening.lastEventId);
-    const present = this.hub.cursor();
-    if (parsed === null) send(stream, STREAM_EVENTS.resync, present, {});
-    else if (parsed === undefined) stream.write(`id: ${present}\n\n`);
-    const { replayed } = stream;
-    if (parsed !== null && parsed !== undefined) {
-      const cursor = opening.lastEventId ?? present;
+    const { lastEventId } = opening;
+    const parsed = lastEventId === undefined ? undefined : this.hub.parse(lastEventId);
+    // where the stream stands, so that even a quiet one can resume
+    if (parsed === undefined) stream.write(`id: ${this.hub.cursor()}\n\n`);
+    else if (parsed === null) send(stream, STREAM_EVENTS.resync, this.hub.cursor(), {});
+    else
       for (const event of await this.hub.replay(parsed)) {
-        replayed.add(event.id);
+        stream.replayed.add(event.id);
         const readers = await this.access.readersOf(event, [stream.user]);
-        if (readers.size > 0) send(stream, STREAM_EVENTS.record, cursor, wire(event));
+        if (readers.size > 0) send(stream, STREAM_EVENTS.record, lastEventId ?? '', wire(event));
       }
-    }
     const waiting = stream.waiting ?? [];
     stream.waiting = null;
     for (const { event, cursor } of waiting) live(stream, event, cursor);

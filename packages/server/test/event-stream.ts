@@ -32,7 +32,7 @@ export interface OpenStream {
 }
 
 /**
- * Opens the stream at `url` with the session cookie (and a `Last-Event-ID`), over `node:http`: the
+ * Opens the stream at `url` with the session cookie (a `Last-Event-ID`, other headers), over `node:http`: the
  * client goes away by destroying its socket, as a closed tab does.
  *
  * @example const stream = await openStream(`${base}/api/events`, cookie);
@@ -41,8 +41,9 @@ export async function openStream(
   url: string,
   cookie: string | undefined,
   lastEventId?: string,
+  extra: Record<string, string> = {},
 ): Promise<OpenStream> {
-  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream', ...extra };
   if (cookie !== undefined) headers['cookie'] = cookie;
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const request = http.get(url, { headers, agent: false });

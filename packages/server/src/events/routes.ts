@@ -40,6 +40,8 @@ export function registerEventRoutes(app: FastifyInstance, context: ResourceConte
   app.get(apiPath(model, API_PATHS.events), async (request, reply) => {
     const user = requireUserContext(request);
     const userId = request.auth.user?.id ?? user.id;
+    // started first: from the count to the stream's place among them, nothing else runs
+    await hub.start();
     if (streams.countOf(userId) >= MAX_STREAMS_PER_USER) {
       const retryAfter = Math.ceil(EVENT_RETRY_MS / 1000);
       throw new ApiError(

@@ -47,6 +47,7 @@ import { registerMailOutboxRoutes } from './mail/outbox-routes.js';
 import { registerNotificationRoutes } from './notifications/routes.js';
 import { registerResources } from './resources/routes.js';
 import { registerDashboardRoutes } from './dashboards/routes.js';
+import { registerEventRoutes } from './events/routes.js';
 import { type Env } from './webhooks/resolve.js';
 
 export interface AppOptions {
@@ -195,6 +196,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerOidcRoutes(api, context);
     registerResources(api, context);
     registerDashboardRoutes(api, context);
+    registerEventRoutes(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);
     registerNotificationRoutes(api, context);

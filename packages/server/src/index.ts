@@ -79,6 +79,9 @@ export { composeMail, recordLink, escapeHtml, type MailContent } from './mail/co
 export { retryDelayMs, DEFAULT_BACKOFF, type Backoff } from './jobs/backoff.js';
 export { pruneJobs, DEFAULT_RETENTION, type Retention } from './jobs/prune.js';
 export { JOBS_CHANNEL } from './jobs/wake.js';
+export { EVENTS_CHANNEL, logRecordChange, type LoggedChange } from './events/log.js';
+export { MAX_STREAMS_PER_USER } from './events/routes.js';
+export { SESSION_CHECK_MS } from './events/streams.js';
 export { LISTEN_APPLICATION_NAME } from './db/postgres-listen.js';
 export { acquireStartupLease, type Lease, type LeaseOptions } from './schema/startup-lease.js';
 export { desiredSchema } from './schema/desired.js';

@@ -1,12 +1,14 @@
 /**
  * What a committed change of a record sets going, written in the change's own transaction (the
- * outbox, decision 0028): its timers (`timers/`), and — when a notification or webhook of the
+ * outbox, decision 0028): its timers (`timers/`), its row in the log of changes that the live
+ * events stream sends (`events/`, decision 0056), and — when a notification or webhook of the
  * spec's section 7 listens to it — one fan-out job (`fan-out.ts`) that later writes those
  * notifications and webhook deliveries. Every write of a record — by a person through the API or
  * by the clock — ends by calling `recordEffects` once, so each effect is written if and only if its
  * change commits.
  */
 import { type Model, type RecordEvent, type Value } from '@ninefold/model';
+import { logRecordChange } from '../events/log.js';
 import { type Db } from '../resources/records.js';
 import { syncTimers } from '../timers/schedule.js';
 import { type WebhookActor } from '../webhooks/enqueue.js';
@@ -44,4 +46,5 @@ export interface RecordChange {
 export async function recordEffects(tx: Db, model: Model, change: RecordChange): Promise<void> {
   await syncTimers(tx, model, change);
   await enqueueFanOut(tx, model, change);
+  await logRecordChange(tx, change);
 }

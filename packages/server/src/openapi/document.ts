@@ -22,6 +22,7 @@ import { describeWebhookDeliveries } from './webhooks.js';
 import { accountPaths } from './account-paths.js';
 import { linkPaths } from './link-paths.js';
 import { notificationPaths } from './notification-paths.js';
+import { eventPaths } from './event-paths.js';
 import { dashboardPaths } from './dashboard-paths.js';
 import { filePaths } from './file-paths.js';
 import { MFA_CHALLENGE_SCHEMA, mfaPaths } from './mfa-paths.js';
@@ -227,6 +228,10 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
   const files = filePaths(model, { op, signedIn: SIGNED_IN, changing: CHANGING });
   Object.assign(paths, files.paths);
   Object.assign(schemas, files.schemas);
+  // the live events stream (decision 0056)
+  const events = eventPaths(model, { op, signedIn: SIGNED_IN });
+  Object.assign(paths, events.paths);
+  Object.assign(schemas, events.schemas);
 
   for (const entity of Object.values(model.entities)) {
     const name = schemaName(entity);

@@ -35,6 +35,8 @@ export interface Caller {
 export interface Callers {
   /** The signed-in caller of a request, or E_UNAUTHENTICATED / E_SESSION_EXPIRED. */
   of(request: FastifyRequest): Caller;
+  /** A signed-in user as a caller now, outside a request (a live events stream, decision 0056). */
+  ofUser(user: UserContext): Caller;
 }
 
 /**
@@ -54,14 +56,12 @@ export function callers(resource: EntityResource): Callers {
     );
     return { read: accessFor(model, user, 'read', entity), unmasked };
   });
-  return {
-    of(request) {
-      const user = requireUserContext(request);
-      const { read, unmasked } = readAccess(user);
-      const now = resource.now();
-      return { user, now, today: utcDate(now), read, unmasked };
-    },
+  const ofUser = (user: UserContext): Caller => {
+    const { read, unmasked } = readAccess(user);
+    const now = resource.now();
+    return { user, now, today: utcDate(now), read, unmasked };
   };
+  return { of: (request) => ofUser(requireUserContext(request)), ofUser };
 }
 
 /**

@@ -45,6 +45,8 @@ export const TABLES = {
   files: 'ninefold_files',
   /** The rate limits' counts on a PostgreSQL server, shared by its instances (`limits/`, decision 0057). */
   limits: 'ninefold_limits',
+  /** The log of record changes the live events stream sends and replays (`events/`, decision 0056). */
+  events: 'ninefold_events',
   /** SQLite, before decision 0021: a count of the writes to the sessions and users tables; `migrate` drops it. */
   sessionStamp: 'ninefold_session_stamp',
 } as const;

@@ -1,7 +1,8 @@
 /**
  * The server's own tables, whatever the spec: sessions, history, idempotency keys, the job queue,
- * webhook deliveries, notifications, the mail outbox, and identity's one-time links, API tokens,
- * single sign-on identities and audit trail (decision 0035). All are prefixed `ninefold_`.
+ * webhook deliveries, notifications, the mail outbox, identity's one-time links, API tokens,
+ * single sign-on identities and audit trail (decision 0035), files, and the log of record changes
+ * (decision 0056). All are prefixed `ninefold_`.
  */
 import { type StorageType } from '../db/dialect.js';
 import { TABLES, indexName } from './names.js';
@@ -13,7 +14,14 @@ import { type Column, type Index, type Table } from './schema.js';
  * @example serverTables().map((t) => t.name) // ['ninefold_sessions', …]
  */
 export function serverTables(): Table[] {
-  return [...builtinTables(), ...notificationTables(), ...identityTables(), fileTable(), limitTable()];
+  return [
+    ...builtinTables(),
+    ...notificationTables(),
+    ...identityTables(),
+    fileTable(),
+    limitTable(),
+    eventTable(),
+  ];
 }
 
 /**
@@ -73,6 +81,42 @@ function fileTable(): Table {
       index(files, ['record_id'], false),
       // the unattached, oldest first, for the sweep
       index(files, ['attached_at', 'uploaded_at'], false),
+    ],
+  };
+}
+
+/**
+ * The log of record changes (`events/`, decision 0056): one row per committed change, written in its
+ * transaction, read by every instance's hub after the last transaction it has seen (`tx`: the
+ * writing transaction's id on PostgreSQL, a counter on SQLite) and kept `EVENT_REPLAY_MS` for
+ * `Last-Event-ID`. A deleted record's last values stay here, server-side only, for the read check.
+ */
+function eventTable(): Table {
+  const events = TABLES.events;
+  return {
+    name: events,
+    entity: null,
+    columns: [
+      system('id', 'text', 'id', { primaryKey: true }),
+      system('tx', 'integer', 'integer'),
+      system('entity', 'text', 'string'),
+      system('record_id', 'text', 'id'),
+      system('kind', 'text', 'string'),
+      system('transition', 'text', 'string', { notNull: false }),
+      system('version', 'integer', 'integer'),
+      system('at', 'text', 'datetime'),
+      system('last_values', 'text', 'json', { notNull: false }),
+    ],
+    // the hub reads after a transaction; the prune, the oldest
+    indexes: [
+      {
+        name: indexName(events, ['tx'], false),
+        table: events,
+        columns: ['tx'],
+        textColumns: [],
+        unique: false,
+      },
+      index(events, ['at'], false),
     ],
   };
 }

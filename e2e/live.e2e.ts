@@ -1,0 +1,89 @@
+/**
+ * Live changes in real Chromium against the real server's events stream (issue 20, decisions 0056
+ * and 0060): in the help desk, an agent's list of all tickets holds a ticket a customer just
+ * created behind "1 new ticket — show" until asked, and a customer's open ticket takes an agent's
+ * change without a reload and says someone else made it. Nobody reloads a page.
+ */
+import { type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRecord } from './harness/arrange.js';
+import { axeProblems } from './harness/axe.js';
+import { launchBrowser, settled, signIn } from './harness/browser.js';
+import { type Example, startExample } from './harness/server.js';
+import { escapeRegex } from './harness/ui.js';
+
+let browser: Browser;
+let example: Example;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  example = await startExample('examples/helpdesk.md');
+});
+afterAll(async () => {
+  await example?.close();
+  await browser?.close();
+});
+
+/** The path of a list or detail screen of the help desk, by its id. */
+function screenPath(id: string, recordId?: string): string {
+  const screen = example.model.screens.find((s) => s.id === id);
+  if (screen === undefined) throw new Error(`no screen ${id}`);
+  return recordId === undefined ? screen.path : screen.path.replace(':id', recordId);
+}
+
+describe('live changes', () => {
+  test('a ticket created by a customer waits behind “1 new … — show” on an agent’s open list', async () => {
+    const agent = await signIn(browser, example, 'agent');
+    const page = agent.page;
+    await page.goto(screenPath('tickets'));
+    await settled(page);
+    const url = page.url();
+
+    const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
+    const subject = String(record['subject']);
+    const show = page.getByRole('button', { name: /^1 new .+ — show$/ });
+    await show.waitFor({ timeout: 10_000 });
+    // held back: the row is not drawn under the agent's hands until asked
+    expect(await page.getByRole('cell', { name: new RegExp(escapeRegex(subject)) }).count()).toBe(0);
+    expect(await axeProblems(page)).toEqual([]);
+
+    await show.click();
+    await page
+      .getByRole('cell', { name: new RegExp(escapeRegex(subject)) })
+      .first()
+      .waitFor();
+    expect(page.url()).toBe(url);
+    await agent.context.close();
+  });
+
+  test('a customer’s open ticket takes an agent’s change without a reload, and says so', async () => {
+    const customer = await signIn(browser, example, 'customer');
+    const page = customer.page;
+    const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
+    await page.goto(screenPath('ticket', record.id));
+    await settled(page);
+    let navigations = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations += 1;
+    });
+
+    const taken = await example.api(
+      'agent',
+      'POST',
+      `tickets/${record.id}/transitions/take`,
+      {},
+      { 'if-match': `"${String(record.version)}"` },
+    );
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+
+    // the ticket was new: the page showed its state, and none of the state it is in now
+    const states = example.model.states['Ticket']!.states;
+    const state = String((taken.body as Record<string, unknown>)['state']);
+    expect(state).not.toBe(String(record['state']));
+    await page.getByText('Someone else changed this ticket just now.').waitFor({ timeout: 10_000 });
+    // the page shows the record as it is now
+    await page.getByText(states[state]!.label, { exact: true }).first().waitFor();
+    expect(navigations).toBe(0);
+    expect(await axeProblems(page)).toEqual([]);
+    await customer.context.close();
+  });
+});

@@ -151,7 +151,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const url = options.databaseUrl ?? process.env['DATABASE_URL'];
   let database: Database;
   if (url !== undefined && url !== '') {
-    database = await openDatabase(url);
+    // LISTEN past a pooler in transaction mode, straight to the primary (docs/deploy.md)
+    database = await openDatabase(url, { listenUrl: env['DATABASE_LISTEN_URL'] });
   } else {
     await mkdir(options.dataDir, { recursive: true });
     database = await openDatabase({ sqlite: join(options.dataDir, 'ninefold.sqlite') });

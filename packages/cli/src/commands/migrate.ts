@@ -114,7 +114,10 @@ export async function openSpecDatabase(
     return null;
   }
   const url = (io.env ?? {})['DATABASE_URL'];
-  if (url !== undefined && url !== '') return { model: compiled.model, database: await openDatabase(url) };
+  if (url !== undefined && url !== '') {
+    const listenUrl = (io.env ?? {})['DATABASE_LISTEN_URL'];
+    return { model: compiled.model, database: await openDatabase(url, { listenUrl }) };
+  }
   const dir = resolve(io.cwd, data ?? 'data');
   await mkdir(dir, { recursive: true });
   return { model: compiled.model, database: await openDatabase({ sqlite: join(dir, 'ninefold.sqlite') }) };

@@ -43,6 +43,16 @@ export interface Database {
  */
 export type DatabaseTarget = string | { readonly sqlite: string } | { readonly pglite: true | string };
 
+/** How a PostgreSQL server's database is opened. */
+export interface OpenOptions {
+  /**
+   * Where the LISTEN connections go (`DATABASE_LISTEN_URL`), when the pool's URL reaches the server
+   * through a pooler in transaction mode (PgBouncer), which cannot hold a LISTEN: the same database,
+   * reached directly. Default: the URL itself.
+   */
+  readonly listenUrl?: string | undefined;
+}
+
 /**
  * Opens a database and returns it with its dialect.
  *
@@ -51,9 +61,9 @@ export type DatabaseTarget = string | { readonly sqlite: string } | { readonly p
  * const database = await openDatabase(process.env.DATABASE_URL!);
  * const database = await openDatabase({ pglite: true }); // in memory, for tests
  */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   if (typeof target === 'string') {
-    if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target);
+    if (/^postgres(ql)?:\/\//i.test(target)) return openPostgres(target, listenUrlFor(options.listenUrl));
     if (target.startsWith('sqlite:')) return openSqlite(target.slice('sqlite:'.length));
     throw new TypeError(
       `Unsupported database URL "${redact(target)}". Expected postgres://…, postgresql://… or sqlite:<path>.`,
@@ -78,7 +88,16 @@ function openSqlite(path: string): Database {
   return { dialect: 'sqlite', label: `SQLite file ${basename(path)}`, db, selectValues, close };
 }
 
-function openPostgres(url: string): Database {
+/** A listen URL as given, or undefined when none is (or it is empty); a URL not of PostgreSQL refused. */
+function listenUrlFor(listenUrl: string | undefined): string | undefined {
+  if (listenUrl === undefined || listenUrl === '') return undefined;
+  if (/^postgres(ql)?:\/\//i.test(listenUrl)) return listenUrl;
+  throw new TypeError(
+    `Unsupported DATABASE_LISTEN_URL "${redact(listenUrl)}". Expected postgres://… or postgresql://…, the same database reached without a pooler.`,
+  );
+}
+
+function openPostgres(url: string, listenUrl: string = url): Database {
   const pool = postgresPool(url);
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   const close = async () => {
@@ -90,7 +109,7 @@ function openPostgres(url: string): Database {
     label: `PostgreSQL database "${postgresDatabaseName(url)}"`,
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
-    listen: (channel, onNotify, onError) => listenTo(url, channel, onNotify, onError),
+    listen: (channel, onNotify, onError) => listenTo(listenUrl, channel, onNotify, onError),
     close,
   };
 }

@@ -34,8 +34,10 @@ describe('live changes', () => {
   test('a ticket created by a customer waits behind “1 new … — show” on an agent’s open list', async () => {
     const agent = await signIn(browser, example, 'agent');
     const page = agent.page;
+    const streaming = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events');
     await page.goto(screenPath('tickets'));
     await settled(page);
+    expect((await streaming).status()).toBe(200);
     const url = page.url();
 
     const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
@@ -59,8 +61,12 @@ describe('live changes', () => {
     const customer = await signIn(browser, example, 'customer');
     const page = customer.page;
     const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
+    // the app opens its stream once the page is drawn: what commits before it is read afresh, not
+    // announced, so the agent acts once the stream is open
+    const streaming = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events');
     await page.goto(screenPath('ticket', record.id));
     await settled(page);
+    expect((await streaming).status()).toBe(200);
     let navigations = 0;
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) navigations += 1;

@@ -185,9 +185,11 @@ async function beginImmediate(conn: Kysely<any>): Promise<void> {
 
 /** The pragmas every SQLite connection gets: durable writes, concurrent readers, a busy wait. */
 export const SQLITE_PRAGMAS = [
+  // first: turning a new file to WAL needs its lock, which another process starting on the same new
+  // file may hold for a moment (its own pragma, its migration); without a wait that is SQLITE_BUSY
+  `busy_timeout = ${BUSY_TIMEOUT_MS}`,
   'journal_mode = WAL',
   // an acknowledged write survives a power cut, not only a process crash
   'synchronous = FULL',
-  `busy_timeout = ${BUSY_TIMEOUT_MS}`,
   'foreign_keys = ON',
 ] as const;

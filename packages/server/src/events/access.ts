@@ -7,18 +7,11 @@
  * same few users cost one read and a few CEL evaluations per event, not a hundred queries.
  */
 import { type UserContext } from '@ninefold/engine';
-import { type Model, type Value } from '@ninefold/model';
-import { type Callers, activation, callers, mayRead } from '../resources/caller.js';
-import { type RecordReader, recordReader } from '../resources/record-read.js';
-import { type EntityResource, type ResourceContext, entityResource } from '../resources/resource.js';
+import { type Value } from '@ninefold/model';
+import { activation, mayRead } from '../resources/caller.js';
+import { entityReaders } from '../resources/entity-readers.js';
+import { type ResourceContext } from '../resources/resource.js';
 import { type LoggedEvent } from './log.js';
-
-/** The resource pieces of one entity, built once. */
-interface Holder {
-  readonly resource: EntityResource;
-  readonly callers: Callers;
-  readonly reader: RecordReader;
-}
 
 /** How the hub decides which viewers an event goes to. */
 export interface EventAccess {
@@ -32,22 +25,12 @@ export interface EventAccess {
  * @example const readers = await eventAccess(context).readersOf(event, streams.map((s) => s.user));
  */
 export function eventAccess(context: ResourceContext): EventAccess {
-  const holders = new Map<string, Holder>();
-  const holderOf = (model: Model, entityName: string): Holder | null => {
-    let holder = holders.get(entityName);
-    if (holder !== undefined) return holder;
-    const entity = Object.hasOwn(model.entities, entityName) ? model.entities[entityName] : undefined;
-    if (entity === undefined) return null;
-    const resource = entityResource(context, entity);
-    holder = { resource, callers: callers(resource), reader: recordReader(resource) };
-    holders.set(entityName, holder);
-    return holder;
-  };
+  const holderOf = entityReaders(context);
   return {
     async readersOf(event, viewers) {
       const readers = new Set<UserContext>();
       // an entity the spec no longer has (an older instance wrote it) is no one's to read
-      const holder = holderOf(context.model, event.entity);
+      const holder = holderOf(event.entity);
       if (holder === null) return readers;
       const record =
         event.kind === 'deleted'

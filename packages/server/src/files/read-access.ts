@@ -4,22 +4,14 @@
  * field mask) and only while the record's stored value still names the file; a file no record
  * holds, only by its uploader. Everyone else is told nothing: the route answers them 404.
  */
-import { type Model, type Value, isFileInfo } from '@ninefold/model';
+import { type Value, isFileInfo } from '@ninefold/model';
 import { type FastifyRequest } from 'fastify';
 import { requireUserContext } from '../auth/request-auth.js';
 import { ApiError } from '../http/errors.js';
-import { type Callers, callers } from '../resources/caller.js';
 import { present } from '../resources/present.js';
-import { type RecordReader, recordReader } from '../resources/record-read.js';
-import { type EntityResource, type ResourceContext, entityResource } from '../resources/resource.js';
+import { entityReaders } from '../resources/entity-readers.js';
+import { type ResourceContext } from '../resources/resource.js';
 import { type FileRow } from './rows.js';
-
-/** The resource pieces of one entity, built once. */
-interface Holder {
-  readonly resource: EntityResource;
-  readonly callers: Callers;
-  readonly reader: RecordReader;
-}
 
 /** How the download route decides whether its caller may read a file. */
 export interface FileReadAccess {
@@ -33,22 +25,12 @@ export interface FileReadAccess {
  * @example if (!(await fileReadAccess(context).mayRead(request, file))) throw notFound();
  */
 export function fileReadAccess(context: ResourceContext): FileReadAccess {
-  const holders = new Map<string, Holder>();
-  const holderOf = (model: Model, entityName: string): Holder | null => {
-    let holder = holders.get(entityName);
-    if (holder !== undefined) return holder;
-    const entity = Object.hasOwn(model.entities, entityName) ? model.entities[entityName] : undefined;
-    if (entity === undefined) return null;
-    const resource = entityResource(context, entity);
-    holder = { resource, callers: callers(resource), reader: recordReader(resource) };
-    holders.set(entityName, holder);
-    return holder;
-  };
+  const holderOf = entityReaders(context);
   return {
     async mayRead(request, file) {
       const user = requireUserContext(request);
       if (file.holder === null) return file.uploadedBy === user.id;
-      const holder = holderOf(context.model, file.holder.entity);
+      const holder = holderOf(file.holder.entity);
       if (holder === null) return false;
       const record = await holder.reader.byId(file.holder.recordId);
       if (record === null) return false;

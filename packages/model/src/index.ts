@@ -5,6 +5,7 @@
  * Plain data and pure functions: no parser, no I/O, safe in the browser.
  */
 export * from './model.js';
+export * from './auth-model.js';
 export * from './field-types.js';
 export * from './values.js';
 export * from './cel-types.js';

@@ -5,6 +5,7 @@
  * the server and the client load it as it is. Expressions travel as checked CEL source text that
  * the engine parses once and caches.
  */
+import { type Auth } from './auth-model.js';
 import { type ErrorCode, type ErrorDef } from './error-catalogue.js';
 
 export const MODEL_VERSION = 1;
@@ -450,6 +451,24 @@ export interface Calls {
   readonly realtime: boolean;
 }
 
+export interface Limits {
+  /** Default rows per list page. */
+  readonly pageSize: number;
+  /** The most rows a client may ask for in one page. */
+  readonly maxPageSize: number;
+  /** The largest request body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** The largest file a file or image field holds when it names no `maxSize`, in bytes (10 MiB). */
+  readonly maxUploadSize: number;
+  /** Requests per minute and client; by role, `default` for signed-in users, `guest` otherwise. */
+  readonly requestsPerMinute: Readonly<Record<string, number>>;
+  /** Login attempts per minute from one address; ten times this caps an account's failures a minute (decision 0027). */
+  readonly loginAttemptsPerMinute: number;
+  /** Idle and absolute session lifetimes. */
+  readonly sessionIdleMinutes: number;
+  readonly sessionAbsoluteHours: number;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Events, notifications and webhooks (section 7)
 
@@ -508,94 +527,3 @@ export interface Webhook {
 }
 
 export type Constant = number | string | boolean;
-
-// ---------------------------------------------------------------------------------------------
-// Identity (section 6, `auth:`)
-
-/**
- * How people get an account and sign in, beyond the password an admin's invitation sets
- * (decision 0035).
- */
-export interface Auth {
-  /** The role given to people who sign up themselves; null: accounts come by invitation only. */
-  readonly signUp: string | null;
-  /** The only e-mail domains that may sign up (lower case, no `@`); empty: any. */
-  readonly signUpDomains: readonly string[];
-  /** Whether a forgotten password can be reset by a link sent by e-mail (default true). */
-  readonly passwordReset: boolean;
-  /** The roles that may hold personal API tokens; empty: nobody. */
-  readonly tokens: readonly string[];
-  /** Single sign-on with an OpenID Connect provider, or null. */
-  readonly oidc: Oidc | null;
-  /** Who must sign in with the second factor (decision 0041); `'optional'` by default. */
-  readonly mfa: MfaPolicy;
-}
-
-/**
- * `auth.mfa`: whether the second factor is up to each user (`'optional'`), required of every user
- * who signs in with a password (`'required'`), or of users holding any of the listed roles. Single
- * sign-on and API tokens are never asked for it: the provider owns its factors, a token is a secret.
- */
-export type MfaPolicy = 'optional' | 'required' | { readonly required: readonly string[] };
-
-/**
- * Whether the policy requires the second factor of a user holding these roles.
- *
- * @example mfaRequiredOf({ required: ['admin'] }, ['admin', 'agent']) // true
- */
-export function mfaRequiredOf(policy: MfaPolicy, roles: readonly string[]): boolean {
-  if (policy === 'optional') return false;
-  if (policy === 'required') return true;
-  return roles.some((role) => policy.required.includes(role));
-}
-
-/**
- * An OpenID Connect provider. `issuer`, `clientId` and `clientSecret` are texts whose `${NAME}`
- * parts the server reads from its environment at start (`resolveEnvText`); the secret is always
- * such a reference, never written in the spec. The public model blanks all three.
- */
-export interface Oidc {
-  readonly issuer: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  /** The provider as the sign-in page names it: "Sign in with {label}". */
-  readonly label: string;
-  /** How the provider's claims give roles, or null: a new account gets the `signUp` role. */
-  readonly roles: OidcRoles | null;
-}
-
-/** Roles from a claim of the provider's ID token or user info: `groups: [support-staff]` → `agent`. */
-export interface OidcRoles {
-  /** The claim that holds the provider's group or role names (a string or a list of strings). */
-  readonly claim: string;
-  /** The provider's name → the spec's role. */
-  readonly map: Readonly<Record<string, string>>;
-}
-
-/** What a spec without `auth:` gets: invitations and password reset, nothing else. */
-export const DEFAULT_AUTH: Auth = {
-  signUp: null,
-  signUpDomains: [],
-  passwordReset: true,
-  tokens: [],
-  oidc: null,
-  mfa: 'optional',
-};
-
-export interface Limits {
-  /** Default rows per list page. */
-  readonly pageSize: number;
-  /** The most rows a client may ask for in one page. */
-  readonly maxPageSize: number;
-  /** The largest request body accepted, in bytes. */
-  readonly maxBodyBytes: number;
-  /** The largest file a file or image field holds when it names no `maxSize`, in bytes (10 MiB). */
-  readonly maxUploadSize: number;
-  /** Requests per minute and client; by role, `default` for signed-in users, `guest` otherwise. */
-  readonly requestsPerMinute: Readonly<Record<string, number>>;
-  /** Login attempts per minute from one address; ten times this caps an account's failures a minute (decision 0027). */
-  readonly loginAttemptsPerMinute: number;
-  /** Idle and absolute session lifetimes. */
-  readonly sessionIdleMinutes: number;
-  readonly sessionAbsoluteHours: number;
-}

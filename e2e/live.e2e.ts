@@ -4,7 +4,7 @@
  * created behind "1 new ticket — show" until asked, and a customer's open ticket takes an agent's
  * change without a reload and says someone else made it. Nobody reloads a page.
  */
-import { type Browser } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRecord } from './harness/arrange.js';
 import { axeProblems } from './harness/axe.js';
@@ -30,14 +30,25 @@ function screenPath(id: string, recordId?: string): string {
   return recordId === undefined ? screen.path : screen.path.replace(':id', recordId);
 }
 
+/**
+ * Opens a screen and waits until its own live stream is open. The page is emptied first: the
+ * stream of the page before (the landing screen after signing in) may still be on its way, and
+ * would be taken for this one's — a change made before this page's stream opens is read afresh, not
+ * announced.
+ */
+async function openStreaming(page: Page, path: string): Promise<void> {
+  await page.goto('about:blank');
+  const streaming = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events');
+  await page.goto(path);
+  await settled(page);
+  expect((await streaming).status()).toBe(200);
+}
+
 describe('live changes', () => {
   test('a ticket created by a customer waits behind “1 new … — show” on an agent’s open list', async () => {
     const agent = await signIn(browser, example, 'agent');
     const page = agent.page;
-    const streaming = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events');
-    await page.goto(screenPath('tickets'));
-    await settled(page);
-    expect((await streaming).status()).toBe(200);
+    await openStreaming(page, screenPath('tickets'));
     const url = page.url();
 
     const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
@@ -63,10 +74,7 @@ describe('live changes', () => {
     const { record } = await createRecord(example, 'Ticket', { as: 'customer' });
     // the app opens its stream once the page is drawn: what commits before it is read afresh, not
     // announced, so the agent acts once the stream is open
-    const streaming = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events');
-    await page.goto(screenPath('ticket', record.id));
-    await settled(page);
-    expect((await streaming).status()).toBe(200);
+    await openStreaming(page, screenPath('ticket', record.id));
     let navigations = 0;
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) navigations += 1;

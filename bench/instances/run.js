@@ -42,6 +42,8 @@ const RUNS = Number(argument('--runs', '3'));
 const SECONDS = Number(argument('--seconds', '8'));
 const CONNECTIONS = Number(argument('--connections', '12'));
 const STREAMS = Number(argument('--streams', '100'));
+/** The server's limit of open streams per user (`MAX_STREAMS_PER_USER`). */
+const STREAMS_PER_USER = 10;
 // what each connection repeats, in order: list (a page of 50), get (a read by id), create
 const MIX = argument('--mix', 'list,get,get,create').split(',');
 const CREATES = Number(argument('--creates', '200'));
@@ -255,39 +257,44 @@ await admin(`create database ${name}`).catch((error) =>
   fail(`The benchmark needs the PostgreSQL server at ${BASE_URL} (BENCH_DATABASE_URL): ${error.message}`),
 );
 const first = await startInstance().catch((error) => fail(error.message));
-await run(
-  process.execPath,
-  [
-    CLI,
-    'users',
-    'add',
-    '--spec',
-    spec,
-    '--email',
-    EMAIL,
-    '--name',
-    'Bench clerk',
-    '--roles',
-    'clerk',
-    '--password',
-    PASSWORD,
-  ],
-  { env },
-).catch((error) => fail(`users add: ${error.message}`));
+/** Adds a user of the given roles with `ninefold users add`, and signs them in: their cookie. */
+async function userCookie(email, roles) {
+  await run(
+    process.execPath,
+    [
+      CLI,
+      'users',
+      'add',
+      '--spec',
+      spec,
+      '--email',
+      email,
+      '--name',
+      email,
+      '--roles',
+      roles,
+      '--password',
+      PASSWORD,
+    ],
+    { env },
+  ).catch((error) => fail(`users add: ${error.message}`));
+  const { response } = await json(`${first.url}/api/session`, {
+    method: 'POST',
+    headers: { ...CSRF, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('ninefold_session='))
+    ?.split(';')[0];
+  if (cookie === undefined) await fail(`Signing in as ${email} set no session cookie.`);
+  return cookie;
+}
+const cookie = await userCookie(EMAIL, 'clerk');
 const others = await Promise.all(
   Array.from({ length: MAX_INSTANCES - 1 }, () => startInstance().catch((error) => fail(error.message))),
 );
 const instances = [first, ...others];
-const { response: signedIn } = await json(`${first.url}/api/session`, {
-  method: 'POST',
-  headers: { ...CSRF, 'content-type': 'application/json' },
-  body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-});
-const cookie = signedIn.headers
-  .getSetCookie()
-  .find((c) => c.startsWith('ninefold_session='))
-  ?.split(';')[0];
-if (cookie === undefined) await fail('Signing in set no session cookie.');
 const ids = [];
 for (let i = 0; i < SEEDED; i += 1) {
   const { body } = await json(`${instances[i % MAX_INSTANCES].url}/api/claims`, {
@@ -364,9 +371,16 @@ if (!probe.ok && probe.status === 404) {
 } else if (!probe.ok) {
   console.log(`\nCommit to event: GET /api/events answers ${probe.status}; nothing measured.`);
 } else {
+  // a user holds at most STREAMS_PER_USER streams: the streams are held by managers (who read
+  // every claim), each holding that many
+  const watchers = [];
+  for (let i = 0; i < Math.ceil(STREAMS / STREAMS_PER_USER); i += 1)
+    watchers.push(await userCookie(`watcher-${i}@bench.local`, 'manager'));
   events = await eventLatency({
     urls: instances.map((i) => i.url),
     cookie,
+    watchers,
+    perWatcher: STREAMS_PER_USER,
     streams: STREAMS,
     creates: CREATES,
     paceMs: 50,
@@ -378,6 +392,10 @@ if (!probe.ok && probe.status === 404) {
       `  from the create's answer: p50 ${events.fromAnswer.p50.toFixed(1)} ms, p99 ${events.fromAnswer.p99.toFixed(1)} ms\n` +
       `  from the create's request: p50 ${events.fromRequest.p50.toFixed(1)} ms, p99 ${events.fromRequest.p99.toFixed(1)} ms`,
   );
+  for (const m of events.missed)
+    console.log(
+      `  missed: create ${m.create} (sent to instance ${m.createInstance + 1}) on stream ${m.stream} (instance ${m.streamInstance + 1})`,
+    );
 }
 
 mkdirSync(OUT, { recursive: true });

@@ -159,13 +159,13 @@ export class LiveStreams {
       for (const event of events) {
         const streams = [...this.#streams];
         if (streams.length === 0) return;
+        // the users as decided: a session check may replace a stream's user while the decision
+        // awaits the record, and the new one is not among the readers (the event was lost)
+        const users = streams.map((stream) => stream.user);
         try {
-          const readers = await this.access.readersOf(
-            event,
-            streams.map((stream) => stream.user),
-          );
-          for (const stream of streams) {
-            if (!readers.has(stream.user)) continue;
+          const readers = await this.access.readersOf(event, users);
+          for (const [index, stream] of streams.entries()) {
+            if (!readers.has(users[index]!)) continue;
             if (stream.waiting !== null) stream.waiting.push({ event, cursor });
             else live(stream, event, cursor);
           }

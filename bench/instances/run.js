@@ -89,6 +89,24 @@ const spec = join(dir, 'bench.yaml');
 writeFileSync(spec, SPEC);
 const env = { ...process.env, DATABASE_URL: databaseUrl, NO_COLOR: '1' };
 
+/**
+ * The rows written so far in each table of the benchmark's database (inserted, updated, deleted:
+ * `pg_stat_user_tables`), which say what the PostgreSQL time is spent on. PostgreSQL publishes a
+ * backend's counts at most a second late: read them a second after a run.
+ */
+async function tableWrites() {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'select relname, n_tup_ins + n_tup_upd + n_tup_del as written from pg_stat_user_tables',
+    );
+    return new Map(rows.map((row) => [row.relname, Number(row.written)]));
+  } finally {
+    await client.end();
+  }
+}
+
 /** The pids of the PostgreSQL backends connected to the benchmark's database. */
 async function backends() {
   const client = new pg.Client({ connectionString: BASE_URL });
@@ -201,6 +219,7 @@ async function load(instances, n, seconds, cookie, ids) {
     self: process.cpuUsage(),
     postgres: backendsCpu(await backends()),
     machine: machineCpu(),
+    writes: await tableWrites(),
     at: performance.now(),
   };
   const results = await Promise.all(
@@ -229,6 +248,11 @@ async function load(instances, n, seconds, cookie, ids) {
   }
   const responses = [...statuses.values()].reduce((a, b) => a + b, 0);
   const capacity = cpu.busy + cpu.idle;
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const writes = [...(await tableWrites())]
+    .map(([table, count]) => [table, ((count - (before.writes.get(table) ?? 0)) / responses) * 1000])
+    .filter(([, per1000]) => per1000 >= 1)
+    .sort((a, b) => b[1] - a[1]);
   return {
     rps: responses / (elapsedMs / 1000),
     p50: median(results.map((r) => r.latency.p50)),
@@ -241,6 +265,8 @@ async function load(instances, n, seconds, cookie, ids) {
       other: Math.max(0, cpu.busy - cpu.instances - cpu.loadGenerator - cpu.postgres) / capacity,
       idle: cpu.idle / capacity,
     },
+    // rows written per 1,000 responses, by table, most first
+    writes,
     // CPU ms per 1,000 responses
     per1000: {
       instances: (cpu.instances / responses) * 1000,
@@ -335,6 +361,7 @@ const rows = counts.map((n) => {
     p99: m((x) => x.p99),
     share: Object.fromEntries(Object.keys(list[0].share).map((k) => [k, m((x) => x.share[k])])),
     per1000: Object.fromEntries(Object.keys(list[0].per1000).map((k) => [k, m((x) => x.per1000[k])])),
+    writes: list.at(-1).writes,
   };
 });
 const one = rows[0].rps;
@@ -356,6 +383,9 @@ for (const row of rows) {
     `  ${row.instances}: ${p.instances.toFixed(0)} / ${p.postgres.toFixed(0)} / ${p.loadGenerator.toFixed(0)}`,
   );
 }
+console.log('\nRows written per 1,000 responses, by table (the last run of each count):');
+for (const row of rows)
+  console.log(`  ${row.instances}: ${row.writes.map(([table, n]) => `${table} ${n.toFixed(0)}`).join(', ')}`);
 const rss = instances.map((i) => peakRss(i.pid));
 console.log(`\nPeak RSS per instance: ${rss.map((b) => `${(b / MiB).toFixed(0)} MiB`).join(', ')}`);
 

@@ -104,17 +104,18 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`--log is pretty or json, not "${values.log ?? ''}".\n`);
     return EXIT.usage;
   }
-  const missing = missingSpecMessage(io.cwd, spec);
-  if (missing !== null) {
-    io.stderr.write(`Could not start: ${missing}\n`);
-    return EXIT.errors;
-  }
   const trustProxy = values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy']);
   if (trustProxy === null) {
     io.stderr.write(
       `--trust-proxy takes the proxies' addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8), or a number of hops from 1 to 9, not "${values['trust-proxy'] ?? ''}".\n`,
     );
     return EXIT.usage;
+  }
+  // every usage error first (exit 2); then a spec that is not there (exit 1)
+  const missing = missingSpecMessage(io.cwd, spec);
+  if (missing !== null) {
+    io.stderr.write(`Could not start: ${missing}\n`);
+    return EXIT.errors;
   }
   const databaseUrl = (io.env ?? {})['DATABASE_URL'];
   let clientDir: string | undefined;

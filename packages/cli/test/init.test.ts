@@ -141,6 +141,11 @@ describe('ninefold init', () => {
     });
     expect(flagged.code).toBe(0);
     expect(flagged.stdout).not.toContain('?');
+    // an empty answer takes the default shown in brackets: the requests template
+    const defaults = join(dir, 'defaults');
+    const answered = await run(['init', defaults], { stdin: terminal('', '') });
+    expect(answered.stdout).toContain(`Choose 1-${templates.length} [${templates.indexOf('requests') + 1}]`);
+    expect(readFileSync(join(defaults, 'product.md'), 'utf8')).toMatch(/^# Requests\n/);
     const ended = join(dir, 'ended');
     const { code } = await run(['init', ended], { stdin: terminal() });
     expect(code).toBe(1);

@@ -38,7 +38,13 @@ interface Template {
 
 /** The names of the shipped templates, sorted. */
 export function listTemplates(): string[] {
-  return readdirSync(TEMPLATES_DIR)
+  let files: string[];
+  try {
+    files = readdirSync(TEMPLATES_DIR);
+  } catch {
+    return []; // a copy of the package without its templates: init says there is none to choose
+  }
+  return files
     .filter((file) => file.endsWith('.md'))
     .map((file) => basename(file, '.md'))
     .sort();
@@ -78,6 +84,10 @@ export async function init(args: readonly string[], io: Io): Promise<number> {
     return EXIT.usage;
   }
   const templates = listTemplates();
+  if (templates.length === 0) {
+    io.stderr.write(`No templates were found in ${TEMPLATES_DIR}: this copy of Ninefold is incomplete.\n`);
+    return EXIT.errors;
+  }
   if (values.template !== undefined && !templates.includes(values.template)) {
     io.stderr.write(`There is no template \`${values.template}\`: choose one of ${templates.join(', ')}.\n`);
     return EXIT.usage;
@@ -161,10 +171,10 @@ async function ask(
     while (template === undefined) {
       const choices = templates.map((t, i) => `  ${i + 1}. ${t} — ${summaryOf(readTemplate(t))}`).join('\n');
       const answer = await question(
-        `What do people track with it?\n${choices}\nChoose 1-${templates.length} [1]: `,
+        `What do people track with it?\n${choices}\nChoose 1-${templates.length} [${templates.indexOf(fallback) + 1}]: `,
       );
       if (answer === null) return null;
-      const index = answer === '' ? 0 : Number(answer) - 1;
+      const index = answer === '' ? templates.indexOf(fallback) : Number(answer) - 1;
       template = templates[index] ?? templates.find((t) => t === answer.toLowerCase());
       if (template === undefined)
         io.stdout.write(`Answer a number from 1 to ${templates.length}, or a name.\n`);

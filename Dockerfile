@@ -39,7 +39,7 @@ RUN npm run build \
        if [ -d "${dir}dist" ]; then mkdir -p "/out/${dir}" && cp -r "${dir}dist" "/out/${dir}"; fi; \
      done \
   && cp -r packages/client/dist-ssr /out/packages/client/ \
-  && cp -r packages/cli/bin /out/packages/cli/ \
+  && cp -r packages/cli/bin packages/cli/templates /out/packages/cli/ \
   && cp -r examples /out/
 
 # ---------------------------------------------------------------------------------------------

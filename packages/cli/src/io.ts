@@ -2,6 +2,8 @@
 export interface Io {
   readonly stdout: { write(text: string): unknown; isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** Where `ninefold init` reads its answers, when it is a terminal. */
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**

@@ -1,5 +1,6 @@
 import { backup, BACKUP_HELP } from './commands/backup.js';
 import { check, CHECK_HELP } from './commands/check.js';
+import { init, INIT_HELP } from './commands/init.js';
 import { migrateCommand, MIGRATE_HELP } from './commands/migrate.js';
 import { restore, RESTORE_HELP } from './commands/restore.js';
 import { start, START_HELP } from './commands/start.js';
@@ -12,6 +13,7 @@ const HELP = `Ninefold reads a nine-section product spec and runs the product it
 Usage: ninefold <command> [options]
 
 Commands:
+  init [dir|file]        write a starter spec from a template (--template, --name)
   check <file|folder>…   compile specs and report diagnostics and unspecified facets
   start <spec>           migrate the database (when alone) and serve the product's API
   migrate <spec>         print the plan to the spec's schema; --apply applies it (pre-deploy)
@@ -27,6 +29,7 @@ Run \`ninefold help <command>\` for a command's options.
 type Command = (args: readonly string[], io: Io) => number | Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; help: string }> = {
+  init: { run: init, help: INIT_HELP },
   check: { run: check, help: CHECK_HELP },
   start: { run: start, help: START_HELP },
   migrate: { run: migrateCommand, help: MIGRATE_HELP },

@@ -9,6 +9,7 @@
 import { compile } from '@ninefold/language';
 import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type DemoAccount, formatDemoAccounts, seedDemoAccounts, seedDemoData } from '@ninefold/demo';
 import { type Model } from '@ninefold/model';
@@ -139,6 +140,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     print,
   );
   const env = options.env ?? process.env;
+  // a port already taken stops the start before the database is opened, migrated or seeded
+  await ensurePortFree(options.host ?? '127.0.0.1', options.port ?? 3000);
   // a webhook whose URL or secret is set but malformed stops the start before anything is opened
   resolveWebhooks(model, env);
   // so do mail settings that are malformed (SMTP_URL…) or would make sign-in links trust a Host header
@@ -189,6 +192,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (options.clientDir !== undefined) await app.register(webApp, { dir: options.clientDir });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 3000 });
     print(`${model.product.name} is running at ${address}`);
+    print(`API description: ${address}/openapi.json, browsable at ${address}/docs`);
     print(`Files are stored in ${files.description}.`);
     print(`Rate limits count in ${counters.description}.`);
     const jobs = new JobRunner({
@@ -201,11 +205,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         ),
     });
     jobs.start();
-    if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));
     if (demoAccounts.length > 0 && model.auth.mfa !== 'optional')
       print(
         'Demo: the spec requires two-step sign-in (auth.mfa): the first person to sign in as such a demo account adds it to their authenticator app, and only its codes open that account afterwards.',
       );
+    // the accounts last, below everything else start-up prints, where they stay in sight
+    if (demoAccounts.length > 0) print(formatDemoAccounts(demoAccounts));
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -238,6 +243,39 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await database.close();
     throw error;
   }
+}
+
+/** The port `start` was asked to listen on is taken (or not allowed): nothing was opened. */
+export class PortUnavailableError extends Error {}
+
+/**
+ * Binds the port for a moment and lets it go, so that a port in use stops the start before the
+ * database is touched (decision 0062). Port 0 (any free port) needs no probe. Something may still
+ * take the port between the probe and the listen: then the listen's own error stops the start,
+ * after the migration, as before.
+ */
+async function ensurePortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolvePromise, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const next = port < 65535 ? port + 1 : port - 1;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? `Port ${port} on ${host} is already in use (another \`ninefold start\`?)`
+          : error.code === 'EACCES'
+            ? `Port ${port} on ${host} needs privileges this process does not have`
+            : error.code === 'EADDRNOTAVAIL'
+              ? `${host} is not an address of this machine`
+              : `Cannot listen on ${host}:${port} (${error.code ?? error.message})`;
+      reject(
+        new PortUnavailableError(
+          `${why}. Nothing was migrated or seeded. Stop what uses it, or choose another port with --port ${next} (or PORT=${next}).`,
+        ),
+      );
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolvePromise()));
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { compile, LIMITS, type CompileResult } from '@ninefold/language';
 import { formatDiagnostic, formatSummary } from '../format.js';
 import { EXIT, palette, type Io } from '../io.js';
+import { nearestSpec } from '../spec-path.js';
 
 const SPEC_FILE = /\.(md|markdown|txt|ya?ml)$/i;
 
@@ -107,7 +108,9 @@ function checkFile(file: string, io: Io): Checked {
           : code === 'EACCES'
             ? 'permission denied'
             : 'cannot be read';
-    return { file, source: '', result: null, readError: `cannot read ${file}: ${reason}` };
+    const near = code === 'ENOENT' ? nearestSpec(io.cwd, file) : null;
+    const hint = near === null ? '' : ` — did you mean ${near}?`;
+    return { file, source: '', result: null, readError: `cannot read ${file}: ${reason}${hint}` };
   }
   const result = compile(bytes, { file });
   return {

@@ -10,6 +10,7 @@ import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
 import { type Database, DataLossError, migrate, openDatabase, planMigration } from '@ninefold/server';
 import { EXIT, type Io } from '../io.js';
+import { missingSpecMessage } from '../spec-path.js';
 
 export const MIGRATE_HELP = `Usage: ninefold migrate <spec> --apply [options]
 
@@ -100,6 +101,11 @@ export async function openSpecDatabase(
   data: string | undefined,
   io: Io,
 ): Promise<{ model: Model; database: Database } | null> {
+  const missing = missingSpecMessage(io.cwd, spec);
+  if (missing !== null) {
+    io.stderr.write(`Cannot read the spec: ${missing}\n`);
+    return null;
+  }
   const path = resolve(io.cwd, spec);
   let text: string;
   try {

@@ -4,8 +4,10 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DataLossError } from '@ninefold/server';
 import { installedClient } from '@ninefold/web';
-import { type RunningServer, startServer } from '../start-server.js';
-import { EXIT, type Io } from '../io.js';
+import { PortUnavailableError, type RunningServer, startServer } from '../start-server.js';
+import { EXIT, palette, type Io } from '../io.js';
+import { chooseLogFormat, prettyLogStream } from '../log-format.js';
+import { missingSpecMessage } from '../spec-path.js';
 
 export const START_HELP = `Usage: ninefold start <spec> [options]
 
@@ -19,7 +21,8 @@ needs, or stops with a line saying what is missing (exit 1).
 
 Options:
   --host <address>     where to listen (default 127.0.0.1: this machine only)
-  --port <number>      the port (default 3000; 0 picks a free one)
+  --port <number>      the port (default: PORT from the environment, else 3000; 0 picks a free
+                       one). A port already in use stops the start before the database is opened.
   --data <folder>      where the SQLite database and the uploaded files live (default ./data);
                        DATABASE_URL selects PostgreSQL, STORAGE_URL (s3://bucket/prefix?endpoint=…)
                        S3-compatible storage for the files, with AWS_ACCESS_KEY_ID and
@@ -40,6 +43,8 @@ Options:
                        guest limits then count the client's address, and the session cookie is
                        Secure over HTTPS.
   --quiet              no request log
+  --log <pretty|json>  the log's form: one short line per request or event (pretty), or pino's
+                       JSON lines; default pretty on a terminal, JSON when stdout is not one
 
 A webhook's and single sign-on's (auth.oidc) \${NAME} references are read from the environment:
 start refuses while one is unset, naming each; with --demo, such a webhook or single sign-on is
@@ -68,6 +73,7 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
         'accept-data-loss': { type: 'boolean' },
         migrate: { type: 'boolean' },
         quiet: { type: 'boolean' },
+        log: { type: 'string' },
         client: { type: 'string' },
         'api-only': { type: 'boolean' },
         'trust-proxy': { type: 'string' },
@@ -83,9 +89,19 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`Give exactly one spec to start.\n\n${START_HELP}`);
     return EXIT.usage;
   }
-  const port = values.port === undefined ? 3000 : Number(values.port);
+  // the flag wins over PORT, which wins over 3000
+  const envPort = (io.env ?? {})['PORT'];
+  const portSource =
+    values.port !== undefined ? '--port' : envPort !== undefined && envPort !== '' ? 'PORT' : null;
+  const portText = portSource === '--port' ? values.port! : portSource === 'PORT' ? envPort! : '3000';
+  const port = /^\d+$/.test(portText.trim()) ? Number(portText) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.stderr.write(`--port must be a whole number from 0 to 65535, not "${values.port ?? ''}".\n`);
+    io.stderr.write(`${portSource ?? '--port'} must be a whole number from 0 to 65535, not "${portText}".\n`);
+    return EXIT.usage;
+  }
+  const logFormat = chooseLogFormat(io.stdout.isTTY, values.log);
+  if (logFormat === null) {
+    io.stderr.write(`--log is pretty or json, not "${values.log ?? ''}".\n`);
     return EXIT.usage;
   }
   const trustProxy = values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy']);
@@ -94,6 +110,12 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       `--trust-proxy takes the proxies' addresses and ranges, comma-separated (127.0.0.1,10.0.0.0/8), or a number of hops from 1 to 9, not "${values['trust-proxy'] ?? ''}".\n`,
     );
     return EXIT.usage;
+  }
+  // every usage error first (exit 2); then a spec that is not there (exit 1)
+  const missing = missingSpecMessage(io.cwd, spec);
+  if (missing !== null) {
+    io.stderr.write(`Could not start: ${missing}\n`);
+    return EXIT.errors;
   }
   const databaseUrl = (io.env ?? {})['DATABASE_URL'];
   let clientDir: string | undefined;
@@ -121,21 +143,28 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
       migrate: values.migrate === true,
       ...(databaseUrl === undefined || databaseUrl === '' ? {} : { databaseUrl }),
       handleSignals: io.onStarted === undefined,
-      logger: values.quiet === true ? false : { level: 'info' },
+      logger:
+        values.quiet === true
+          ? false
+          : logFormat === 'json'
+            ? { level: 'info' }
+            : {
+                level: 'info',
+                stream: prettyLogStream((text) => io.stdout.write(text), palette(io.stdout, io.env)),
+              },
       print: (line) => io.stdout.write(`${line}\n`),
       ...(clientDir === undefined ? {} : { clientDir }),
       ...(trustProxy === undefined ? {} : { trustProxy }),
       env: io.env ?? process.env,
     });
   } catch (error) {
-    if (error instanceof DataLossError) {
+    if (error instanceof DataLossError || error instanceof PortUnavailableError) {
       io.stderr.write(`${error.message}\n`);
       return EXIT.errors;
     }
     io.stderr.write(`Could not start: ${(error as Error).message}\n`);
     return EXIT.errors;
   }
-  io.stdout.write(`API description: ${server.url}/openapi.json, browsable at ${server.url}/docs\n`);
   io.onStarted?.(server);
   return EXIT.ok;
 }

@@ -37,7 +37,9 @@ for (const dialect of DIALECTS) {
               const access = r.entities[entity.name];
               return access !== undefined && access.create !== false;
             });
-            expect(created[entity.name] ?? 0, entity.name).toBe(creatable ? 3 : 0);
+            // the series, and any records made so that every role's list screens show something
+            if (creatable) expect(created[entity.name] ?? 0, entity.name).toBeGreaterThanOrEqual(3);
+            else expect(created[entity.name] ?? 0, entity.name).toBe(0);
           }
           for (const role of Object.keys(model.roles)) {
             const user = await api.userContext(role);
@@ -68,7 +70,8 @@ for (const dialect of DIALECTS) {
                 .select(relation.via)
                 .execute();
               const parents = new Set(rows.map((r) => r[relation.via]));
-              expect(parents.size, `${parent.name}.${relation.name}`).toBe(created[parent.name]);
+              // the series' parents each have children (those made later for a queue may not)
+              expect(parents.size, `${parent.name}.${relation.name}`).toBeGreaterThanOrEqual(3);
             }
           }
 

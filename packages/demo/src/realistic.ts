@@ -66,7 +66,7 @@ const ORGANISATION_ENTITY =
   /organi[sz]ation|company|supplier|vendor|partner|account|tenant|firm|brand|publisher/i;
 const TEAM_ENTITY = /department|team|group|unit|division/i;
 const PLACE_ENTITY = /site|location|office|branch|venue|warehouse|store|building|city|campus/i;
-const WORK_ENTITY = /book|album|film|movie|course|song|podcast|episode|publication/i;
+const WORK_ENTITY = /^(book|album|film|movie|course|song|podcast|episode|publication|novel)s?$/i;
 const REQUEST_ENTITY = /ticket|issue|request|case|message|task|incident|question|bug/i;
 const DUE_FIELD = /due|deadline|until|expir|ends?(on|at)?$|return|renew/i;
 const TEXT_FIELD =
@@ -156,7 +156,8 @@ function textFor(field: Field, realism: Realism, random: () => number): string {
     const prefix = (entity.replace(/[^A-Za-z]/g, '').slice(0, 3) || 'REF').toUpperCase();
     return `${prefix}-${new Date().getUTCFullYear()}-${digits(4, random)}`;
   }
-  return `${choose(NOUNS, random)} ${1 + Math.floor(random() * 9)}`;
+  // reads like a location or a label ("Cedar B4"), not like a numbered placeholder
+  return `${choose(NOUNS, random)} ${choose([...'ABCDEFGH'], random)}${1 + Math.floor(random() * 9)}`;
 }
 
 function digits(count: number, random: () => number): string {
@@ -257,7 +258,12 @@ export function realisticCandidates(
   switch (field.type) {
     case 'string':
     case 'text': {
-      if (field.pattern !== null) return [0, 1, 2, 3, 4].map(() => sampleRegex(field.pattern!, random));
+      if (field.pattern !== null) {
+        // the plain value when the pattern takes it (a domain), else strings the pattern makes
+        const plain = textFor(field, realism, random);
+        const samples = [0, 1, 2, 3, 4].map(() => sampleRegex(field.pattern!, random));
+        return new RegExp(field.pattern).test(plain) ? [plain, ...samples] : samples;
+      }
       return [
         fitText(field, textFor(field, realism, random), random),
         fitText(field, textFor(field, realism, random), random),

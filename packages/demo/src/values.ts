@@ -337,6 +337,8 @@ export function generateRecord(
     input[name] = pool[name]![i + 1]!;
     return true;
   };
+  /** Fields a demo record fills though nothing asks for them (see {@link fillsInDemo}). */
+  const optional = new Set<string>();
   const base = operation === 'create' ? applyDefaults(model, entity, {}, { user, ...clock }) : {};
   for (const field of Object.values(def.fields)) {
     const present = operation === 'create' ? base[field.name] : options.old?.[field.name];
@@ -349,6 +351,13 @@ export function generateRecord(
       (options.wording?.ordinal ?? 0) > 0
     )
       choose(field.name);
+    else if (
+      operation === 'create' &&
+      (options.wording?.ordinal ?? 0) > 0 &&
+      fillsInDemo(model, entity, field) &&
+      choose(field.name)
+    )
+      optional.add(field.name);
   }
   for (let attempt = 0; attempt < 40; attempt++) {
     const whole = operation === 'create' ? applyDefaults(model, entity, input, { user, ...clock }) : input;
@@ -381,6 +390,13 @@ export function generateRecord(
           break;
         }
       }
+      // out of candidates: a value given only to make the demo read well is left out instead
+      const dropped = moved ? undefined : names.find((name) => optional.has(name));
+      if (dropped !== undefined) {
+        delete input[dropped];
+        optional.delete(dropped);
+        moved = true;
+      }
     }
     if (!moved) {
       throw new Error(
@@ -391,6 +407,32 @@ export function generateRecord(
     }
   }
   throw new Error(`Could not find valid values for a ${entity}`);
+}
+
+/**
+ * Whether a demo record fills the field though neither the spec nor a rule asks for it, so that the
+ * demo reads like real data: plain text (a merchant, a description), contact details, and dates
+ * that a default would set to today (spread over weeks instead). Numbers, choices, refs and files
+ * stay empty, as do the fields a transition writes (a rejection's reason belongs to the rejection).
+ */
+function fillsInDemo(model: Model, entity: string, field: Field): boolean {
+  if (field.readonly || field.computed !== null) return false;
+  const transitions = Object.values(model.states[entity]?.transitions ?? {});
+  if (transitions.some((t) => t.require.includes(field.name) || field.name in t.set)) return false;
+  switch (field.type) {
+    case 'string':
+      return field.pattern === null;
+    case 'text':
+    case 'email':
+    case 'phone':
+    case 'url':
+      return true;
+    case 'date':
+    case 'datetime':
+      return field.default !== null;
+    default:
+      return false;
+  }
 }
 
 /** The fields an expression reads as `self.<field>` (`has(receipt)` compiles to `has(self.receipt)`). */

@@ -66,6 +66,11 @@ export interface DemoDataOptions {
   readonly files?: FileStore;
   /** The seed of the values: the same seed makes the same demo (default `ninefold`). */
   readonly seed?: string;
+  /**
+   * Session cookies by role, filled as the demo accounts sign in: a caller that reads as them
+   * afterwards (a test) reuses them rather than sign in again, which the sign-in limit counts.
+   */
+  readonly sessions?: Map<string, string>;
 }
 
 export interface DemoDataReport {
@@ -93,7 +98,7 @@ export async function seedDemoData(
   const created: Record<string, number> = {};
   const entities = Object.values(model.entities).filter((e) => !e.builtin);
   if (await anyRecords(database, entities)) return { created };
-  const plain = demoApi(app, model, accounts);
+  const plain = demoApi(app, model, accounts, options.sessions);
   const api =
     options.files === undefined ? plain : { ...plain, files: await demoFiles(database, options.files) };
   const perEntity = options.perEntity ?? 6;

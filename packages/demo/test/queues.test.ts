@@ -1,11 +1,13 @@
 /**
  * Every role's queues hold something after the demo is seeded: each list screen each role may open
  * shows at least one row, read as that role's demo account through the API (`?screen=`, as the app
- * reads it), for every example on every database; and in the expense claims, the manager's "to
- * approve" holds claims by other people that the manager may approve.
+ * reads it), and each dashboard it may open a figure that is not zero, for every example on every
+ * database; and in the expense claims, the manager's "to approve" holds claims by other people
+ * that the manager may approve.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTIONS_KEY, type ApiRecord, type Model } from '@ninefold/model';
+import { mayOpenScreen } from '@ninefold/engine';
+import { ACTIONS_KEY, type ApiRecord, type DashboardFigures, type Model } from '@ninefold/model';
 import { JobRunner, buildApp, migrate, productJobHandlers } from '@ninefold/server';
 import { DIALECTS, exampleModel, freshDatabase, tempFileStore } from '@ninefold/testkit';
 import { demoApi, seedDemoAccounts, seedDemoData } from '../src/index.js';
@@ -28,16 +30,18 @@ for (const dialect of DIALECTS) {
         const { database } = await freshDatabase(dialect);
         await migrate(database, model);
         const accounts = await seedDemoAccounts(database, model);
+        const sessions = new Map<string, string>();
         const app = buildApp({ model, database, logger: false });
-        const { created } = await seedDemoData(app, database, model, accounts);
+        const { created } = await seedDemoData(app, database, model, accounts, { sessions });
         await app.close();
         // the timers that came due at start fire, as the started product's runner fires them
         const now = () => new Date();
         const handlers = () => productJobHandlers({ model, database, files: tempFileStore(), now });
         if (hasTimers(model)) await new JobRunner({ database, now, handlers: handlers() }).runDue();
-        // read as people signing in later would: another instance, with its own sign-in limiter
+        // read as the demo accounts on another instance, with their sessions (on PostgreSQL the
+        // sign-in limit is shared between instances)
         const later = buildApp({ model, database, logger: false });
-        const api = demoApi(later, model, accounts);
+        const api = demoApi(later, model, accounts, sessions);
         const screens = await listScreensByRole(api, new Set(Object.keys(created)));
         const empty: string[] = [];
         for (const [role, screen] of screens) {
@@ -45,6 +49,19 @@ for (const dialect of DIALECTS) {
         }
         expect(screens.length > 0).toBe(Object.keys(created).length > 0);
         expect(empty).toEqual([]);
+        // and every dashboard a role may open has a figure to show
+        const blank: string[] = [];
+        for (const role of Object.keys(model.roles)) {
+          const user = await api.userContext(role);
+          for (const screen of model.screens.filter((s) => s.kind === 'dashboard')) {
+            if (!mayOpenScreen(model, user, screen)) continue;
+            const answer = await api.call<DashboardFigures>(role, 'GET', `dashboards/${screen.id}`);
+            expect(answer.status).toBe(200);
+            const shown = answer.body.widgets.some((w) => w.value !== null && Number(w.value) !== 0);
+            if (!shown) blank.push(`${role}: ${screen.id}`);
+          }
+        }
+        expect(blank).toEqual([]);
         await later.close();
       });
     }
@@ -64,11 +81,12 @@ for (const dialect of DIALECTS) {
         const { database } = await freshDatabase(dialect);
         await migrate(database, model);
         const accounts = await seedDemoAccounts(database, model);
+        const sessions = new Map<string, string>();
         const app = buildApp({ model, database, logger: false });
-        await seedDemoData(app, database, model, accounts);
+        await seedDemoData(app, database, model, accounts, { sessions });
         await app.close();
         const later = buildApp({ model, database, logger: false });
-        const api = demoApi(later, model, accounts);
+        const api = demoApi(later, model, accounts, sessions);
         const manager = await api.userContext('manager');
         const queue = await api.call<{ data: ApiRecord[] }>(
           'manager',

@@ -25,10 +25,13 @@ import { type Database, type FileStore, tableName } from '@ninefold/server';
 import { type FastifyInstance } from 'fastify';
 import { DEMO_DOMAIN, type DemoAccount } from './accounts.js';
 import { type DemoFiles, demoFiles } from './files.js';
-import { type Wording, generateRecord, timedFields } from './values.js';
+import { pathTo } from './paths.js';
+import { fillEmptyQueues } from './queues.js';
+import { DEMO_SEED, type Wording, generateRecord, timedFields } from './values.js';
 
 /** A record as the API answers it (the wire protocol's). */
 export type { ApiRecord };
+export { pathTo };
 
 export interface Answer<T> {
   readonly status: number;
@@ -61,10 +64,20 @@ export interface DemoDataOptions {
    * value holds an uploaded sample file; without it, such fields stay empty.
    */
   readonly files?: FileStore;
+  /** The seed of the values: the same seed makes the same demo (default `ninefold`). */
+  readonly seed?: string;
+  /**
+   * Session cookies by role, filled as the demo accounts sign in: a caller that reads as them
+   * afterwards (a test) reuses them rather than sign in again, which the sign-in limit counts.
+   */
+  readonly sessions?: Map<string, string>;
 }
 
 export interface DemoDataReport {
-  /** Records made, by entity name; empty when the product already had records. */
+  /**
+   * Records made, by entity name (the series, and those made so that every role's list screens
+   * show something); empty when the product already had records.
+   */
   readonly created: Readonly<Record<string, number>>;
 }
 
@@ -85,16 +98,17 @@ export async function seedDemoData(
   const created: Record<string, number> = {};
   const entities = Object.values(model.entities).filter((e) => !e.builtin);
   if (await anyRecords(database, entities)) return { created };
-  const plain = demoApi(app, model, accounts);
+  const plain = demoApi(app, model, accounts, options.sessions);
   const api =
     options.files === undefined ? plain : { ...plain, files: await demoFiles(database, options.files) };
   const perEntity = options.perEntity ?? 6;
+  const seed = options.seed ?? DEMO_SEED;
   // a parent's states wait for its children: its rules may read their computed values (decision 0045)
   const parents: [string, ApiRecord[]][] = [];
   for (const entity of creationOrder(entities)) {
     const made: ApiRecord[] = [];
     for (let ordinal = 1; ordinal <= perEntity; ordinal++) {
-      const record = await createAsSomeone(api, entity.name, ordinal);
+      const record = await createAsSomeone(api, entity.name, demoWording(ordinal, seed));
       if (record === null) break; // no role may create one, or no values satisfy its rules
       made.push(record);
     }
@@ -102,12 +116,30 @@ export async function seedDemoData(
     created[entity.name] = made.length;
     await shareWithDemoUsers(database, api, entity.name, made[0]!.id);
     if (Object.keys(entity.children).length > 0) parents.push([entity.name, made]);
-    else for (const [k, record] of made.entries()) await spreadOverStates(api, entity.name, record, k);
+    else for (const [k, record] of made.entries()) await spreadOverStates(api, entity.name, record, k, seed);
   }
   // each step reads the record afresh (`stepAsAnyone`): its children changed its values and version
   for (const [entity, made] of parents) {
-    for (const [k, record] of made.entries()) await spreadOverStates(api, entity, record, k);
+    for (const [k, record] of made.entries()) await spreadOverStates(api, entity, record, k, seed);
   }
+  // then every role's queues: a list screen that shows a role nothing gets records made for it
+  await fillEmptyQueues(
+    api,
+    {
+      creators: (entity) => creators(model, entity),
+      create: async (entity, role, days) => {
+        const ordinal = (created[entity] ?? 0) + 1;
+        const record = await createAsRole(api, role, entity, {
+          ...demoWording(ordinal, seed),
+          ...(days === undefined ? {} : { days }),
+        });
+        if (record !== null) created[entity] = ordinal;
+        return record;
+      },
+      moveTo: (entity, record, state) => moveTowards(api, entity, record, state, demoWording(1, seed)),
+    },
+    new Set(Object.keys(created)),
+  );
   return { created };
 }
 
@@ -243,12 +275,10 @@ export async function createAs(
   const forSomeoneElse = wording !== undefined && owner !== null && writable.includes(owner);
   // a demo record whose owner its creator may name is made for another demo user (a desk's loan)
   if (forSomeoneElse) refIds['User'] = (refIds['User'] ?? []).filter((id) => id !== user.id);
-  // a child goes to the next parent in turn, so that every parent has children to show and count
-  for (const target of childParents(api.model, entity)) {
-    const ids = refIds[target] ?? [];
-    const k = ids.length === 0 ? 0 : (wording?.ordinal ?? 0) % ids.length;
-    refIds[target] = [...ids.slice(k), ...ids.slice(0, k)];
-  }
+  // a child goes to the next parent in turn (the values rotate refs by ordinal), so that every
+  // parent has children to show and count; in the order they were made (ids are time-ordered), as a
+  // list's order moves while parents change
+  for (const target of childParents(api.model, entity)) refIds[target] = [...(refIds[target] ?? [])].sort();
   const { input } = generateRecord(api.model, entity, user, {
     writable,
     refIds,
@@ -304,24 +334,6 @@ export async function fireAs(
     { [IF_MATCH_HEADER]: ifMatch(record.version) },
   );
   return answer.status === 200 ? answer.body : null;
-}
-
-/** The transitions people fire along a shortest path from one state to another (breadth-first), or null. */
-export function pathTo(model: Model, entity: string, from: string, to: string): Transition[] | null {
-  const machine = model.states[entity]!;
-  const queue: { state: string; path: Transition[] }[] = [{ state: from, path: [] }];
-  const seen = new Set([from]);
-  while (queue.length > 0) {
-    const { state, path } = queue.shift()!;
-    if (state === to) return path;
-    for (const t of Object.values(machine.transitions)) {
-      // a timed transition is the system's: no one steps along it
-      if (t.timer !== null || !t.from.includes(state) || seen.has(t.to)) continue;
-      seen.add(t.to);
-      queue.push({ state: t.to, path: [...path, t] });
-    }
-  }
-  return null;
 }
 
 /** Fires one step as the first role (in the given order) the server offers it to; null when none may. */
@@ -380,29 +392,41 @@ function creationOrder(entities: readonly Entity[]): Entity[] {
   return out;
 }
 
-const DEMO_WORDING = (ordinal: number): Wording => ({ prefix: SAMPLE, ordinal });
+const demoWording = (ordinal: number, seed: string): Wording => ({ prefix: SAMPLE, ordinal, seed });
 
 /** Creates the `ordinal`-th record as the roles that may create one, in turn; null when none can. */
-async function createAsSomeone(api: DemoApi, entity: string, ordinal: number): Promise<ApiRecord | null> {
+async function createAsSomeone(api: DemoApi, entity: string, wording: Wording): Promise<ApiRecord | null> {
   const roles = creators(api.model, entity);
   for (let k = 0; k < roles.length; k++) {
-    const role = roles[(ordinal - 1 + k) % roles.length]!; // spread ownership across the creators
-    if (accessFor(api.model, await api.userContext(role), 'create', entity) === false) continue;
-    for (let attempt = 0; attempt < ATTEMPTS_PER_ROLE; attempt++) {
-      try {
-        return await createAs(api, role, entity, DEMO_WORDING(ordinal));
-      } catch {
-        // refused: random values may have met a unique one already made (fresh ones may not), or
-        // this role's grants or the rules refuse it (the next creator may do better)
-      }
+    const role = roles[(wording.ordinal - 1 + k) % roles.length]!; // spread ownership across the creators
+    const record = await createAsRole(api, role, entity, wording);
+    if (record !== null) return record;
+  }
+  return null;
+}
+
+/** Creates a demo record as the role, trying other values after a refusal; null when none pass. */
+async function createAsRole(
+  api: DemoApi,
+  role: string,
+  entity: string,
+  wording: Wording,
+): Promise<ApiRecord | null> {
+  if (accessFor(api.model, await api.userContext(role), 'create', entity) === false) return null;
+  for (let attempt = 0; attempt < ATTEMPTS_PER_ROLE; attempt++) {
+    try {
+      return await createAs(api, role, entity, { ...wording, attempt });
+    } catch {
+      // refused: a drawn value may be a unique one already made (the next attempt draws others),
+      // or this role's grants or the rules refuse it (the next creator may do better)
     }
   }
   return null;
 }
 
 /**
- * Tries per creator for one record: values are drawn at random, and a unique field (a two-letter
- * code, say) can draw one that an earlier record holds.
+ * Tries per creator for one record: a unique field (a two-letter code, say) can draw a value that
+ * an earlier record holds; each attempt draws from another seed.
  */
 const ATTEMPTS_PER_ROLE = 3;
 
@@ -430,22 +454,33 @@ async function shareWithDemoUsers(
 }
 
 /** Moves the k-th record towards the k-th state of its machine, so the demo shows every state. */
-async function spreadOverStates(api: DemoApi, entity: string, record: ApiRecord, k: number): Promise<void> {
+async function spreadOverStates(
+  api: DemoApi,
+  entity: string,
+  record: ApiRecord,
+  k: number,
+  seed: string,
+): Promise<void> {
   const machine = api.model.states[entity];
   if (machine === undefined) return;
   const states = Object.keys(machine.states);
-  const target = states[k % states.length]!;
+  await moveTowards(api, entity, record, states[k % states.length]!, demoWording(k + 1, seed));
+}
+
+/** Fires the steps of the shortest path to the state, each as a role the server offers it to. */
+async function moveTowards(
+  api: DemoApi,
+  entity: string,
+  record: ApiRecord,
+  target: string,
+  wording: Wording,
+): Promise<void> {
+  const machine = api.model.states[entity];
+  if (machine === undefined) return;
   const path = pathTo(api.model, entity, record.state ?? machine.initial, target) ?? [];
   let current: ApiRecord | null = record;
   for (const step of path) {
-    current = await stepAsAnyone(
-      api,
-      entity,
-      current,
-      step,
-      Object.keys(api.model.roles),
-      DEMO_WORDING(k + 1),
-    );
+    current = await stepAsAnyone(api, entity, current, step, Object.keys(api.model.roles), wording);
     if (current === null) return; // a guard or a rule stops it here: it stays where it got to
   }
 }

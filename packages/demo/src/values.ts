@@ -6,14 +6,27 @@
  */
 import { type UserContext, type WireRecord, applyDefaults, validateRecord } from '@ninefold/engine';
 import { type Field, type FileInfo, type Model, type Value, fileAccepts } from '@ninefold/model';
+import { realisticCandidates } from './realistic.js';
 
-/** How generated text reads: `Sample title 3` for the demo, `E2E Title …` for the tests. */
+/**
+ * How generated values read: realistic ones for a demo series (ordinal 1 or more: names, titles,
+ * amounts, dates spread over weeks; `realistic.ts`), `E2E Title …` for the tests (ordinal 0).
+ */
 export interface Wording {
-  /** Put before a field's label in generated text. */
+  /** Put before a field's label in the tests' generated text. */
   readonly prefix: string;
   /** Which record of a series this is (1, 2, …): varies the numbers, dates and choices. */
   readonly ordinal: number;
+  /** The demo's seed: the same seed makes the same values (default `ninefold`). */
+  readonly seed?: string;
+  /** Another try at the same record, after the server refused the first (a unique value taken). */
+  readonly attempt?: number;
+  /** Days from today of the record's dates, when it must fall on one day (a queue of today's). */
+  readonly days?: number;
 }
+
+/** The seed of demo values when none is given. */
+export const DEMO_SEED = 'ninefold';
 
 const TEST_WORDING: Wording = { prefix: 'E2E', ordinal: 0 };
 
@@ -24,10 +37,9 @@ export function token(): string {
   return `${Date.now().toString(36).slice(-4)}${counter.toString(36)}`;
 }
 
-const pick = (chars: string) => chars[Math.floor(Math.random() * chars.length)] ?? 'a';
-
 /** A random string matching a simple regular expression (literals, classes, groups, quantifiers). */
-export function sampleRegex(pattern: string): string {
+export function sampleRegex(pattern: string, random: () => number = Math.random): string {
+  const pick = (chars: string) => chars[Math.floor(random() * chars.length)] ?? 'a';
   let i = 0;
   const src = pattern;
   function atomSet(): string {
@@ -94,13 +106,13 @@ export function sampleRegex(pattern: string): string {
         i++; // ')'
         const end = i - 1;
         const body = src.slice(start, end);
-        gen = () => (first === '' ? '' : sampleRegex(body.split('|')[0] ?? ''));
+        gen = () => (first === '' ? '' : sampleRegex(body.split('|')[0] ?? '', random));
       } else {
         const set = atomSet();
         gen = () => pick(set);
       }
       const [lo, hi] = quantifier();
-      const n = lo + Math.floor(Math.random() * (hi - lo + 1));
+      const n = lo + Math.floor(random() * (hi - lo + 1));
       for (let k = 0; k < n; k++) out += gen();
     }
     return out;
@@ -141,7 +153,20 @@ export function candidates(
   wording: Wording = TEST_WORDING,
   /** The files a file or image field may hold (none by default: such fields stay empty). */
   files: readonly FileInfo[] = [],
+  /** The entity of the record: with a demo wording, values read like real data for it. */
+  entity?: string,
 ): Value[] {
+  if (wording.ordinal > 0 && entity !== undefined) {
+    const realism = {
+      entity,
+      ordinal: wording.ordinal,
+      seed: wording.seed ?? DEMO_SEED,
+      ...(wording.attempt === undefined ? {} : { attempt: wording.attempt }),
+      ...(wording.days === undefined ? {} : { days: wording.days }),
+    };
+    const realistic = realisticCandidates(field, now, realism, sampleRegex);
+    if (realistic !== null) return realistic;
+  }
   const unique = token();
   const label = field.label || field.name;
   const { prefix, ordinal } = wording;
@@ -304,7 +329,7 @@ export function generateRecord(
     if (field === undefined || !options.writable.includes(name)) return false;
     pool[name] ??= [
       ...(options.spread?.includes(name) ? aroundNow(field, now, options.wording?.ordinal ?? 0) : []),
-      ...candidates(field, now, options.refIds, options.wording, options.files),
+      ...candidates(field, now, options.refIds, options.wording, options.files, entity),
     ];
     const i = index[name] ?? -1;
     if (i + 1 >= pool[name]!.length) return false;
@@ -312,6 +337,8 @@ export function generateRecord(
     input[name] = pool[name]![i + 1]!;
     return true;
   };
+  /** Fields a demo record fills though nothing asks for them (see {@link fillsInDemo}). */
+  const optional = new Set<string>();
   const base = operation === 'create' ? applyDefaults(model, entity, {}, { user, ...clock }) : {};
   for (const field of Object.values(def.fields)) {
     const present = operation === 'create' ? base[field.name] : options.old?.[field.name];
@@ -324,6 +351,13 @@ export function generateRecord(
       (options.wording?.ordinal ?? 0) > 0
     )
       choose(field.name);
+    else if (
+      operation === 'create' &&
+      (options.wording?.ordinal ?? 0) > 0 &&
+      fillsInDemo(model, entity, field) &&
+      choose(field.name)
+    )
+      optional.add(field.name);
   }
   for (let attempt = 0; attempt < 40; attempt++) {
     const whole = operation === 'create' ? applyDefaults(model, entity, input, { user, ...clock }) : input;
@@ -356,6 +390,13 @@ export function generateRecord(
           break;
         }
       }
+      // out of candidates: a value given only to make the demo read well is left out instead
+      const dropped = moved ? undefined : names.find((name) => optional.has(name));
+      if (dropped !== undefined) {
+        delete input[dropped];
+        optional.delete(dropped);
+        moved = true;
+      }
     }
     if (!moved) {
       throw new Error(
@@ -366,6 +407,32 @@ export function generateRecord(
     }
   }
   throw new Error(`Could not find valid values for a ${entity}`);
+}
+
+/**
+ * Whether a demo record fills the field though neither the spec nor a rule asks for it, so that the
+ * demo reads like real data: plain text (a merchant, a description), contact details, and dates
+ * that a default would set to today (spread over weeks instead). Numbers, choices, refs and files
+ * stay empty, as do the fields a transition writes (a rejection's reason belongs to the rejection).
+ */
+function fillsInDemo(model: Model, entity: string, field: Field): boolean {
+  if (field.readonly || field.computed !== null) return false;
+  const transitions = Object.values(model.states[entity]?.transitions ?? {});
+  if (transitions.some((t) => t.require.includes(field.name) || field.name in t.set)) return false;
+  switch (field.type) {
+    case 'string':
+      return field.pattern === null;
+    case 'text':
+    case 'email':
+    case 'phone':
+    case 'url':
+      return true;
+    case 'date':
+    case 'datetime':
+      return field.default !== null;
+    default:
+      return false;
+  }
 }
 
 /** The fields an expression reads as `self.<field>` (`has(receipt)` compiles to `has(self.receipt)`). */

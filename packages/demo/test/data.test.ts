@@ -24,20 +24,27 @@ for (const dialect of DIALECTS) {
           const { database } = await freshDatabase(dialect);
           await migrate(database, model);
           const accounts = await seedDemoAccounts(database, model);
+          const sessions = new Map<string, string>();
           const app = buildApp({ model, database, logger: false });
-          const { created } = await seedDemoData(app, database, model, accounts, { perEntity: 3 });
+          const { created } = await seedDemoData(app, database, model, accounts, {
+            perEntity: 3,
+            sessions,
+          });
 
           await app.close();
-          // a second instance checks, as a person signing in later would (its own sign-in limiter)
+          // a second instance checks, with the demo accounts' sessions (on PostgreSQL the sign-in limit
+          // is shared: signing every account in again would count against it)
           const later = buildApp({ model, database, logger: false });
-          const api = demoApi(later, model, accounts);
+          const api = demoApi(later, model, accounts, sessions);
           const entities = Object.values(model.entities).filter((e) => !e.builtin);
           for (const entity of entities) {
             const creatable = Object.values(model.roles).some((r) => {
               const access = r.entities[entity.name];
               return access !== undefined && access.create !== false;
             });
-            expect(created[entity.name] ?? 0, entity.name).toBe(creatable ? 3 : 0);
+            // the series, and any records made so that every role's list screens show something
+            if (creatable) expect(created[entity.name] ?? 0, entity.name).toBeGreaterThanOrEqual(3);
+            else expect(created[entity.name] ?? 0, entity.name).toBe(0);
           }
           for (const role of Object.keys(model.roles)) {
             const user = await api.userContext(role);
@@ -68,7 +75,8 @@ for (const dialect of DIALECTS) {
                 .select(relation.via)
                 .execute();
               const parents = new Set(rows.map((r) => r[relation.via]));
-              expect(parents.size, `${parent.name}.${relation.name}`).toBe(created[parent.name]);
+              // the series' parents each have children (those made later for a queue may not)
+              expect(parents.size, `${parent.name}.${relation.name}`).toBeGreaterThanOrEqual(3);
             }
           }
 

@@ -287,6 +287,13 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
       const piece = envs.check(req.scope, text);
       return piece.valid ? (piece.type ?? null) : null;
     },
+    valueOf: (text) => {
+      try {
+        return envs.get(req.scope).evaluate(text, {});
+      } catch {
+        return undefined;
+      }
+    },
   });
   for (const problem of time.problems) {
     const start = original(problem.start);

@@ -29,6 +29,8 @@ export interface TimeScope {
   readonly constants: Readonly<Record<string, Constant>>;
   /** The CEL type of a piece of the source, or null when it does not check on its own. */
   readonly typeOf: (text: string) => string | null;
+  /** The value of a piece of the source made of literals and constants only. */
+  readonly valueOf: (text: string) => unknown;
 }
 
 const DURATION = 'google.protobuf.Duration';
@@ -72,17 +74,20 @@ export function readTimeNotation(ast: ASTNode, source: string, scope: TimeScope)
   const visit = (n: ASTNode): void => {
     if (n.op === 'call' && n.args[0] === 'duration' && n.args[1].length === 1) {
       const arg = n.args[1][0]!;
-      if (arg.op === 'value' && typeof arg.args === 'string') {
-        const reading = readDuration(arg.args);
+      // a duration made of constants (`duration(SLA)`, `duration(string(LOAN_DAYS) + 'd')`) is read now too
+      const written =
+        arg.op === 'value' ? arg.args : constantsOnly(arg) ? scope.valueOf(text(arg)) : undefined;
+      if (typeof written === 'string') {
+        const reading = readDuration(written);
         if ('problem' in reading) {
           problems.push({
             code: 'NF332',
             start: arg.range.start,
             end: arg.range.end,
-            message: `\`${arg.args}\` is not a duration: ${reading.problem}`,
+            message: `\`${written}\`${arg.op === 'value' ? '' : ` (the value of \`${text(arg)}\`)`} is not a duration: ${reading.problem}`,
             hint: "write a number and a unit: `d` (days of 24 hours), `h`, `m`, `s` or `ms`, as in duration('1h30m')",
           });
-        } else if (/\dd/.test(arg.args)) {
+        } else if (/\dd/.test(written)) {
           rewrites.push({
             start: arg.range.start,
             end: arg.range.end,
@@ -130,6 +135,19 @@ export function readTimeNotation(ast: ASTNode, source: string, scope: TimeScope)
   for (const r of rewrites.sort((a, b) => b.start - a.start))
     out = out.slice(0, r.start) + r.text + out.slice(r.end);
   return { problems, source: out };
+}
+
+/** Whether a node reads constants and literals only, and some constant. */
+function constantsOnly(n: ASTNode): boolean {
+  let constant = false;
+  const visit = (x: ASTNode): boolean => {
+    if (x.op === 'id') return (constant = /^[A-Z][A-Z0-9_]*$/.test(x.args));
+    if (x.op === 'value') return true;
+    if (x.op === 'call' || x.op === '+' || x.op === '?:' || x.op === '==' || x.op === '!=')
+      return childrenOf(x).every(visit);
+    return false;
+  };
+  return visit(n) && constant;
 }
 
 function isDateText(text: string): boolean {

@@ -137,3 +137,25 @@ describe('fields named like expression names', () => {
     expect(r.diagnostics, listed(r.diagnostics)).toEqual([]);
   });
 });
+
+describe('durations made of constants', () => {
+  const withConstants = (assert: string, constants: string) =>
+    rule(assert) + `constants: { ${constants} }\n`;
+
+  it('are read when the spec compiles, days and all', () => {
+    const r = compile(withConstants("dueAt < now + duration(string(LOAN_DAYS) + 'd')", 'LOAN_DAYS: 14'), {
+      file: 'spec.yaml',
+    });
+    expect(r.ok, listed(r.diagnostics)).toBe(true);
+    expect(r.model!.rules[0]!.assert.source).toBe("dueAt < now + duration('1209600s')");
+  });
+
+  it('NF332: a constant that is not a duration, at its use', () => {
+    expectDiagnostic(withConstants('dueAt < now + duration(SLA)', 'SLA: 4 hours'), {
+      code: 'NF332',
+      line: 14,
+      column: 37,
+      message: /`4 hours` \(the value of `SLA`\) is not a duration/,
+    });
+  });
+});

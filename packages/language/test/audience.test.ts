@@ -6,7 +6,8 @@ import { listed } from './diagnostics/expect-diagnostic.js';
 const audienceOf = (yaml: string) => {
   const r = compile(`product:\n  name: Desk\n${yaml}`, { file: 'spec.yaml' });
   expect(r.ok, listed(r.diagnostics)).toBe(true);
-  return r.model!.product.audience;
+  if (!r.ok) throw new Error(listed(r.diagnostics));
+  return r.model.product.audience;
 };
 
 describe('product.audience', () => {

@@ -38,7 +38,8 @@ describe('durations and dates in expressions', () => {
       r.diagnostics.filter((d) => d.severity === 'error'),
       listed(r.diagnostics),
     ).toEqual([]);
-    const rules = r.model!.rules;
+    if (!r.ok) throw new Error(listed(r.diagnostics));
+    const rules = r.model.rules;
     expect(rules.find((x) => x.id === 'term')?.assert.source).toBe(
       "dueOn - borrowedOn <= duration('2419200s')",
     );
@@ -139,15 +140,15 @@ describe('fields named like expression names', () => {
 });
 
 describe('durations made of constants', () => {
-  const withConstants = (assert: string, constants: string) =>
-    rule(assert) + `constants: { ${constants} }\n`;
+  const withConstants = (assert: string, constants: string) => rule(assert) + `constants: { ${constants} }\n`;
 
   it('are read when the spec compiles, days and all', () => {
     const r = compile(withConstants("dueAt < now + duration(string(LOAN_DAYS) + 'd')", 'LOAN_DAYS: 14'), {
       file: 'spec.yaml',
     });
     expect(r.ok, listed(r.diagnostics)).toBe(true);
-    expect(r.model!.rules[0]!.assert.source).toBe("dueAt < now + duration('1209600s')");
+    if (!r.ok) throw new Error(listed(r.diagnostics));
+    expect(r.model.rules[0]!.assert.source).toBe("dueAt < now + duration('1209600s')");
   });
 
   it('NF332: a constant that is not a duration, at its use', () => {

@@ -22,7 +22,7 @@ it.each(['old', 'own', 'user', 'now', 'today', 'int', 'string', 'map', 'type', '
   (name) => {
     const r = compile(claim(name), { file: 'spec.yaml' });
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(r.model?.entities['Claim']?.fields[name]?.type).toBe('integer');
+    expect(r.ok && r.model.entities['Claim']?.fields[name]?.type).toBe('integer');
   },
 );
 

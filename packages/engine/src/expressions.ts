@@ -17,6 +17,8 @@ import {
   type Model,
   celTypeOfConstant,
   childRowFields,
+  dateOperators,
+  isShadowedName,
   childRowType,
   recordSchema,
   userSchema,
@@ -29,6 +31,12 @@ const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 48 };
 const MAX_COMPILED = 5000;
 
 type Evaluator = ReturnType<Environment['parse']>;
+
+/** The library's own duration type, which it does not export: `date - date` makes one. */
+const Duration = (new Environment().evaluate("duration('0s')") as object).constructor as unknown as {
+  fromMilliseconds(ms: number): unknown;
+};
+const DATE_OPERATORS = dateOperators((ms) => Duration.fromMilliseconds(ms));
 
 interface ModelCel {
   base: Environment | null;
@@ -66,6 +74,7 @@ function baseEnvironment(model: Model, cel: ModelCel): Environment {
   env.registerVariable('now', 'google.protobuf.Timestamp');
   env.registerVariable('today', 'string');
   for (const fn of AGGREGATE_FUNCTIONS) env.registerFunction(fn.signature, fn.handler);
+  for (const op of DATE_OPERATORS) env.registerOperator(op.signature, op.handler);
   for (const [name, value] of Object.entries(model.constants)) {
     const type = celTypeOfConstant(value);
     env.registerConstant(name, type, type === 'int' ? BigInt(value as number) : value);
@@ -92,8 +101,8 @@ export function environment(model: Model, entity: string | null): Environment {
   env = base.clone();
   const schema = recordSchema(def, lookup(model.states, entity));
   for (const [name, type] of Object.entries(schema)) {
-    // as the compiler does: a field named like something CEL defines is reachable as `self.name` only
-    if (env.hasVariable(name)) continue;
+    // as the compiler does: a field named like something expressions or CEL define is `self.name` only
+    if (isShadowedName(name) || env.hasVariable(name)) continue;
     try {
       env.registerVariable(name, type);
     } catch {
@@ -160,7 +169,7 @@ export function activation(
   const def = entity === null ? undefined : recordVars(model, entity);
   if (def === undefined) return vars;
   const self = celRecord(def.schema, record ?? {});
-  Object.assign(vars, self);
+  for (const [name, value] of Object.entries(self)) if (!isShadowedName(name)) vars[name] = value;
   vars['self'] = self;
   bindOwnAndOld(vars, def, record, ctx);
   return vars;
@@ -240,6 +249,8 @@ function recordVars(model: Model, entity: string): RecordVars | undefined {
 function lazyPrototype(schema: readonly (readonly [string, string])[]): object {
   const prototype = {};
   for (const [name, type] of schema) {
+    // `user`, `now`… are the context's, bound on the activation itself; the field is `self.user`
+    if (isShadowedName(name)) continue;
     Object.defineProperty(prototype, name, {
       get(this: LazyVars) {
         return toCel(type, this[RECORD][name]);

@@ -11,12 +11,20 @@
  * the JSON its column holds (sql-files.ts).
  */
 import { type ASTNode } from '@marcbachmann/cel-js';
-import { type Access, type Entity, type Expr, type Model, recordSchema } from '@ninefold/model';
+import {
+  type Access,
+  type Entity,
+  type Expr,
+  type Model,
+  isShadowedName,
+  recordSchema,
+} from '@ninefold/model';
 import { celSource } from './cel-source.js';
 import { activation, entityOf, environment, evaluate } from './expressions.js';
 import { type Clock, type UserContext } from './record.js';
 import { compareUnits } from './sql-decimals.js';
 import { fileCountSql, fileFieldNamed, fileMemberSql } from './sql-files.js';
+import { isDuration, timeArithmetic, timeComparison, timeValue } from './sql-time.js';
 import { listHolds, listNotEmpty, listSize, type JoinListSql } from './sql-lists.js';
 import { type Dialect, isJoinList } from './storage.js';
 
@@ -40,7 +48,8 @@ export class SqlTranslationError extends Error {
   override readonly name = 'SqlTranslationError';
 }
 
-type SqlType = 'bool' | 'int' | 'double' | 'string' | 'timestamp' | 'null' | 'list';
+/** `instant`: an instant as milliseconds since 1970 (after arithmetic); `duration`: milliseconds. */
+type SqlType = 'bool' | 'int' | 'double' | 'string' | 'timestamp' | 'instant' | 'duration' | 'null' | 'list';
 
 interface Frag {
   readonly sql: string;
@@ -52,6 +61,8 @@ interface Frag {
   readonly decimal?: { readonly column: string; readonly scale: number };
   /** Items of a list known now. */
   readonly items?: readonly Frag[];
+  /** Text that is always a `YYYY-MM-DD` date: a date field, or date arithmetic's result. */
+  readonly date?: boolean;
 }
 
 /**
@@ -156,7 +167,10 @@ class Translator {
     switch (n.op) {
       case 'id':
         return (
-          n.args === 'self' || n.args === 'own' || n.args === 'old' || Object.hasOwn(this.#schema, n.args)
+          n.args === 'self' ||
+          n.args === 'own' ||
+          n.args === 'old' ||
+          (Object.hasOwn(this.#schema, n.args) && !isShadowedName(n.args))
         );
       case 'value':
         return false;
@@ -210,15 +224,18 @@ class Translator {
         return join(['(NOT ', this.#node(n.args), ')'], 'bool');
       case '-_': {
         const a = this.#node(n.args);
+        // the CEL library has no negation of a duration: an error, NULL here
+        if (a.type === 'duration') return this.#null('null');
         return join(['(- ', a, ')'], a.type);
       }
       case '?:': {
         const [c, a, b] = [this.#node(n.args[0]), this.#node(n.args[1]), this.#node(n.args[2])];
         // CASE would take the ELSE branch for a NULL condition; CEL errors, so NULL it stays
-        return join(
+        const frag = join(
           ['(CASE WHEN ', c, ' THEN ', a, ' WHEN NOT ', c, ' THEN ', b, ' END)'],
           a.type === 'null' ? b.type : a.type,
         );
+        return a.date === true && b.date === true ? { ...frag, date: true } : frag;
       }
       case '+':
       case '-':
@@ -252,7 +269,7 @@ class Translator {
       case 'bool':
         return { sql: column, params: [], type: 'bool' };
       case 'string':
-        return { sql: column, params: [], type: 'string' };
+        return { sql: column, params: [], type: 'string', date: this.entity.fields[name]?.type === 'date' };
       case 'google.protobuf.Timestamp':
         return { sql: column, params: [], type: 'timestamp' };
       case 'double': {
@@ -338,6 +355,10 @@ class Translator {
     }
     if (typeof value === 'string')
       return { sql: pg ? 'CAST(? AS TEXT)' : '?', params: [value], type: 'string', folded };
+    if (value instanceof Date || isDuration(value)) {
+      const time = timeValue(value, this.options.dialect);
+      if (time !== null) return { ...time, folded };
+    }
     if (value instanceof Date) {
       return { sql: pg ? 'CAST(? AS TEXT)' : '?', params: [value.toISOString()], type: 'timestamp', folded };
     }
@@ -350,6 +371,8 @@ class Translator {
 
   #compare(op: string, l: Frag, r: Frag): Frag {
     if (l.type === 'null' || r.type === 'null') return this.#null('bool');
+    const time = timeComparison(SQL_OP[op]!, l, r, this.options.dialect);
+    if (time !== null) return time;
     if (l.decimal !== undefined && r.folded !== undefined && isNumber(r.folded.value)) {
       return compareUnits(op, l.decimal, Number(r.folded.value));
     }
@@ -366,7 +389,15 @@ class Translator {
   }
 
   #arithmetic(op: '+' | '-' | '*' | '/', a: Frag, b: Frag): Frag {
-    if (a.type === 'null' || b.type === 'null') return this.#null(a.type === 'null' ? b.type : a.type);
+    // an operand known to be absent: CEL's error whatever the other operand's type, so no type to keep
+    if (a.type === 'null' || b.type === 'null') return this.#null('null');
+    let time: ReturnType<typeof timeArithmetic>;
+    try {
+      time = timeArithmetic(op, a, b, this.options.dialect);
+    } catch (error) {
+      throw new SqlTranslationError((error as Error).message);
+    }
+    if (time !== null) return time.type === 'null' ? this.#null(time.type) : time;
     if (op === '+' && a.type === 'string') return join(['(', a, ' || ', b, ')'], 'string');
     if (a.type === 'int' || a.type === 'double') {
       // division by zero: CEL errors on ints (NULL here); for doubles it gives ±Infinity, SQL NULL (decision 0004)

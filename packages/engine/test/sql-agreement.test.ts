@@ -27,6 +27,7 @@ entities:
       at:    { type: datetime }
       d:     { type: date }
       owner: { type: ref, to: User }
+      user:  { type: ref, to: User }
 states:
   Item: { initial: open, transitions: { close: { from: open, to: closed } } }
 roles:
@@ -36,7 +37,7 @@ roles:
   auditor: { Item: { read: "e in ['x', 'y'] && at < now", fields: { read: [e] } } }
   admin: { Item: { read: all } }
   nobody: { Item: { read: false } }
-constants: { LIMIT: 5, RATE: 2.5, NAME: "a", FLAG: true, HALF: 0.5 }
+constants: { LIMIT: 5, RATE: 2.5, NAME: "a", FLAG: true, HALF: 0.5, SLA: "90m", START: "2026-11-20" }
 `;
 const m = model(SPEC);
 const entity = m.entities['Item']!;
@@ -81,6 +82,7 @@ const recordArb = fc.record({
   at: opt(instant),
   d: opt(date),
   owner: opt(fc.constantFrom('u1', 'u2', 'u3')),
+  user: opt(fc.constantFrom('u1', 'u2')),
   state: fc.constantFrom('open', 'closed'),
 });
 const recordsArb = fc.array(recordArb, { maxLength: 24 }).map((rows) =>
@@ -136,6 +138,35 @@ const { int, dbl, str } = fc.letrec<{ int: string; dbl: string; str: string }>((
     fc.tuple(tie('str'), tie('str')).map(([a, b]) => `(${a} + ${b})`),
   ),
 }));
+// durations, instants and dates (decision 0064): arithmetic and comparisons of each
+const durLeaf = leaf(
+  "duration('24h')",
+  "duration('1h30m')",
+  "duration('-2h')",
+  "duration('0s')",
+  "duration('72h')",
+  "duration('1.5s')",
+  'duration(SLA)',
+);
+const { dur, inst, day } = fc.letrec<{ dur: string; inst: string; day: string }>((tie) => ({
+  dur: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    durLeaf,
+    fc.tuple(tie('inst'), tie('inst')).map(([a, b]) => `(${a} - ${b})`),
+    fc.tuple(tie('day'), tie('day')).map(([a, b]) => `(${a} - ${b})`),
+    fc.tuple(tie('dur'), leaf('+', '-'), tie('dur')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+  ),
+  inst: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf('at', 'now', 'createdAt', 'self.at', "timestamp('2026-11-22T10:00:00Z')"),
+    fc.tuple(tie('inst'), leaf('+', '-'), tie('dur')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+  ),
+  day: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf('d', 'self.d', 'today', 'START', "'2026-11-25'", "'2026-02-30'"),
+    fc.tuple(tie('day'), leaf('+', '-'), tie('dur')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+  ),
+}));
 const cmp = leaf('==', '!=', '<', '<=', '>', '>=');
 const ord = leaf('<', '<=', '>', '>=');
 const atom = fc.oneof(
@@ -150,6 +181,9 @@ const atom = fc.oneof(
   fc
     .tuple(leaf('d', 'today', "'2026-11-22'"), cmp, leaf('d', 'today'))
     .map(([a, op, b]) => `${a} ${op} ${b}`),
+  fc.tuple(dur, cmp, dur).map(([a, op, b]) => `${a} ${op} ${b}`),
+  fc.tuple(inst, cmp, inst).map(([a, op, b]) => `${a} ${op} ${b}`),
+  fc.tuple(day, cmp, day).map(([a, op, b]) => `${a} ${op} ${b}`),
   fc
     .tuple(leaf('e', 't', 'state', "'a'"), leaf("['x', 'y']", '[]', "['a', t]", '[u, e]', 'user.roles'))
     .map(([a, l]) => `${a} in ${l}`),
@@ -170,6 +204,10 @@ const atom = fc.oneof(
     'has(self.b)',
     'has(user.email)',
     'owner == user.id',
+    // a field named like an expression name is `self.user`; the bare name stays the signed-in user
+    'self.user == user.id',
+    'has(self.user)',
+    "has(user.email) && self.user != 'u1'",
   ),
 );
 const condition = fc.letrec<{ bool: string }>((tie) => ({
@@ -253,12 +291,40 @@ for (const dialect of DIALECTS) {
       ['a decimal equal to a constant', 'fee == HALF'],
       ['case-sensitive matching', "t.startsWith('A') || t.contains('%') || t.endsWith('_')"],
       ['integer division by zero', 'n / k > 0 || !(n / k > 0)'],
+      ['an instant less than a day away', "at - now < duration('24h') && at > now"],
+      ['an instant moved by a duration', "at + duration('1h30m') >= now"],
+      ['a date moved by whole days', "d + duration('48h') > today"],
+      ['a date moved by part of a day', "d + duration('1h') > today || d - duration('36h') < today"],
+      ['dates subtracted', "today - d >= duration('24h')"],
+      ['an instant far beyond the year 9999', "at + duration('87600000h') > now"],
     ])('%s', async (_what, source) => {
       const records: Record<string, Value>[] = [
         { id: 'r0', state: 'open' },
-        { id: 'r1', state: 'open', n: 3, k: 0, t: 'a', owner: 'u1', b: true, amt: '0.01', fee: '0.500' },
+        {
+          id: 'r1',
+          state: 'open',
+          n: 3,
+          k: 0,
+          t: 'a',
+          owner: 'u1',
+          b: true,
+          amt: '0.01',
+          fee: '0.500',
+          at: '2026-11-23T20:00:00.001Z',
+          d: '2026-11-22',
+        },
         { id: 'r2', state: 'closed', n: 4, k: 2, t: 'A%_', owner: 'u2', b: false, amt: '0.02', fee: '0.499' },
-        { id: 'r3', state: 'open', n: -1, k: -1, t: 'abc', amt: '-0.01', fee: '-0.500' },
+        {
+          id: 'r3',
+          state: 'open',
+          n: -1,
+          k: -1,
+          t: 'abc',
+          amt: '-0.01',
+          fee: '-0.500',
+          at: NOW.toISOString(),
+        },
+        { id: 'r4', state: 'open', at: '2026-11-20T09:30:00.000Z', d: '2026-11-25' },
       ];
       for (const user of USERS.slice(0, 2)) await agree(source, records, user);
     });

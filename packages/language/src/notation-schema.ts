@@ -82,7 +82,10 @@ const product = strictObject(
   {
     name: text("The product's name, shown in the app shell. Defaults to the document's `#` title."),
     summary: text("What the product does, in a sentence. Defaults to section 1's first paragraph."),
-    audience: text('Who uses the product.'),
+    audience: {
+      description: 'Who uses the product: one text, or a list with one entry per group.',
+      anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'null' }],
+    },
     locale: text('BCP 47 tag for messages, numbers and dates, like `en`, `en-GB` or `de-DE`. Default `en`.'),
     theme,
     dashboard: flag(

@@ -59,3 +59,20 @@ export function celTypeOfConstant(value: number | string | boolean): string {
 
 /** Names every expression may use besides fields and constants. */
 export const CONTEXT_NAMES = ['user', 'now', 'today', 'self', 'own', 'old'] as const;
+
+/**
+ * Names a field may take although expressions have them already (decision 0064): the context
+ * names but `self`, and CEL's type names. Inside an expression the bare name keeps its meaning
+ * (`user` is the signed-in user) and the record's field is `self.user`; no field of one of these
+ * names is bound as a variable of its own.
+ */
+export const SHADOWED_NAMES: readonly string[] = [
+  ...CONTEXT_NAMES.filter((name) => name !== 'self'),
+  ...['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'type', 'null_type', 'dyn'],
+  ...['google', 'optional'],
+];
+
+/** Whether a record field of this name is reached only as `self.<name>` in expressions. */
+export function isShadowedName(name: string): boolean {
+  return SHADOWED_NAMES.includes(name);
+}

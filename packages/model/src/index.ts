@@ -10,6 +10,7 @@ export * from './field-types.js';
 export * from './values.js';
 export * from './cel-types.js';
 export * from './computed.js';
+export * from './cel-dates.js';
 export * from './names.js';
 export * from './error-catalogue.js';
 export * from './protocol.js';

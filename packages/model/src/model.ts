@@ -77,7 +77,8 @@ export interface Facet {
 export interface Product {
   readonly name: string;
   readonly summary: string;
-  readonly audience: string;
+  /** Who it is for, one entry per group; the notation takes one text or a list (decision 0064). */
+  readonly audience: readonly string[];
   /** BCP 47 tag used for messages, numbers and dates. */
   readonly locale: string;
   readonly theme: Theme;

@@ -18,7 +18,12 @@ export default function HelpPage() {
     <Stack maw={760} gap="xs">
       <Title order={1}>Help</Title>
       {model.product.summary !== '' && <Text size="lg">{model.product.summary}</Text>}
-      {model.product.audience !== '' && <Text c="dimmed">For: {model.product.audience}</Text>}
+      {model.product.audience.length > 0 && (
+        <Text c="dimmed">
+          For:{' '}
+          {new Intl.ListFormat(model.product.locale, { type: 'conjunction' }).format(model.product.audience)}
+        </Text>
+      )}
       {sections.length === 0 && <Text>This product’s spec has no prose yet.</Text>}
       {sections.map((facet) => (
         <section key={facet.section} aria-labelledby={`help-${facet.section}`}>

@@ -139,6 +139,19 @@ export const DIAGNOSTIC_CODES = {
     severity: 'error',
     title: 'An expression reads a member a file does not have: a file has `id`, `name`, `size` and `type`.',
   },
+  NF332: {
+    severity: 'error',
+    title: 'A duration or instant written in an expression is not one.',
+  },
+  NF333: {
+    severity: 'error',
+    title: 'An expression moves or subtracts text that may not be a date.',
+  },
+  NF334: {
+    severity: 'warning',
+    title:
+      'A field is named like an expression name, which the bare name means: the field is reached as `self.name`.',
+  },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

@@ -10,12 +10,16 @@ import {
   celTypeOfConstant,
   childRowFields,
   childRowType,
+  dateOperators,
+  isShadowedName,
   recordSchema,
   userSchema,
 } from '@ninefold/model';
 import { LIMITS } from '../source/limits.js';
 import { expandHas } from './shorthand.js';
 import { sqlObstacle } from './sql-subset.js';
+import { findNodes } from './ast-walk.js';
+import { readTimeNotation } from './time-notation.js';
 
 /** Where an expression is evaluated, which decides the names it may use. */
 export interface ExprScope {
@@ -46,6 +50,12 @@ function scopeKey(scope: ExprScope): string {
 }
 
 const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 48 };
+
+/** The library's own duration type, which it does not export: `date - date` makes one. */
+const Duration = (new Environment().evaluate("duration('0s')") as object).constructor as unknown as {
+  fromMilliseconds(ms: number): unknown;
+};
+const DATE_OPERATORS = dateOperators((ms) => Duration.fromMilliseconds(ms));
 
 /**
  * What checking an expression reads of the compile (the facet readers' `CompileContext` has it):
@@ -113,8 +123,8 @@ export class Environments {
     if (entity === null) return env;
     const schema = recordSchema(entity, this.ctx.states[entity.name]);
     for (const [name, type] of Object.entries(schema)) {
-      // a field named like something CEL already defines is reported (NF209); never crash on it
-      if (env.hasVariable(name)) continue;
+      // a field named like an expression name is `self.name` only (NF334 for a bare use); never crash on it
+      if (isShadowedName(name) || env.hasVariable(name)) continue;
       try {
         env.registerVariable(name, type);
       } catch {
@@ -150,6 +160,7 @@ export class Environments {
     env.registerVariable('now', 'google.protobuf.Timestamp');
     env.registerVariable('today', 'string');
     for (const fn of AGGREGATE_FUNCTIONS) env.registerFunction(fn.signature, fn.handler);
+    for (const op of DATE_OPERATORS) env.registerOperator(op.signature, op.handler);
     for (const [name, value] of Object.entries(this.ctx.constants)) {
       const type = celTypeOfConstant(value);
       env.registerConstant(name, type, type === 'int' ? BigInt(value as number) : value);
@@ -269,6 +280,32 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
   }
 
   const ast = envs.ast(req.scope, source);
+  const time = readTimeNotation(ast, source, {
+    entity: req.scope.entity,
+    constants: ctx.constants,
+    typeOf: (text) => {
+      const piece = envs.check(req.scope, text);
+      return piece.valid ? (piece.type ?? null) : null;
+    },
+    valueOf: (text) => {
+      try {
+        return envs.get(req.scope).evaluate(text, {});
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  for (const problem of time.problems) {
+    const start = original(problem.start);
+    bag.report(
+      problem.code,
+      at(start, original(problem.end) - start),
+      `${cap(req.what)}: ${problem.message}.`,
+      problem.hint,
+    );
+  }
+  if (time.problems.length > 0) return null;
+  reportShadowedFields(bag, req, ast, (start, end) => at(original(start), original(end) - original(start)));
   if (req.sql) {
     const entity = req.scope.entity;
     const isList = (name: string) => {
@@ -298,7 +335,43 @@ export function checkExpression(ctx: ExpressionContext, envs: Environments, req:
       return null;
     }
   }
-  return { source, names: topLevelNames(ast) };
+  return { source: time.source, names: topLevelNames(ast) };
+}
+
+/**
+ * NF334: a bare name that is both an expression name and a field of the record means the
+ * expression name (`user` is the signed-in user); the field is `self.user`. Said once per name, and
+ * not where the expression also writes `self.<name>`.
+ */
+function reportShadowedFields(
+  bag: DiagnosticBag,
+  req: ExprRequest,
+  ast: ASTNode,
+  at: (start: number, end: number) => Span,
+): void {
+  const fields = req.scope.entity?.fields;
+  if (fields === undefined) return;
+  // an expression that writes `self.user` as well shows that its bare `user` is meant
+  const said = new Set<string>(
+    findNodes(ast, (n) => n.op === '.' && n.args[0].op === 'id' && n.args[0].args === 'self').map(
+      (n) => (n.args as [ASTNode, string])[1],
+    ),
+  );
+  const bare = findNodes(
+    ast,
+    (n) => n.op === 'id' && isShadowedName(n.args) && Object.hasOwn(fields, n.args),
+  );
+  for (const node of bare) {
+    const name = node.args as string;
+    if (said.has(name)) continue;
+    said.add(name);
+    bag.report(
+      'NF334',
+      at(node.range.start, node.range.end),
+      `In ${req.what}, \`${name}\` is the expression's own \`${name}\`: the field \`${name}\` is reached as \`self.${name}\` here.`,
+      `write \`self.${name}\` for the record's field${name === 'user' ? ', and `user.id` for the signed-in user' : ''}`,
+    );
+  }
 }
 
 const FILE_MEMBERS = Object.keys(FILE_CEL_FIELDS)
@@ -331,6 +404,8 @@ function describeType(type: string): string {
       return 'text';
     case 'google.protobuf.Timestamp':
       return 'an instant';
+    case 'google.protobuf.Duration':
+      return 'a duration';
     case FILE_CEL_TYPE:
       return 'a file';
     case `list<${FILE_CEL_TYPE}>`:

@@ -94,6 +94,8 @@ export function sqlObstacle(
         if (fn === 'has' && arg?.op === '.' && files(arg.args[0]) !== null)
           return deny(n, 'a file has every member or is absent: test the file itself, `has(receipt)`');
         if (fn === 'has' || fn === 'size') return args.map(visit).find((x) => x !== null) ?? null;
+        // a duration or an instant made of what the request knows is a value bound to the query
+        if ((fn === 'duration' || fn === 'timestamp') && args.every(requestTimeOnly)) return null;
         return deny(n, `the function \`${fn}\` has no SQL translation`);
       }
       case 'rcall': {
@@ -108,4 +110,32 @@ export function sqlObstacle(
     }
   };
   return visit(node);
+}
+
+const REQUEST_NAMES = new Set(['user', 'now', 'today']);
+
+/** Whether a node reads only what a request knows (literals, constants, `user`, `now`, `today`). */
+function requestTimeOnly(n: ASTNode): boolean {
+  switch (n.op) {
+    case 'value':
+      return true;
+    case 'id':
+      return REQUEST_NAMES.has(n.args) || /^[A-Z][A-Z0-9_]*$/.test(n.args);
+    case '.':
+    case '.?':
+      return n.args[0].op === 'id' && n.args[0].args === 'user';
+    case 'call':
+      return n.args[1].every(requestTimeOnly);
+    case 'rcall':
+      return requestTimeOnly(n.args[1]) && n.args[2].every(requestTimeOnly);
+    case 'list':
+      return n.args.every(requestTimeOnly);
+    case 'map':
+      return false;
+    case '!_':
+    case '-_':
+      return requestTimeOnly(n.args);
+    default:
+      return (n.args as ASTNode[]).every(requestTimeOnly);
+  }
 }

@@ -18,7 +18,7 @@ import {
 } from '@ninefold/model';
 import { type YEntry, type YNode } from '../source/yaml.js';
 import { currencyScale, isCurrency } from '@ninefold/model';
-import { CONTEXT_NAMES } from '@ninefold/model';
+import { CONTEXT_NAMES, isShadowedName } from '@ninefold/model';
 import { type CompileContext } from './context.js';
 import {
   type PendingChildren,
@@ -190,12 +190,13 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
         );
         continue;
       }
-      if ((EXPRESSION_NAMES as readonly string[]).includes(f.key)) {
+      // `user`, `now`, `type`…: allowed, and reached as `self.user` in expressions (decision 0064)
+      if ((EXPRESSION_NAMES as readonly string[]).includes(f.key) && !isShadowedName(f.key)) {
         bag.report(
           'NF209',
           f.keySpan,
           `\`${f.key}\` is a name that expressions already use, so no field can be called that.`,
-          `choose another name; expressions reserve ${EXPRESSION_NAMES.slice(0, 6).join(', ')} and CEL's keywords and type names`,
+          "choose another name; expressions reserve `self` and CEL's keywords (`in`, `null`, `true`, `if`…)",
         );
         continue;
       }

@@ -79,13 +79,31 @@ export function readProduct(
   return {
     name: str('name') ?? title ?? 'Untitled product',
     summary: str('summary') ?? firstParagraph,
-    audience: str('audience') ?? '',
+    audience: readAudience(ctx, m.get('audience')),
     locale,
     theme: { primaryColor, colorScheme },
     dashboard: dashboardEntry
       ? (reader.boolean(dashboardEntry.value, '`product.dashboard`') ?? false)
       : false,
   };
+}
+
+/**
+ * `product.audience`: one text or a list of them, as people write it; the model holds a list
+ * (decision 0064). Empty entries are dropped.
+ */
+function readAudience(ctx: CompileContext, entry: YEntry | undefined): readonly string[] {
+  if (entry === undefined || (entry.value.kind === 'scalar' && entry.value.value === null)) return [];
+  const items = entry.value.kind === 'seq' ? entry.value.items : [entry.value];
+  const out: string[] = [];
+  for (const item of items) {
+    const text = ctx.reader.string(
+      item,
+      entry.value.kind === 'seq' ? 'each entry of `product.audience`' : '`product.audience`',
+    );
+    if (text !== null && text.trim() !== '') out.push(text.trim());
+  }
+  return out;
 }
 
 /** Reads `calls:`: how the client reaches the generated API. */

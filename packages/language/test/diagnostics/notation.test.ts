@@ -280,9 +280,9 @@ describe('notation', () => {
         entities:
           Claim:
             fields:
-              old: boolean
+              self: boolean
       `,
-      { code: 'NF209', line: 4, column: 7, message: /`old` is a name that expressions already use/ },
+      { code: 'NF209', line: 4, column: 7, message: /`self` is a name that expressions already use/ },
     );
   });
 

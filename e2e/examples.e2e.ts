@@ -234,9 +234,6 @@ for (const file of EXAMPLES) {
           const { input, record } = generateRecord(model, entity, user, { writable, refIds });
           const before = await countRecords(example, role, entity);
 
-          // every page load reads what it shows, then once more when its live stream opens
-          // (decision 0060): the screens test may have spent most of a small budget's minute
-          await withRequestBudget(page, example, 30);
           await page.goto(screen.path);
           await settled(page);
           for (const [name, value] of Object.entries(input)) {
@@ -280,7 +277,6 @@ for (const file of EXAMPLES) {
             .find((f) => (f.type === 'string' || f.type === 'text') && f.pattern === null);
           if (text === undefined) continue;
           const value = candidates(text, new Date(), refIds).find((v) => v !== saved[text.name]) as string;
-          await withRequestBudget(page, example, 30);
           await page.goto(pathOf(edit.path, saved.id));
           await settled(page);
           await fieldControl(page.getByRole('main'), text).fill(value);

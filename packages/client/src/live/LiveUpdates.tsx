@@ -1,10 +1,10 @@
 /**
  * The signed-in app's one subscription to the live stream (decision 0060): mounted by the shell
  * while someone is signed in and the spec streams (`calls.realtime`), in a chunk of its own loaded
- * after the first paint. It opens the stream from the oldest read's cursor (so that the page need not
- * read again), hands its changes to the query cache, reads again
- * what is shown when the browser comes back online (the stream may have missed anything), asks for
- * the session again when the server refuses the stream, and closes the stream when unmounted: at
+ * after the first paint. Once the page's reads have answered, it opens the stream from the oldest
+ * one's cursor (so that the page need not read again), hands its changes to the query cache, reads
+ * again what is shown when the browser comes back online (the stream may have missed anything), asks
+ * for the session again when the server refuses the stream, and closes the stream when unmounted: at
  * sign-out, or when another user signs in. The shell hands it what it needs of the app: this chunk
  * imports nothing of the first one, which the bundler would otherwise split (`live-cache.ts`).
  */

@@ -235,8 +235,8 @@ for (const file of EXAMPLES) {
           const before = await countRecords(example, role, entity);
 
           // the screens test may have spent most of a small budget's minute (the help desk's
-          // customer, 120 a minute): without this the edit page below was refused (429), even
-          // with the live stream no longer reading a page again (decision 0060's amendment)
+          // customer, 120 a minute): without this wait its edit page never showed its heading
+          // in a full run, though a page load no longer reads again when its stream opens
           await withRequestBudget(page, example, 30);
           await page.goto(screen.path);
           await settled(page);

@@ -234,8 +234,9 @@ for (const file of EXAMPLES) {
           const { input, record } = generateRecord(model, entity, user, { writable, refIds });
           const before = await countRecords(example, role, entity);
 
-          // every page load reads what it shows, then once more when its live stream opens
-          // (decision 0060): the screens test may have spent most of a small budget's minute
+          // the screens test may have spent most of a small budget's minute (the help desk's
+          // customer, 120 a minute): without this wait its edit page never showed its heading
+          // in a full run, though a page load no longer reads again when its stream opens
           await withRequestBudget(page, example, 30);
           await page.goto(screen.path);
           await settled(page);

@@ -35,6 +35,11 @@ export interface Prerender {
   readonly modules: readonly string[];
   /** The queries the prerender was made from, for the app to start with. */
   readonly state: PrerenderedQueries;
+  /**
+   * The live stream's cursor of the oldest of those reads (`Ninefold-Event-Cursor`), null when
+   * they had none: the app opens its stream from it, so it need not read them again.
+   */
+  readonly eventCursor: string | null;
 }
 
 /**

@@ -125,7 +125,8 @@ loadModel().then(async ({ model, session: known }) => {
   const parts = createAppParts(model);
   syncDeviceSettings(model.product.name, model.product.theme.colorScheme);
   // the page came with its screen prerendered: the app starts from the session and rows it was made from
-  if (startFromPrerender(parts.queryClient)) setTimeout(releasePrerender, PRERENDER_MAX_MS);
+  if (startFromPrerender(parts.queryClient, parts.runtime.http.eventCursors))
+    setTimeout(releasePrerender, PRERENDER_MAX_MS);
   if (known !== undefined) parts.queryClient.setQueryData(SESSION_KEY, known);
   // the session, the first screen's code and a list's rows load side by side, not one after another
   const session = parts.queryClient.prefetchQuery({

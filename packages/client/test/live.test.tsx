@@ -1,4 +1,10 @@
-import { type RecordChangeEvent, type RecordChangeKind } from '@ninefold/model';
+import {
+  EVENT_CURSOR_HEADER,
+  EVENT_SINCE_PARAM,
+  type RecordChangeEvent,
+  type RecordChangeKind,
+  olderEventCursor,
+} from '@ninefold/model';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type LiveNews, listenLive } from '../src/live/live-bus';
@@ -76,7 +82,7 @@ function titles(name: string): string[] {
 describe('the subscription', () => {
   it('is one stream for the signed-in app, at the events path, kept across pages and closed on sign-out', async () => {
     const { user, streams } = await live('leo', '/claims');
-    expect(streams.current.url).toBe('/api/events');
+    expect(new URL(streams.current.url, 'http://app.test').pathname).toBe('/api/events');
     await screen.findByRole('heading', { level: 1, name: 'All claims' });
     await user.click(screen.getByRole('link', { name: 'Departments' }));
     await screen.findByRole('heading', { level: 1, name: 'Departments' });
@@ -125,12 +131,61 @@ describe('a refused stream', () => {
 });
 
 describe('a detail page', () => {
-  it('reads the record again once the stream is open: a change before it is not missed', async () => {
+  it('opens its stream from the cursor of the read it shows, and does not read the record again', async () => {
     const record = await claim();
+    const path = `/api/claims/${String(record['id'])}`;
+    const cursors: string[] = [];
+    let reads = 0;
     const streams = new FakeStreams();
-    renderApp(w, { as: 'dir', path: `/claims/${String(record['id'])}`, streams });
+    renderApp(w, {
+      as: 'dir',
+      path: `/claims/${String(record['id'])}`,
+      streams,
+      network: (fetch) => async (input, init) => {
+        const answer = await fetch(input, init);
+        if (new URL(String(input), 'http://app.test').pathname === path) reads += 1;
+        const cursor = answer.headers.get(EVENT_CURSOR_HEADER);
+        if (cursor !== null) cursors.push(cursor);
+        return answer;
+      },
+    });
     await screen.findByRole('heading', { level: 1, name: String(record['title']) });
     await waitFor(() => expect(streams.opened).toHaveLength(1));
+    // the oldest of the cursors its reads were answered with: the server replays from there
+    const since = new URL(streams.current.url, 'http://app.test').searchParams.get(EVENT_SINCE_PARAM);
+    expect(cursors.length).toBeGreaterThan(0);
+    expect(since).toBe(cursors.reduce(olderEventCursor));
+    const before = reads;
+    expect(before).toBeGreaterThan(0);
+
+    // a change between the read and the stream: the server replays it, and only that is read
+    const changed = await change('ann', '/api/claims', record, { title: 'Changed before the stream opened' });
+    streams.current.connect();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reads).toBe(before);
+    streams.current.record(event('Claim', changed, 'updated'));
+    await screen.findByRole('heading', { level: 1, name: 'Changed before the stream opened' });
+    expect(reads).toBe(before + 1);
+  });
+
+  it('without a cursor (a server that sends none), reads the record again once the stream is open', async () => {
+    const record = await claim();
+    const streams = new FakeStreams();
+    renderApp(w, {
+      as: 'dir',
+      path: `/claims/${String(record['id'])}`,
+      streams,
+      network: (fetch) => async (input, init) => {
+        const answer = await fetch(input, init);
+        const headers = new Headers(answer.headers);
+        headers.delete(EVENT_CURSOR_HEADER);
+        return new Response(answer.body, { status: answer.status, headers });
+      },
+    });
+    await screen.findByRole('heading', { level: 1, name: String(record['title']) });
+    // no read came with a cursor: the stream waits for one a moment, then opens without
+    await waitFor(() => expect(streams.opened).toHaveLength(1), { timeout: 5000 });
+    expect(streams.current.url).toBe('/api/events');
     await change('ann', '/api/claims', record, { title: 'Changed before the stream opened' });
     streams.current.connect();
     await screen.findByRole('heading', { level: 1, name: 'Changed before the stream opened' });

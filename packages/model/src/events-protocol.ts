@@ -47,3 +47,33 @@ export const EVENT_RETRY_MS = 2000;
 
 /** A comment line the server sends this often on an idle stream, so proxies keep it open (ms). */
 export const EVENT_HEARTBEAT_MS = 25_000;
+
+/**
+ * The response header on every read of records, lists and dashboards: the stream's cursor of the
+ * moment before the read, so that a stream opened from it replays every change the read may have
+ * missed (at least once). A cursor is `<horizon>.<issued at, ms>`; only the server reads its parts,
+ * except to tell which of two is older (`olderEventCursor`).
+ */
+export const EVENT_CURSOR_HEADER = 'ninefold-event-cursor';
+
+/**
+ * The query parameter that opens a stream from a cursor (`GET <basePath>/events?since=<cursor>`):
+ * a browser's `EventSource` cannot send `Last-Event-ID` on its first request. Treated as that
+ * header, which wins when the browser sends one (its own reconnection).
+ */
+export const EVENT_SINCE_PARAM = 'since';
+
+/**
+ * The older of two cursors (the lower horizon): a stream opened from it misses nothing either read
+ * could have missed.
+ *
+ * @example olderEventCursor('1040.1767225600000', '1042.1767225500000') // '1040.1767225600000'
+ */
+export function olderEventCursor(a: string, b: string): string {
+  const horizon = (cursor: string) => Number(/^(\d{1,15})\.\d{1,15}$/.exec(cursor)?.[1] ?? NaN);
+  const [x, y] = [horizon(a), horizon(b)];
+  // one not of the shape wins: the server answers it with `resync`, which misses nothing
+  if (Number.isNaN(x)) return a;
+  if (Number.isNaN(y)) return b;
+  return y < x ? b : a;
+}

@@ -194,9 +194,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerAuthEventRoutes(api, context);
     registerMfaRoutes(api, context);
     registerOidcRoutes(api, context);
+    // first: it hands its cursor with the reads registered after it
+    registerEventRoutes(api, context);
     registerResources(api, context);
     registerDashboardRoutes(api, context);
-    registerEventRoutes(api, context);
     registerJobRoutes(api, context);
     registerWebhookRoutes(api, context);
     registerNotificationRoutes(api, context);

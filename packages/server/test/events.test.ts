@@ -1,12 +1,13 @@
 /**
  * The live events stream (`GET /api/events`, decision 0056), over real HTTP on every dialect: a
  * change reaches the streams of the users who may read its record and no other, ids only; a
- * rolled-back write sends nothing; `Last-Event-ID` replays what was missed or asks for a resync;
+ * rolled-back write sends nothing; `Last-Event-ID`, or the cursor a read handed (`?since=`),
+ * replays what was missed or asks for a resync;
  * the route's guards (off in the spec, a guest, too many streams) and the stream's end (sign-out,
  * the app's close). On the real PostgreSQL server only: a write through one database handle
  * reaches a stream held on another, and commits that land out of order lose no event.
  */
-import { EVENT_REPLAY_MS, STREAM_EVENTS } from '@ninefold/model';
+import { EVENT_CURSOR_HEADER, EVENT_REPLAY_MS, STREAM_EVENTS } from '@ninefold/model';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CSRF,
@@ -58,8 +59,8 @@ async function world(dialect: TestDialect, server?: TestServer) {
   const ed = (await login(s.app, 'ed@example.com')).cookie!;
   const al = (await login(s.app, 'al@example.com')).cookie!;
   const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
-  const stream = async (cookie: string | undefined, lastEventId?: string) => {
-    const open = await openStream(`${base}/api/events`, cookie, lastEventId);
+  const stream = async (cookie: string | undefined, lastEventId?: string, query = '') => {
+    const open = await openStream(`${base}/api/events${query}`, cookie, lastEventId);
     opened.push(open);
     return open;
   };
@@ -157,6 +158,52 @@ for (const dialect of DIALECTS) {
         const resync = late.messages.find((m) => m.event === STREAM_EVENTS.resync)!;
         expect(resync.data).toBe('{}');
         expect(resync.id).toBeDefined();
+        late.close();
+      }
+    });
+
+    it('a read hands its cursor; a stream opened from it (?since) replays what committed after the read', async () => {
+      const { server, base, ed, al, stream, create } = await world(dialect);
+      const before = await create(al, 'read by the list');
+      const read = async (url: string) => {
+        const response = await server.app.inject({ method: 'GET', url, headers: { cookie: al } });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.headers[EVENT_CURSOR_HEADER];
+      };
+      const cursor = await read('/api/notes');
+      expect(cursor).toMatch(/^\d+\.\d+$/);
+      expect(await read(`/api/notes/${before}`)).toMatch(/^\d+\.\d+$/);
+      expect(await read(`/api/notes/${before}/history`)).toMatch(/^\d+\.\d+$/);
+      // not a read of records: nothing to resume from
+      expect(await read('/api/session')).toBeUndefined();
+
+      // committed after the read, before the stream opens: one the author may read, one not
+      await create(ed, 'not theirs');
+      const missed = await create(al, 'after the read');
+      const fromRead = await stream(al, undefined, `?since=${encodeURIComponent(String(cursor))}`);
+      await arrives(fromRead, missed, 'created');
+      // what the read had is not sent again (nothing before the cursor), and no resync
+      expect(fromRead.records().map((r) => r.id)).toEqual([missed]);
+      expect(fromRead.messages.some((m) => m.event === STREAM_EVENTS.resync)).toBe(false);
+      // once replayed, the stream stands at the present: a quiet stream resumes from there
+      await expect.poll(() => fromRead.messages.at(-1)?.id).toMatch(/^\d+\.\d+$/);
+      fromRead.close();
+
+      // the browser's own reconnection sends Last-Event-ID, which wins over the URL's cursor
+      const resumed = await stream(al, String(cursor), '?since=not-a-cursor');
+      await arrives(resumed, missed, 'created');
+      expect(resumed.messages.some((m) => m.event === STREAM_EVENTS.resync)).toBe(false);
+      resumed.close();
+
+      // a cursor the server cannot honour, in any form, is a resync: never an error
+      const unknown = ['?since=not-a-cursor', '?since=', '?since=1.2&since=3.4', '?since=%E2%82%AC'];
+      server.clock.advance(EVENT_REPLAY_MS + 1000);
+      for (const query of [`?since=${encodeURIComponent(String(cursor))}`, ...unknown]) {
+        const late = await openStream(`${base}/api/events${query}`, al);
+        opened.push(late);
+        expect(late.status, query).toBe(200);
+        await expect.poll(() => late.messages.some((m) => m.event === STREAM_EVENTS.resync)).toBe(true);
+        expect(late.records()).toEqual([]);
         late.close();
       }
     });

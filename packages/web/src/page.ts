@@ -91,11 +91,16 @@ export function prerenderedPage(
       afterSheets +
       preloads +
       afterPreloads +
-      `<script id="${STATE_SCRIPT_ID}" type="application/json">${scriptJson(prerender.state)}</script>` +
+      `<script id="${STATE_SCRIPT_ID}" type="application/json"${cursorAttribute(prerender.eventCursor)}>${scriptJson(prerender.state)}</script>` +
       `<div id="${PRERENDER_MOUNT_ID}" inert aria-hidden="true" data-scheme="${colorScheme}">${prerender.html}</div>` +
       end
     );
   };
+}
+
+/** The live stream's cursor of the prerender's reads, on its state's script (only digits and a dot). */
+function cursorAttribute(cursor: string | null | undefined): string {
+  return typeof cursor === 'string' && /^\d+\.\d+$/.test(cursor) ? ` data-event-cursor="${cursor}"` : '';
 }
 
 /** Where `prerenderedPage` cuts the page: a character no page of ours contains. */

@@ -5,7 +5,13 @@
  * with the rows the user may read, masked as every answer is, already rendered.
  */
 import type * as ClientPrerender from '@ninefold/client/prerender';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, DEVICE_SETTINGS_COOKIE, SESSION_COOKIE } from '@ninefold/model';
+import {
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  DEVICE_SETTINGS_COOKIE,
+  EVENT_CURSOR_HEADER,
+  SESSION_COOKIE,
+} from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 
 /** What renders a screen: the client's prerender module, or a stand-in with its signature. */
@@ -50,9 +56,14 @@ export async function prerenderFor(
       headers: { cookie, accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE },
       remoteAddress: request.ip,
     });
+    const cursor = answer.headers[EVENT_CURSOR_HEADER];
     return new Response(answer.payload === '' ? null : answer.payload, {
       status: answer.statusCode,
-      headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') },
+      headers: {
+        'content-type': String(answer.headers['content-type'] ?? 'application/json'),
+        // the live stream's cursor of the read: the app opens its stream from it
+        ...(typeof cursor === 'string' ? { [EVENT_CURSOR_HEADER]: cursor } : {}),
+      },
     });
   };
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -8,6 +8,7 @@ import {
   type Calls,
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
+  EVENT_CURSOR_HEADER,
   type ErrorCode,
   type FieldProblem,
   type HttpMethod,
@@ -19,6 +20,7 @@ import {
 } from '@ninefold/model';
 // the queue's code loads with the screens that write; only its type is needed here
 import type { QueuedWrite } from '../offline/queue';
+import { type EventCursors, eventCursors } from './event-cursors';
 import { type UploadTransport, fetchTransport, xhrTransport } from './upload';
 
 /** The server answered with a problem: the catalogue's code and its rendered message. */
@@ -106,6 +108,8 @@ export interface Http {
    * file chosen again is the user's to send; aborting its `signal` rejects with an `AbortError`.
    */
   upload<T>(path: string, body: FormData, options?: UploadOptions): Promise<T>;
+  /** The live stream's cursors of the reads answered (`event-cursors.ts`): what the stream opens from. */
+  readonly eventCursors: EventCursors;
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -123,6 +127,7 @@ export function createHttp(options: HttpOptions): Http {
   const sleep = options.sleep ?? sleepFor;
   const base = basePath.replace(/\/+$/, '');
   const transport = options.upload ?? (options.fetch === undefined ? xhrTransport : fetchTransport(doFetch));
+  const cursors = eventCursors();
 
   const url: Http['url'] = (path, query) => {
     const search = query === undefined ? '' : new URLSearchParams(query).toString();
@@ -161,14 +166,20 @@ export function createHttp(options: HttpOptions): Http {
     // answers them with the first attempt's outcome instead of doing it again
     const idempotencyKey = method === 'GET' ? null : (init.idempotencyKey ?? newIdempotencyKey());
     const attempts = retries + 1;
+    const answered = method === 'GET' ? cursors.reading() : null;
     let response: Response | undefined;
-    for (let attempt = 1; response === undefined; attempt++) {
-      try {
-        response = await once(method, target, init, idempotencyKey);
-      } catch (error) {
-        if (!(error instanceof NetworkError) || attempt >= attempts) throw error;
-        await sleep(Math.min(250 * 2 ** (attempt - 1), 4000));
+    try {
+      for (let attempt = 1; response === undefined; attempt++) {
+        try {
+          response = await once(method, target, init, idempotencyKey);
+        } catch (error) {
+          if (!(error instanceof NetworkError) || attempt >= attempts) throw error;
+          await sleep(Math.min(250 * 2 ** (attempt - 1), 4000));
+        }
       }
+    } finally {
+      // a read's cursor is the live stream's: where it opens from (`event-cursors.ts`)
+      answered?.(response?.ok === true ? response.headers.get(EVENT_CURSOR_HEADER) : null);
     }
     if (response.status === 204) return undefined as T;
     return answer<T>(response.status, await response.text());
@@ -206,6 +217,7 @@ export function createHttp(options: HttpOptions): Http {
     get: (path, init) => request('GET', path, init),
     url,
     upload,
+    eventCursors: cursors,
   };
 }
 

@@ -4,12 +4,14 @@
  * one. The browser reconnects by itself after a dropped connection and sends `Last-Event-ID`; the
  * server then replays what was missed or sends `resync`. What it does not do is try again after an
  * answer that is not a stream (a 401, a 503 while a deploy rolls): then this module opens a new one
- * after a growing pause. A stream opened anew carries no `Last-Event-ID`, and the first one opens
- * after the page read what it shows: each asks for a resync once open, so that nothing that changed
- * in between is missed.
+ * after a growing pause. The first stream opens from the cursor of the oldest read the app holds
+ * (`?since=`): the server replays what changed after it, or sends `resync`. A stream opened without
+ * one (no read had one, or anew after a refusal) asks for a resync once open, so that nothing that
+ * changed before it is missed.
  */
 import {
   EVENT_RETRY_MS,
+  EVENT_SINCE_PARAM,
   type RecordChangeEvent,
   type RecordChangeKind,
   STREAM_EVENTS,
@@ -71,36 +73,39 @@ export function readChange(data: string): RecordChangeEvent | null {
 }
 
 /**
- * Follows the stream until closed: reconnected by the browser after a drop, opened anew after a
- * refusal.
+ * Follows the stream until closed: opened from `since` (the cursor of the oldest read the app
+ * holds), reconnected by the browser after a drop, opened anew after a refusal.
  *
- * @example const stream = followStream(browserEventSource, '/api/events', { record, resync }); stream.close();
+ * @example const stream = followStream(browserEventSource, '/api/events', { record, resync }, cursor); stream.close();
  */
 export function followStream(
   open: OpenEventSource,
   url: string,
   handlers: StreamHandlers,
+  since: string | null = null,
 ): { close(): void } {
   let source: EventSourceLike | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pause = EVENT_RETRY_MS;
   let closed = false;
 
-  const connect = () => {
+  const connect = (cursor: string | null) => {
     let fresh = true;
-    const current = open(url);
+    const current = open(cursor === null ? url : `${url}?${EVENT_SINCE_PARAM}=${encodeURIComponent(cursor)}`);
     source = current;
     current.onopen = () => {
       pause = EVENT_RETRY_MS;
-      // a new stream starts from now: what happened before it is unknown; the browser's own
-      // reconnection sends Last-Event-ID, and the server answers that
-      if (fresh) handlers.resync();
+      // a stream without a cursor starts from now: what happened before it is unknown. One with a
+      // cursor replays from it (or the server sends resync); the browser's own reconnection sends
+      // Last-Event-ID, and the server answers that
+      if (fresh && cursor === null) handlers.resync();
       fresh = false;
     };
     current.onerror = () => {
       if (closed || current.readyState !== CLOSED) return; // the browser reconnects by itself
       handlers.refused?.();
-      timer = setTimeout(connect, pause);
+      // what was read while the refused stream stood is not covered by any cursor the app kept
+      timer = setTimeout(() => connect(null), pause);
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     };
     current.addEventListener(STREAM_EVENTS.record, (event) => {
@@ -110,7 +115,7 @@ export function followStream(
     current.addEventListener(STREAM_EVENTS.resync, () => handlers.resync());
   };
 
-  connect();
+  connect(since);
   return {
     close() {
       closed = true;

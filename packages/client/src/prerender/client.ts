@@ -7,6 +7,7 @@
 import { DEVICE_SETTINGS_COOKIE, PRERENDER_MOUNT_ID, STATE_SCRIPT_ID } from '@ninefold/model';
 import { type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useLayoutEffect } from 'react';
+import type { EventCursors } from '../api/event-cursors';
 
 /** The queries a prerender was made from: each one's key, data, and when the server had it. */
 export type PrerenderedQueries = readonly {
@@ -17,9 +18,10 @@ export type PrerenderedQueries = readonly {
 
 /**
  * Puts the queries the page was prerendered from into the app's cache, as if the app had asked
- * for them at the time the server did; answers whether the page came with a prerender.
+ * for them at the time the server did, and their live stream's cursor among the app's; answers
+ * whether the page came with a prerender.
  */
-export function startFromPrerender(client: QueryClient): boolean {
+export function startFromPrerender(client: QueryClient, cursors: EventCursors): boolean {
   const element = document.getElementById(STATE_SCRIPT_ID);
   if (element?.textContent == null || element.textContent === '') return false;
   let queries: PrerenderedQueries;
@@ -29,6 +31,10 @@ export function startFromPrerender(client: QueryClient): boolean {
     return false; // the app then asks for what it needs, as it does without a prerender
   }
   for (const { key, data, at } of queries) client.setQueryData(key, data, { updatedAt: at });
+  // held as if the app had read it: from the cursor the server read it at, or from a moment unknown
+  const cursor = element.dataset['eventCursor'];
+  if (cursor === undefined) cursors.holdUnknown();
+  else cursors.reading()(cursor);
   return true;
 }
 

@@ -111,6 +111,7 @@ export async function prerender(request: PrerenderRequest): Promise<Prerender | 
         .getAll()
         .map((query) => ({ key: query.queryKey, data: query.state.data, at: query.state.dataUpdatedAt })),
       modules: [LIST_MODULE, ...(actions ? [ACTIONS_MODULE] : [])],
+      eventCursor: runtime.http.eventCursors.take(),
     };
   } catch {
     return null;

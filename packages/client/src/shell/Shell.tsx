@@ -88,6 +88,7 @@ export function Shell() {
                   url={http.url(API_PATHS.events)}
                   eventSource={eventSource}
                   onRefused={() => void refetch()}
+                  cursors={http.eventCursors}
                 />
               </Suspense>
             )}

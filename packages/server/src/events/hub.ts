@@ -41,6 +41,7 @@ export class EventHub {
   readonly #sent = new Map<string, number>();
   readonly #subscribers = new Set<Subscriber>();
   #started: Promise<void> | null = null;
+  #ready = false;
   #closed = false;
   #reading: Promise<void> | null = null;
   #again = false;
@@ -63,6 +64,11 @@ export class EventHub {
       throw error;
     });
     return this.#started;
+  }
+
+  /** Whether it has started: its cursor is then known without a query. */
+  get ready(): boolean {
+    return this.#ready;
   }
 
   /** The cursor of the present: everything logged before it has been handed to the subscribers. */
@@ -129,6 +135,8 @@ export class EventHub {
     const { events, horizon } = await readLog(this.database.db, this.database.dialect, start);
     this.#horizon = horizon;
     for (const event of events) if (event.tx >= horizon) this.#sent.set(event.id, event.tx);
+    // started by a read while the app closed: nothing to hear any more
+    if (this.#closed) return;
     this.#stopLocal = onRecordChange(this.database.db, () => {
       for (const delay of AFTER_WAKE_MS) setTimeout(() => this.wake(), delay).unref();
     });
@@ -138,6 +146,7 @@ export class EventHub {
         () => this.wake(),
         (error) => this.onError(error),
       ) ?? null;
+    this.#ready = true;
   }
 
   async #readAll(): Promise<void> {

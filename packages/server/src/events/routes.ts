@@ -7,7 +7,7 @@
  * so none can buffer it; the app's closing ends every stream at once instead of waiting for them.
  */
 import { type UserContext } from '@ninefold/engine';
-import { API_PATHS, EVENT_RETRY_MS, RETRY_AFTER_HEADER } from '@ninefold/model';
+import { API_PATHS, EVENT_RETRY_MS, EVENT_SINCE_PARAM, RETRY_AFTER_HEADER } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { readToken } from '../auth/api-tokens.js';
 import { requireUserContext } from '../auth/request-auth.js';
@@ -16,6 +16,7 @@ import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { type ResourceContext } from '../resources/resource.js';
 import { eventAccess } from './access.js';
+import { installEventCursorHeader } from './cursor-header.js';
 import { EventHub } from './hub.js';
 import { LiveStreams } from './streams.js';
 
@@ -23,7 +24,8 @@ import { LiveStreams } from './streams.js';
 export const MAX_STREAMS_PER_USER = 10;
 
 /**
- * Registers the events stream, unless the spec turned it off.
+ * Registers the events stream, unless the spec turned it off, and hands its cursor with the reads
+ * registered after it (`cursor-header.ts`): call it before the resources and the dashboards.
  *
  * @example registerEventRoutes(api, context);
  */
@@ -33,6 +35,7 @@ export function registerEventRoutes(app: FastifyInstance, context: ResourceConte
   const onError = (error: unknown) => app.log.error({ err: error }, 'live events');
   const hub = new EventHub(database, context.now, onError);
   const streams = new LiveStreams(hub, eventAccess(context), onError);
+  installEventCursorHeader(app, model, hub, onError);
   // before the server stops listening: an open stream would hold `close` until its client left
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => hub.close());
@@ -50,7 +53,8 @@ export function registerEventRoutes(app: FastifyInstance, context: ResourceConte
         { headers: { [RETRY_AFTER_HEADER]: String(retryAfter) } },
       );
     }
-    const lastEventId = request.headers['last-event-id'];
+    // the browser's own reconnection sends Last-Event-ID; a stream opened anew, the reads' cursor
+    const lastEventId = request.headers['last-event-id'] ?? sinceOf(request);
     reply.hijack();
     const response = reply.raw;
     // the headers the hooks set so far (the rate limit's) go out with the stream's own
@@ -76,6 +80,14 @@ export function registerEventRoutes(app: FastifyInstance, context: ResourceConte
       response.end();
     }
   });
+}
+
+/** The `?since=` a stream was opened with: any other form of it is a cursor that is not ours (resync). */
+function sinceOf(request: FastifyRequest): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const since = query?.[EVENT_SINCE_PARAM];
+  if (since === undefined) return undefined;
+  return typeof since === 'string' ? since : '';
 }
 
 /** How a stream learns whether its session (or token) still holds, and with which roles. */

@@ -89,12 +89,17 @@ export class LiveStreams {
     // where the stream stands, so that even a quiet one can resume
     if (parsed === undefined) stream.write(`id: ${this.hub.cursor()}\n\n`);
     else if (parsed === null) send(stream, STREAM_EVENTS.resync, this.hub.cursor(), {});
-    else
+    else {
+      // everything logged below the hub's horizon now is in the replay, read after it
+      const reached = this.hub.cursor();
       for (const event of await this.hub.replay(parsed)) {
         stream.replayed.add(event.id);
         const readers = await this.access.readersOf(event, [stream.user]);
         if (readers.size > 0) send(stream, STREAM_EVENTS.record, lastEventId ?? '', wire(event));
       }
+      // where the replay left the stream: a quiet one resumes from here, not from its old cursor
+      stream.write(`id: ${reached}\n\n`);
+    }
     const waiting = stream.waiting ?? [];
     stream.waiting = null;
     for (const { event, cursor } of waiting) live(stream, event, cursor);

@@ -52,9 +52,9 @@ afterAll(async () => {
   for (const close of closing.reverse()) await close();
 });
 
-let redis: TestRedis | undefined;
-async function testRedis(): Promise<TestRedis> {
-  redis ??= await startRedis();
+let redis: Promise<TestRedis> | undefined;
+function testRedis(): Promise<TestRedis> {
+  redis ??= startRedis();
   return redis;
 }
 

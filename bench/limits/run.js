@@ -208,3 +208,5 @@ try {
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup();
 }
+// the Redis child's pipes would keep the process waiting: the 'exit' handler kills it
+process.exit(0);

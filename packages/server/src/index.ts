@@ -38,6 +38,7 @@ export {
   instancesServing,
   INSTANCE_RENEW_MS,
   INSTANCE_STALE_MS,
+  INSTANCE_LOCK_SPACE,
   type InstancePresence,
   type PresenceOptions,
 } from './schema/instances.js';

@@ -6,7 +6,7 @@
  * and the request limit; so do two apps with clients of their own on one real Redis, which, gone
  * mid-test, leaves every limit counted in each instance's memory (no 5xx, no hang) until it is back.
  */
-import { API_PATHS, type Model } from '@ninefold/model';
+import { API_PATHS, DEFAULT_AUTH, type Model } from '@ninefold/model';
 import {
   CSRF,
   DIALECTS,
@@ -49,6 +49,11 @@ limits: ${limits}
 const LOGIN = specModel(spec('{ loginAttemptsPerMinute: 10, requestsPerMinute: { guest: 1000 } }'));
 /** For the request limit: four a minute for a guest. */
 const REQUESTS = specModel(spec('{ loginAttemptsPerMinute: 3, requestsPerMinute: { guest: 4 } }'));
+/** For the refused API tokens: three a minute from an address (the guests' request limit). */
+const TOKENS: Model = {
+  ...specModel(spec('{ requestsPerMinute: { guest: 3, default: 600 } }')),
+  auth: { ...DEFAULT_AUTH, tokens: ['employee'] },
+};
 const ATTACKER = '203.0.113.66';
 const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? '';
 
@@ -57,10 +62,10 @@ afterAll(async () => {
   for (const store of stores) await store.close();
 });
 
-let redis: TestRedis | undefined;
-/** The tests' Redis, started once for the file. */
-async function testRedis(): Promise<TestRedis> {
-  redis ??= await startRedis();
+let redis: Promise<TestRedis> | undefined;
+/** The tests' Redis, started once for the file (two instances asking at once get the same). */
+function testRedis(): Promise<TestRedis> {
+  redis ??= startRedis();
   return redis;
 }
 
@@ -192,6 +197,26 @@ function sharedBetweenInstances(instances: Instances) {
     expect(held.headers['retry-after']).toBe('1');
   });
 
+  it('shares the count of refused API tokens by address', async () => {
+    const { a, b } = await instances(TOKENS);
+    const guess = (app: FastifyInstance, n: number) =>
+      checkedInject(app, app.ninefold.model, {
+        method: 'GET',
+        url: '/api/claims',
+        remoteAddress: ATTACKER,
+        headers: { authorization: `Bearer nf_${'x'.repeat(39)}${1000 + n}` },
+      });
+    const codes = [];
+    for (const [n, app] of [a, b, a].entries()) codes.push(problem(await guess(app, n)).code);
+    expect(codes).toEqual(['E_UNAUTHENTICATED', 'E_UNAUTHENTICATED', 'E_UNAUTHENTICATED']);
+    // three refusals in all: both instances refuse the address now, without a lookup
+    for (const app of [b, a]) {
+      const limited = await guess(app, 9);
+      expect(problem(limited).code).toBe('E_RATE_LIMITED');
+      expect(limited.headers['retry-after']).toBe('60');
+    }
+  });
+
   it('shares the request limit', async () => {
     const { a, b } = await instances(REQUESTS);
     const allowed = [await getModel(a), await getModel(b), await getModel(a), await getModel(b)];
@@ -278,10 +303,12 @@ describe('two instances on one real Redis', () => {
     expect(gone).toHaveLength(2);
     expect(gone[0]).toContain(`Redis at ${server.url}`);
     await server.start();
-    // the client reconnects by itself; the first count that reaches Redis says so
+    // the client reconnects by itself; the first count that reaches Redis says so (a new address
+    // each time: an address refused while counted in memory is refused until its window ends)
+    let address = 100;
     await vi.waitFor(
       async () => {
-        await getModel(a, '198.51.100.99');
+        await getModel(a, `198.51.100.${(address += 1)}`);
         expect(warnings.some((line) => line.includes('answers again'))).toBe(true);
       },
       { timeout: 10_000, interval: 100 },

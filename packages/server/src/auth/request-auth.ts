@@ -12,7 +12,8 @@ import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { requestsPerMinute } from '../http/rate-limit.js';
 import { addRouteOnRequest } from '../http/route-hooks.js';
-import { FixedWindows, secondsLeft } from '../http/windows.js';
+import { WINDOW_MS } from '../http/windows.js';
+import { type CounterStore, secondsLeft } from '../limits/counters.js';
 import { type TokenLookup, readToken } from './api-tokens.js';
 import { type SessionLookup, cachedSession, readSession } from './sessions.js';
 import { type UserSummary } from './users.js';
@@ -38,6 +39,14 @@ export interface RequestAuth {
   readonly authenticatedAt: number | null;
 }
 
+/** What authentication reads: the refused tokens count in the app's counter store. */
+interface AuthContext {
+  readonly model: Model;
+  readonly database: Database;
+  readonly now: () => Date;
+  readonly counters: CounterStore;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     auth: RequestAuth;
@@ -60,12 +69,9 @@ const ANONYMOUS: RequestAuth = {
  * the probes and the API description, get an anonymous one). A callback hook, so that a request
  * without a session, or with a cached one (`SessionCache`), costs no promise.
  *
- * @example installAuthentication(app, { model, database, now: () => new Date() });
+ * @example installAuthentication(app, { model, database, now: () => new Date(), counters });
  */
-export function installAuthentication(
-  app: FastifyInstance,
-  context: { readonly model: Model; readonly database: Database; readonly now: () => Date },
-): void {
+export function installAuthentication(app: FastifyInstance, context: AuthContext): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   const apiPrefix = apiPath(context.model, '');
   const session = sessionHook(context);
@@ -79,13 +85,9 @@ const anonymous: onRequestHookHandler = (request, _reply, done) => {
   done();
 };
 
-function sessionHook(context: {
-  readonly model: Model;
-  readonly database: Database;
-  readonly now: () => Date;
-}): onRequestHookHandler {
+function sessionHook(context: AuthContext): onRequestHookHandler {
   const { database, model } = context;
-  const refusals = new TokenRefusals(requestsPerMinute(model, null));
+  const refusals = new TokenRefusals(context.counters, requestsPerMinute(model, null));
   return (request, _reply, done) => {
     request.auth = ANONYMOUS;
     // one property read for a browser's request: only a script's pays for the token's branch
@@ -149,10 +151,10 @@ async function bearer(
 ): Promise<void> {
   request.cookies = {};
   const now = context.now();
-  refusals.check(request.ip, now.getTime());
+  await refusals.check(request.ip, now.getTime());
   const found = await readToken(context.database, context.model, authorization.slice(7).trim(), now);
   if (found.status !== 'active') {
-    refusals.count(request.ip, now.getTime());
+    await refusals.count(request.ip, now.getTime());
     throw tokenProblem(found);
   }
   request.auth = {
@@ -166,20 +168,39 @@ async function bearer(
 }
 
 /**
- * Refused tokens by address: a refused token is answered before the request rate limit counts it,
- * and a well-formed one costs a lookup, so past the guests' limit of refusals a minute an address
- * is refused (E_RATE_LIMITED) without a lookup until its window ends.
+ * Refused tokens by address, counted in the app's counter store (decision 0057: shared by the
+ * instances on PostgreSQL or Redis): a refused token is answered before the request rate limit
+ * counts it, and a well-formed one costs a lookup, so past the guests' limit of refusals a minute an
+ * address is refused (E_RATE_LIMITED) without a lookup until its window ends.
+ *
+ * A token that works costs no round trip: the shared count is read only for an address this
+ * instance has seen refused in the window, and an address found over the limit is refused from
+ * memory until the window ends. So an instance that never refused an address looks up one of its
+ * tokens before it learns of the others' count: n instances look up at most the limit plus n − 1
+ * (plus those arriving together).
  */
 class TokenRefusals {
-  readonly #windows = new FixedWindows();
+  // what this instance knows of an address's window: when it ends, and whether it is used up
+  readonly #known = new Map<string, { resetAt: number; full: boolean }>();
+  #lastSweep = 0;
 
-  constructor(private readonly perMinute: number) {}
+  constructor(
+    private readonly counters: CounterStore,
+    private readonly perMinute: number,
+  ) {}
 
   /** Throws E_RATE_LIMITED when the address has used up its refusals of the minute. */
-  check(address: string, now: number): void {
-    const window = this.#windows.peek(address, now);
-    if (window === undefined || window.count < this.perMinute) return;
-    const retryAfter = secondsLeft(window, now);
+  async check(address: string, now: number): Promise<void> {
+    const known = this.#known.get(address);
+    if (known === undefined || known.resetAt <= now) return;
+    let resetAt = known.resetAt;
+    if (!known.full) {
+      const [window] = await this.counters.peek([keyOf(address)], now);
+      if (window === undefined || window.count < this.perMinute) return;
+      resetAt = window.resetAt;
+      this.#known.set(address, { resetAt, full: true });
+    }
+    const retryAfter = secondsLeft({ count: this.perMinute, resetAt }, now);
     throw new ApiError(
       'E_RATE_LIMITED',
       { retryAfter },
@@ -187,9 +208,21 @@ class TokenRefusals {
     );
   }
 
-  count(address: string, now: number): void {
-    this.#windows.count(address, now);
+  async count(address: string, now: number): Promise<void> {
+    this.#sweep(now);
+    const { window } = await this.counters.take(keyOf(address), Infinity, WINDOW_MS, now);
+    this.#known.set(address, { resetAt: window.resetAt, full: window.count >= this.perMinute });
   }
+
+  #sweep(now: number): void {
+    if (now - this.#lastSweep < WINDOW_MS) return;
+    this.#lastSweep = now;
+    for (const [address, known] of this.#known) if (known.resetAt <= now) this.#known.delete(address);
+  }
+}
+
+function keyOf(address: string): string {
+  return `token-refusal:address:${address}`;
 }
 
 /** A refused token's problem, with the challenge RFC 6750 asks for. */

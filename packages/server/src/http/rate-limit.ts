@@ -2,7 +2,8 @@
  * Requests per minute by role (`limits.requestsPerMinute`): `guest` for anonymous clients, keyed
  * by address; for a signed-in user the highest limit among their roles (`default` when none of
  * them has one), keyed by user. A fixed one-minute window per key, counted in the app's counter
- * store (decision 0057: shared by the instances on PostgreSQL or Redis), decided in a callback hook
+ * store (decision 0057: shared by the instances on PostgreSQL or Redis, a slice of a window at a
+ * time there, `limits/slices.ts`), decided in a callback hook
  * that stays synchronous when the store answers at once (memory): this replaced
  * `@fastify/rate-limit`, whose promise-based hook cost a get by id about a sixth of its CPU time
  * (decision 0017). Every limited response says where its client stands (`x-ratelimit-limit`,
@@ -12,6 +13,7 @@ import { type Model, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '@ninefold/mo
 import { type FastifyContextConfig, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { type UserSummary } from '../auth/users.js';
 import { type CounterStore, type Taken, secondsLeft, whenReady } from '../limits/counters.js';
+import { requestSlices } from '../limits/slices.js';
 import { ApiError } from './errors.js';
 import { addRouteOnRequest } from './route-hooks.js';
 import { WINDOW_MS } from './windows.js';
@@ -49,6 +51,8 @@ export function installRateLimit(
   now: () => Date,
   counters: CounterStore,
 ): void {
+  // a remote store is claimed from a slice at a time, not asked at every request (decision 0057)
+  const slices = requestSlices(counters);
   const guests = requestsPerMinute(model, null);
   const guestsText = String(guests);
   // a user's limit (and its header's text) and key, worked out once per user summary (a cached
@@ -88,7 +92,7 @@ export function installRateLimit(
       );
     };
     // a refusal is not counted: the window stays at its limit until it ends
-    whenReady(counters.take(key, max, WINDOW_MS, time), answer, (error: unknown) => done(error as Error));
+    whenReady(slices.take(key, max, WINDOW_MS, time), answer, (error: unknown) => done(error as Error));
   };
   // each route that does not opt out gets the hook (after the session's): the probes pay nothing
   app.addHook('onRoute', (route) => {

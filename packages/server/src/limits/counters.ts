@@ -34,12 +34,18 @@ export interface CounterStore {
   /** Where the counts are, for a start-up line: never a password. */
   readonly description: string;
   /**
-   * Counts one for `key` if its open window holds fewer than `limit` (`Infinity`: always), opening a
-   * window of `windowMs` from `now` when none is open. A refusal counts nothing.
+   * True when every operation is a round trip to another server (PostgreSQL, Redis): the request
+   * limit then claims slices of its windows (`slices.ts`) instead of counting each request there.
+   */
+  readonly remote: boolean;
+  /**
+   * Counts `amount` (default 1) for `key` if its open window then holds at most `limit`
+   * (`Infinity`: always), opening a window of `windowMs` from `now` when none is open: all of
+   * `amount` or nothing. A refusal counts nothing.
    *
    * @example await store.take('request:user:42', 600, 60_000, Date.now()) // { counted: true, window: { count: 1, … } }
    */
-  take(key: string, limit: number, windowMs: number, now: number): MaybePromise<Taken>;
+  take(key: string, limit: number, windowMs: number, now: number, amount?: number): MaybePromise<Taken>;
   /**
    * Counts one for `key` and moves its window's end to `now + windowMs`: a streak, forgotten
    * `windowMs` after its last count (a sign-in pair's failures).

@@ -39,16 +39,18 @@ export function memoryCounters(options: { readonly maxStreaks?: number } = {}): 
   };
   return {
     description: 'the memory of this process',
-    take(key, limit, windowMs, now): Taken {
+    remote: false,
+    take(key, limit, windowMs, now, amount = 1): Taken {
       sweep(now);
       const window = open(key, now);
       if (window === undefined) {
-        const opened = { count: 1, resetAt: now + windowMs };
+        if (amount > limit) return { counted: false, window: { count: 0, resetAt: now + windowMs } };
+        const opened = { count: amount, resetAt: now + windowMs };
         windows.set(key, opened);
         return { counted: true, window: { ...opened } };
       }
-      if (window.count >= limit) return { counted: false, window: { ...window } };
-      window.count += 1;
+      if (window.count + amount > limit) return { counted: false, window: { ...window } };
+      window.count += amount;
       return { counted: true, window: { ...window } };
     },
     extend(key, windowMs, now): Window {

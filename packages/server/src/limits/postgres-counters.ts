@@ -19,12 +19,13 @@ const PRUNE_BATCH = 1000;
 /** `Infinity` as a bound the `bigint` column compares with. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
-// counts one unless the open window is full; an ended window is replaced by a new one
-const TAKE = `insert into ${T} as l (key, count, reset_at) values ($1, 1, $3::bigint + $4::bigint)
+// counts $5 (one, or a slice) unless the open window has no room for all of it; an ended window is
+// replaced by a new one (the caller never asks for more than the limit)
+const TAKE = `insert into ${T} as l (key, count, reset_at) values ($1, $5::bigint, $3::bigint + $4::bigint)
 on conflict (key) do update set
-  count = case when l.reset_at <= $3::bigint then 1 else l.count + 1 end,
+  count = case when l.reset_at <= $3::bigint then excluded.count else l.count + excluded.count end,
   reset_at = case when l.reset_at <= $3::bigint then excluded.reset_at else l.reset_at end
-where l.reset_at <= $3::bigint or l.count < $2::bigint
+where l.reset_at <= $3::bigint or l.count + excluded.count <= $2::bigint
 returning count, reset_at`;
 const EXTEND = `insert into ${T} as l (key, count, reset_at) values ($1, 1, $2::bigint + $3::bigint)
 on conflict (key) do update set
@@ -69,13 +70,20 @@ export function postgresCounters(database: Database): CounterStore {
     run(PRUNE, [now]).catch(() => undefined);
   };
 
-  const take = async (key: string, limit: number, windowMs: number, now: number): Promise<Taken> => {
+  const take = async (
+    key: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+    amount = 1,
+  ): Promise<Taken> => {
     prune(now);
     const bound = Number.isFinite(limit) ? limit : NO_LIMIT;
+    if (amount > bound) return { counted: false, window: { count: 0, resetAt: now + windowMs } };
     // a refusal returns no row: the window that refused is read after it (a second try covers a
     // window that ended, or was pruned, in between)
     for (let attempt = 0; ; attempt += 1) {
-      const [counted] = await run(TAKE, [key, bound, now, windowMs]);
+      const [counted] = await run(TAKE, [key, bound, now, windowMs, amount]);
       if (counted !== undefined) return { counted: true, window: windowOf(counted) };
       const [full] = await run(PEEK, [[key], now]);
       if (full !== undefined || attempt >= 2)
@@ -88,6 +96,7 @@ export function postgresCounters(database: Database): CounterStore {
 
   return {
     description: `the PostgreSQL table ${T}`,
+    remote: true,
     take,
     async extend(key, windowMs, now) {
       prune(now);

@@ -36,7 +36,13 @@ export interface RedisCounterOptions {
 }
 
 interface Scripted {
-  nfTake(key: string, limit: number, windowMs: number, now: number): Promise<[number, string, number]>;
+  nfTake(
+    key: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+    amount: number,
+  ): Promise<[number, string, number]>;
   nfExtend(key: string, windowMs: number, now: number): Promise<[number, string]>;
   nfPeek(...args: (string | number)[]): Promise<[string, string][]>;
   nfGiveBack(key: string, now: number): Promise<number>;
@@ -115,14 +121,15 @@ function redisCounters(redis: Redis, where: string, options: RedisCounterOptions
 
   return {
     description: `Redis at ${where}`,
-    take: (key, limit, windowMs, now) =>
+    remote: true,
+    take: (key, limit, windowMs, now, amount = 1) =>
       guarded(
         async (): Promise<Taken> => {
           const bound = Number.isFinite(limit) ? limit : NO_LIMIT;
-          const [count, reset, counted] = await scripted.nfTake(prefix + key, bound, windowMs, now);
+          const [count, reset, counted] = await scripted.nfTake(prefix + key, bound, windowMs, now, amount);
           return { counted: counted === 1, window: { count, resetAt: Number(reset) } };
         },
-        () => local.take(key, limit, windowMs, now) as Taken,
+        () => local.take(key, limit, windowMs, now, amount) as Taken,
       ),
     extend: (key, windowMs, now) =>
       guarded(

@@ -5,7 +5,7 @@
  * the app's clock says); its expiry (PEXPIRE, Redis's clock) only lets Redis forget it.
  */
 
-/** KEYS[1]; ARGV: limit, window ms, now. Answers { count, end, 1 if counted }. */
+/** KEYS[1]; ARGV: limit, window ms, now, amount. Counts all of amount or nothing: { count, end, 1 if counted }. */
 export const TAKE = `
 local now = tonumber(ARGV[3])
 local h = redis.call('HMGET', KEYS[1], 'c', 'r')
@@ -16,8 +16,9 @@ if count == nil or reset == nil or reset <= now then
   reset = now + tonumber(ARGV[2])
 end
 local r = string.format('%.0f', reset)
-if count >= tonumber(ARGV[1]) then return {count, r, 0} end
-count = count + 1
+local amount = tonumber(ARGV[4])
+if count + amount > tonumber(ARGV[1]) then return {count, r, 0} end
+count = count + amount
 redis.call('HSET', KEYS[1], 'c', count, 'r', r)
 redis.call('PEXPIRE', KEYS[1], math.max(1, reset - now))
 return {count, r, 1}`;

@@ -11,6 +11,7 @@ export * from './values.js';
 export * from './cel-types.js';
 export * from './computed.js';
 export * from './names.js';
+export * from './record-name.js';
 export * from './error-catalogue.js';
 export * from './protocol.js';
 export * from './identity-protocol.js';

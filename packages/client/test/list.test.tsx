@@ -321,7 +321,10 @@ describe('a list screen', { timeout: 90_000 }, () => {
     await claim(w, 'ann', { title: 'Train to Lyon', merchant: 'SNCF' });
     await claim(w, 'ann', { title: 'Hotel in Lyon', category: 'lodging' });
     await claim(w, 'bob', { title: 'Bob’s train' });
-    const { user } = renderApp(w, { as: 'ann', path: '/my-claims?category%5Bin%5D=travel&q=lyon&sort=amount' });
+    const { user } = renderApp(w, {
+      as: 'ann',
+      path: '/my-claims?category%5Bin%5D=travel&q=lyon&sort=amount',
+    });
     await waitForTitles(['Train to Lyon']);
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     const link = await screen.findByRole('menuitem', { name: 'CSV' });

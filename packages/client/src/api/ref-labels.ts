@@ -3,7 +3,14 @@
  * Lookups made in the same tick are batched into one `id[in]=…` request per entity, so a page of
  * 50 rows costs one request per referenced entity, not 50.
  */
-import { type ApiRecord, type Entity, type ListPage, type Value, plainNamePart, recordName } from '@ninefold/model';
+import {
+  type ApiRecord,
+  type Entity,
+  type ListPage,
+  type Value,
+  plainNamePart,
+  recordName,
+} from '@ninefold/model';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { type Http } from './http';
 import { formatDate, formatDateTime } from '../format/values';
@@ -91,7 +98,8 @@ export function useRecordTitle(entityName: string, id: string | null | undefined
   const entity = model.entities[entityName];
   return useQuery({
     queryKey: [...recordKeys.labels(entityName), id ?? ''],
-    queryFn: () => (entity === undefined || id == null ? null : loaderFor(http, entity, model.product.locale)(id)),
+    queryFn: () =>
+      entity === undefined || id == null ? null : loaderFor(http, entity, model.product.locale)(id),
     enabled: entity !== undefined && id != null && id !== '',
     staleTime: 5 * 60_000,
   });

@@ -220,7 +220,8 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
     }
 
     const label = optionalString(ctx, m.get('label'), `the label of \`${name}\``) ?? humanize(name);
-    const pluralLabel = optionalString(ctx, m.get('plural'), `the plural of \`${name}\``) ?? englishPlural(label);
+    const pluralLabel =
+      optionalString(ctx, m.get('plural'), `the plural of \`${name}\``) ?? englishPlural(label);
     const entity: Entity = {
       name,
       label,

@@ -2,7 +2,7 @@
  * The second pass over entities: `owner`, `display` and `search` name fields, which are all known
  * once every entity is read.
  */
-import { FIELD_TYPE_INFO, fieldTypesWhere } from '@ninefold/model';
+import { fieldTypesWhere } from '@ninefold/model';
 import { suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
 import { type YEntry } from '../source/yaml.js';

@@ -321,9 +321,13 @@ describe('a list screen', { timeout: 90_000 }, () => {
     await claim(w, 'ann', { title: 'Train to Lyon', merchant: 'SNCF' });
     await claim(w, 'ann', { title: 'Hotel in Lyon', category: 'lodging' });
     await claim(w, 'bob', { title: 'Bob’s train' });
-    renderApp(w, { as: 'ann', path: '/my-claims?category%5Bin%5D=travel&q=lyon&sort=amount' });
+    const { user } = renderApp(w, {
+      as: 'ann',
+      path: '/my-claims?category%5Bin%5D=travel&q=lyon&sort=amount',
+    });
     await waitForTitles(['Train to Lyon']);
-    const link = screen.getByRole('link', { name: 'Export CSV' });
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const link = await screen.findByRole('menuitem', { name: 'CSV' });
     const href = link.getAttribute('href') ?? '';
     const url = new URL(href, 'http://localhost');
     expect(url.pathname).toBe('/api/claims');

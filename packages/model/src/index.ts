@@ -12,6 +12,7 @@ export * from './cel-types.js';
 export * from './computed.js';
 export * from './cel-dates.js';
 export * from './names.js';
+export * from './record-name.js';
 export * from './error-catalogue.js';
 export * from './protocol.js';
 export * from './identity-protocol.js';

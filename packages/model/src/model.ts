@@ -150,6 +150,12 @@ export interface Entity {
   readonly owner: string | null;
   /** The field shown as the record's title in lists, pickers and breadcrumbs. */
   readonly display: string;
+  /**
+   * How a record is named when its display field alone does not name it (decision 0065): the
+   * fields joined by a space (`firstName lastName`), after a prefix (`Invoice 42`). Absent: the
+   * display field alone. `recordName` reads it.
+   */
+  readonly title?: EntityTitle;
   /** The text fields searched by `?q=`. */
   readonly search: readonly string[];
   readonly fields: Readonly<Record<string, Field>>;
@@ -161,6 +167,12 @@ export interface Entity {
   readonly children: Readonly<Record<string, ChildRelation>>;
   /** True for the built-in `User` entity. */
   readonly builtin: boolean;
+}
+
+/** The parts of a record's name: its fields' values joined by a space, after `prefix` when not empty. */
+export interface EntityTitle {
+  readonly fields: readonly string[];
+  readonly prefix: string;
 }
 
 /** A bound that may name a constant; `value` is already resolved. */

@@ -760,11 +760,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('exports every matching row as CSV, page after page, with only the readable columns', async () => {
-        const response = await bob.get('/api/claims?format=csv&sort=amount&merchant[contains]=Shop');
+        const response = await bob.get('/api/claims?format=csv-raw&sort=amount&merchant[contains]=Shop');
         expect(response.statusCode).toBe(200);
         expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
         expect(response.headers['content-disposition']).toMatch(
-          /^attachment; filename="claims-\d{4}-\d{2}-\d{2}\.csv"$/,
+          /^attachment; filename="claims-\d{4}-\d{2}-\d{2}-raw\.csv"$/,
         );
         const lines = response.body
           .replace(/^\uFEFF/, '')
@@ -781,7 +781,7 @@ for (const dialect of DIALECTS) {
 
         // more rows than one export page: nothing lost, nothing twice
         const many = body(await bob.get('/api/claims?limit=1&total=true'))['total'] as number;
-        const all = await bob.get('/api/claims?format=csv');
+        const all = await bob.get('/api/claims?format=csv-raw');
         const ids = all.body
           .trimEnd()
           .split('\r\n')

@@ -3,9 +3,17 @@
  * Lookups made in the same tick are batched into one `id[in]=…` request per entity, so a page of
  * 50 rows costs one request per referenced entity, not 50.
  */
-import { type ApiRecord, type Entity, type ListPage, type Value } from '@ninefold/model';
+import {
+  type ApiRecord,
+  type Entity,
+  type ListPage,
+  type Value,
+  plainNamePart,
+  recordName,
+} from '@ninefold/model';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { type Http } from './http';
+import { formatDate, formatDateTime } from '../format/values';
 import { recordKeys } from './list-query';
 import { useHttp, useModel } from '../runtime/runtime';
 
@@ -16,17 +24,27 @@ type Pending = Map<string, { resolve: (label: string | null) => void; reject: (e
 
 const loaders = new WeakMap<Http, Map<string, (id: string) => Promise<string | null>>>();
 
-/** The text a record shows as its title. */
+/**
+ * The name a record shows as its title: its display field or its entity's composed title, with
+ * dates in the locale when one is given; never its id (decision 0065).
+ *
+ * @example recordTitle(person, { id: '…', firstName: 'Ada', lastName: 'Lovelace' }) // 'Ada Lovelace'
+ */
 export function recordTitle(
   entity: Entity,
   record: Pick<ApiRecord, 'id'> & Record<string, Value | undefined>,
+  locale?: string,
 ): string {
-  const value = record[entity.display];
-  if (value === null || value === undefined || value === '') return record.id;
-  return Array.isArray(value) ? value.join(', ') : String(value);
+  if (locale === undefined) return recordName(entity, record);
+  return recordName(entity, record, (name, value) => {
+    const type = name === 'createdAt' || name === 'updatedAt' ? 'datetime' : entity.fields[name]?.type;
+    if (type === 'date') return formatDate(String(value), locale);
+    if (type === 'datetime') return formatDateTime(String(value), locale);
+    return plainNamePart(name, value);
+  });
 }
 
-function loaderFor(http: Http, entity: Entity): (id: string) => Promise<string | null> {
+function loaderFor(http: Http, entity: Entity, locale: string): (id: string) => Promise<string | null> {
   let byEntity = loaders.get(http);
   if (byEntity === undefined) loaders.set(http, (byEntity = new Map()));
   const existing = byEntity.get(entity.name);
@@ -45,7 +63,7 @@ function loaderFor(http: Http, entity: Entity): (id: string) => Promise<string |
         const page = await http.get<ListPage>(entity.resource, {
           query: { 'id[in]': chunk.join(','), limit: String(chunk.length) },
         });
-        const found = new Map(page.data.map((record) => [record.id, recordTitle(entity, record)]));
+        const found = new Map(page.data.map((record) => [record.id, recordTitle(entity, record, locale)]));
         // an id the reader may not see comes back as nothing: it shows as hidden, never as an error
         for (const id of chunk)
           for (const waiter of batch.get(id) ?? []) waiter.resolve(found.get(id) ?? null);
@@ -80,7 +98,8 @@ export function useRecordTitle(entityName: string, id: string | null | undefined
   const entity = model.entities[entityName];
   return useQuery({
     queryKey: [...recordKeys.labels(entityName), id ?? ''],
-    queryFn: () => (entity === undefined || id == null ? null : loaderFor(http, entity)(id)),
+    queryFn: () =>
+      entity === undefined || id == null ? null : loaderFor(http, entity, model.product.locale)(id),
     enabled: entity !== undefined && id != null && id !== '',
     staleTime: 5 * 60_000,
   });
@@ -102,7 +121,7 @@ export function useRecordTitles(
   return useQueries({
     queries: ids.map((id) => ({
       queryKey: [...recordKeys.labels(entityName), id],
-      queryFn: () => (entity === undefined ? null : loaderFor(http, entity)(id)),
+      queryFn: () => (entity === undefined ? null : loaderFor(http, entity, model.product.locale)(id)),
       enabled: entity !== undefined && id !== '',
       staleTime: 5 * 60_000,
     })),

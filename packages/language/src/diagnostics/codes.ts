@@ -127,6 +127,8 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     title: 'Sign-up gives a role that may read, change and delete every record.',
   },
+  NF323: { severity: 'warning', title: 'No field of an entity can name its records.' },
+  NF324: { severity: 'warning', title: 'An entity is displayed by its raw id.' },
   NF325: {
     severity: 'error',
     title: 'A child relation’s `via` is not a single ref of the child to the parent.',

@@ -14,6 +14,7 @@ import {
   ON_DELETE,
   type OnDelete,
   humanize,
+  pluralLabel as englishPlural,
   plainField,
 } from '@ninefold/model';
 import { type YEntry, type YNode } from '../source/yaml.js';
@@ -220,7 +221,8 @@ export function readEntities(ctx: CompileContext, entries: readonly YEntry[]): E
     }
 
     const label = optionalString(ctx, m.get('label'), `the label of \`${name}\``) ?? humanize(name);
-    const pluralLabel = optionalString(ctx, m.get('plural'), `the plural of \`${name}\``) ?? pluralize(label);
+    const pluralLabel =
+      optionalString(ctx, m.get('plural'), `the plural of \`${name}\``) ?? englishPlural(label);
     const entity: Entity = {
       name,
       label,

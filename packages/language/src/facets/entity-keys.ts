@@ -2,13 +2,14 @@
  * The second pass over entities: `owner`, `display` and `search` name fields, which are all known
  * once every entity is read.
  */
-import { FIELD_TYPE_INFO, fieldTypesWhere } from '@ninefold/model';
+import { fieldTypesWhere } from '@ninefold/model';
 import { suggestion } from '../diagnostics/suggest.js';
 import { own } from '../own.js';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { isFileField } from './field-files.js';
 import { article } from './reader.js';
+import { type TitleChoice, chooseTitle, fallbackTitle } from './record-titles.js';
 
 const SEARCHABLE = fieldTypesWhere((t) => t.search);
 
@@ -52,12 +53,19 @@ export function finishEntities(ctx: CompileContext): void {
       }
     }
 
-    let display =
-      fieldNames.find((f) => entity.fields[f]!.type === 'string') ??
-      fieldNames.find((f) => FIELD_TYPE_INFO[entity.fields[f]!.type].display && !entity.fields[f]!.many) ??
-      'id';
     const displayEntry = m?.get('display');
-    if (displayEntry) display = fieldRef(displayEntry, 'display field') ?? display;
+    let choice: TitleChoice | null = displayEntry ? null : chooseTitle(entity);
+    // after an error the fields it dropped may be the ones that name records: the warning would mislead
+    if (choice !== null && !choice.human && !entity.builtin && !bag.hasErrors) {
+      bag.report(
+        'NF323',
+        ctx.spans.get(name) ?? { start: 0, end: 0 },
+        `No field of \`${name}\` can name its records, so they are named "${entity.label}" and the time they were created.`,
+        `add a text field such as \`name\` or \`title\`, or set \`display:\` to the field that names a record`,
+      );
+    }
+    let display = choice?.display ?? '';
+    if (displayEntry) display = fieldRef(displayEntry, 'display field') ?? chooseTitle(entity).display;
     const shown = own(entity.fields, display);
     if (displayEntry && shown !== undefined && isFileField(shown)) {
       bag.report(
@@ -68,6 +76,17 @@ export function finishEntities(ctx: CompileContext): void {
       );
       display = 'id';
     }
+    if (displayEntry && display === 'id') {
+      choice = fallbackTitle(entity);
+      if (shown === undefined)
+        bag.report(
+          'NF324',
+          displayEntry.value.span,
+          `\`display: id\` would show a raw id as the name of every \`${name}\`; records are named "${entity.label}" and the time they were created instead.`,
+          'display a field that names a record, like a name, a title or a number',
+        );
+    }
+    const title = choice?.title ?? null;
 
     let search = fieldNames.filter((f) => SEARCHABLE.includes(entity.fields[f]!.type) && f === display);
     const searchEntry = m?.get('search');
@@ -92,6 +111,6 @@ export function finishEntities(ctx: CompileContext): void {
         } else search.push(f);
       }
     }
-    ctx.entities[name] = { ...entity, owner, display, search };
+    ctx.entities[name] = { ...entity, owner, display, search, ...(title === null ? {} : { title }) };
   }
 }

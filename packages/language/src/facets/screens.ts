@@ -137,7 +137,10 @@ export function readScreens(
       }
       return out;
     };
-    const fields = fieldList('columns') ?? fieldList('fields') ?? (entity ? defaultFields(entity, kind) : []);
+    const fields =
+      fieldList('columns') ??
+      fieldList('fields') ??
+      (entity ? defaultFields(entity, kind, ctx.states[entity.name] !== undefined) : []);
     const filters = fieldList('filters') ?? [];
 
     const actions: string[] = [];
@@ -229,7 +232,7 @@ export function readScreens(
         entity: entity.name,
         title: defaultTitle(kind, entity),
         roles: null,
-        fields: defaultFields(entity, kind),
+        fields: defaultFields(entity, kind, ctx.states[entity.name] !== undefined),
         filters: kind === 'list' ? defaultFilters(ctx, entity) : [],
         where: null,
         sort: kind === 'list' ? '-createdAt' : null,
@@ -321,13 +324,18 @@ function defaultTitle(kind: ScreenKind, entity: Entity): string {
   }[kind];
 }
 
-function defaultFields(entity: Entity, kind: ScreenKind): string[] {
+/**
+ * A screen's fields when it names none. A list's: the record's name first (the link to it; its
+ * creation time when that names it), six fields, and the state when the entity has one (decision 0065).
+ */
+function defaultFields(entity: Entity, kind: ScreenKind, hasStates: boolean): string[] {
   const fields = Object.values(entity.fields);
   if (kind === 'list') {
-    return fields
-      .filter((f) => FIELD_TYPE_INFO[f.type].listed && !f.many)
-      .slice(0, 6)
-      .map((f) => f.name);
+    const listed = fields.filter((f) => FIELD_TYPE_INFO[f.type].listed && !f.many).map((f) => f.name);
+    const name = entity.display;
+    const first = listed.includes(name) || name === 'createdAt' || name === 'updatedAt' ? [name] : [];
+    const columns = [...first, ...listed.filter((f) => f !== name)].slice(0, 6);
+    return hasStates ? [...columns, 'state'] : columns;
   }
   return fields.map((f) => f.name);
 }

@@ -6,7 +6,6 @@
  * otherwise by a neutral label, never its id. The groups without a value (`null`) are labelled
  * "(none)" and come last; enum and state groups come in their declared order, refs by label.
  */
-import { queryableFields, valueDecoder } from '@ninefold/engine';
 import {
   type FigureGroup,
   type FigureValue,
@@ -15,11 +14,11 @@ import {
   type Widget,
   humanize,
 } from '@ninefold/model';
-import { sql } from 'kysely';
 import { type Database } from '../db/open.js';
 import { type EntityTable } from '../resources/records.js';
 import { bucketLabel } from './date-buckets.js';
-import { type Tables, type Viewer, readableRows } from './readable-rows.js';
+import { refNames } from '../resources/ref-names.js';
+import { type Tables, type Viewer } from './readable-rows.js';
 
 /** The label of a ref the viewer may not read (or whose title field they may not read). */
 export const HIDDEN_LABEL = '(hidden)';
@@ -63,7 +62,7 @@ export async function labelGroups(
       );
     } else if (type === 'ref') {
       const target = by.field === 'createdBy' ? 'User' : (field?.to ?? 'User');
-      const titles = await refTitles(
+      const titles = await refNames(
         context,
         target,
         valued.map((g) => String(g.key)),
@@ -89,42 +88,4 @@ function inOrder(groups: FigureGroup[], order: readonly Value[]): FigureGroup[] 
     return i === -1 ? order.length : i;
   };
   return [...groups].sort((a, b) => rank(a.key) - rank(b.key));
-}
-
-/**
- * The titles of the records of `target` with these ids that the viewer may read, by id: their
- * display field, or their id when it is empty (as the app titles a record). None when the viewer
- * may not read the display field.
- */
-async function refTitles(
-  context: { readonly model: Model; readonly database: Database; readonly tables: Tables },
-  target: string,
-  ids: readonly string[],
-  viewer: Viewer,
-): Promise<Map<string, string>> {
-  const { model, database, tables } = context;
-  const titles = new Map<string, string>();
-  const entity = model.entities[target];
-  if (entity === undefined || ids.length === 0) return titles;
-  const readable = queryableFields(model, viewer.user, target);
-  if (readable !== null && !readable.has(entity.display)) return titles;
-  const rows = readableRows(model, target, viewer, database.dialect);
-  if (rows === null) return titles;
-  const info = tables(target);
-  const display = info.stored.has(entity.display) ? entity.display : 'id';
-  const found = await sql<{ id: unknown; t: unknown }>`select id, ${sql.ref(display)} as t
-    from ${sql.table(info.table)}
-    where id in (${sql.join(ids.map((id) => sql.val(id)))}) and ${rows}`.execute(database.db);
-  const decode = valueDecoder(info.stored.get(display)!);
-  for (const row of found.rows) {
-    const value = decode(row.t);
-    const title =
-      value === null || value === ''
-        ? String(row.id)
-        : Array.isArray(value)
-          ? value.join(', ')
-          : String(value);
-    titles.set(String(row.id), title);
-  }
-  return titles;
 }

@@ -12,7 +12,7 @@
  * (`withRefLabels`).
  */
 import { type UserContext, type WireRecord, maskRecord } from '@ninefold/engine';
-import { type Entity, type Model, type Value } from '@ninefold/model';
+import { type Entity, type Model, type Value, recordName } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { columnValues, decodeRow, entityTable, selectColumns } from '../resources/records.js';
 import { usersByIds } from './recipients.js';
@@ -73,7 +73,7 @@ export function withRefLabels(
       if (target === undefined || referenced === undefined) continue;
       const visible =
         user === null ? null : maskRecord(model, user, target.name, referenced as WireRecord, { now });
-      if (visible !== null) titles.push(titleOf(target, id, visible));
+      if (visible !== null) titles.push(titleOf(target, visible));
     }
     out[field.name] = titles.join(', ');
   }
@@ -88,11 +88,9 @@ function refFields(entity: Entity | undefined): { name: string; to: string }[] {
   );
 }
 
-/** The title the app shows for a record: its `display` field, or its id when that is empty. */
-function titleOf(entity: Entity, id: string, record: RecordValues): string {
-  const value = record[entity.display];
-  if (value === null || value === undefined || value === '') return id;
-  return Array.isArray(value) ? value.join(', ') : String(value);
+/** The name the app shows for a record (decision 0065): never its id. */
+function titleOf(entity: Entity, record: RecordValues): string {
+  return recordName(entity, record);
 }
 
 /** The records of an entity with the given ids; users as the rules see them (with their roles). */

@@ -276,7 +276,8 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
         parameters: listParameters(model, entity),
         responses: {
           '200': {
-            description: 'A page; with `format=csv`, every matching row as a CSV download.',
+            description:
+              'A page; with `format=csv` or `format=csv-raw`, every matching row as a CSV download.',
             content: {
               ...json(ref(`${name}Page`)),
               'text/csv': { schema: { type: 'string' } },

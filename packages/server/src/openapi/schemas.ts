@@ -355,8 +355,9 @@ export function listParameters(model: Model, entity: Entity): Json[] {
     {
       name: 'format',
       in: 'query',
-      description: '`csv`: every row the filters select (not one page), as CSV with the readable columns.',
-      schema: { type: 'string', enum: ['json', 'csv'] },
+      description:
+        '`csv`: every row the filters select (not one page), as CSV with the readable columns in words (labels, names, formatted money and dates); `csv-raw`: the same with the stored values and ids.',
+      schema: { type: 'string', enum: ['json', 'csv', 'csv-raw'] },
     },
   ];
   const screens = model.screens.filter((s) => s.kind === 'list' && s.entity === entity.name);

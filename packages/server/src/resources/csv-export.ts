@@ -1,7 +1,8 @@
 /**
  * A list as CSV: every row the list would show, read page by page along the keyset so that memory
  * stays flat whatever the count. Columns are the fields the user may read; a value a row's mask
- * hides is empty.
+ * hides is empty. Cells are in words by default (`csv-labels.ts`); `format=csv-raw` writes the
+ * stored values, with the ids.
  */
 import { queryableFields } from '@ninefold/engine';
 import { type Value, isFileInfo } from '@ninefold/model';
@@ -9,6 +10,7 @@ import { type FastifyReply } from 'fastify';
 import { type RawBuilder } from 'kysely';
 import { Readable } from 'node:stream';
 import { type Caller } from './caller.js';
+import { csvLabeller } from './csv-labels.js';
 import { type PageReader } from './list-page.js';
 import { type SortKey, cursorCondition, encodeCursor } from './list-query.js';
 import { present } from './present.js';
@@ -26,13 +28,16 @@ export function exportCsv(
   caller: Caller,
   conditions: readonly RawBuilder<unknown>[],
   sort: readonly SortKey[],
+  raw = false,
 ): FastifyReply {
   const { model, entity, info } = resource;
   const readable = queryableFields(model, caller.user, entity);
   const fields = Object.values(info.entity.fields).filter((f) => readable === null || readable.has(f.name));
   const hasState = model.states[entity] !== undefined;
+  // in words, a record is named by its fields; its id is only for the raw values (decision 0065)
+  const labels = raw ? null : csvLabeller(resource, caller);
   const columns = [
-    { name: 'id', label: 'Id' },
+    ...(raw ? [{ name: 'id', label: 'Id' }] : []),
     ...(hasState ? [{ name: 'state', label: 'State' }] : []),
     ...fields.map((f) => ({ name: f.name, label: f.label })),
     { name: 'createdAt', label: 'Created' },
@@ -47,9 +52,13 @@ export function exportCsv(
     for (;;) {
       const { shown, more } = await page(conditions, after, sort, pageSize);
       let chunk = '';
-      for (const record of shown) {
-        const row = present(resource, record, caller);
-        chunk += `${columns.map((c) => csvCell(row[c.name])).join(',')}\r\n`;
+      const rows = shown.map((record) => present(resource, record, caller));
+      await labels?.prepare(rows);
+      for (const row of rows) {
+        const cells = columns.map((c) =>
+          csvCell(labels === null ? row[c.name] : labels.cell(c.name, row[c.name])),
+        );
+        chunk += `${cells.join(',')}\r\n`;
       }
       if (chunk !== '') yield chunk;
       const last = shown.at(-1);
@@ -59,7 +68,10 @@ export function exportCsv(
   }
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${info.entity.resource}-${caller.today}.csv"`)
+    .header(
+      'content-disposition',
+      `attachment; filename="${info.entity.resource}-${caller.today}${raw ? '-raw' : ''}.csv"`,
+    )
     .header('cache-control', 'no-store')
     .send(Readable.from(lines()));
 }

@@ -64,8 +64,11 @@ export interface ListQuery {
   readonly total: boolean;
   /** The list screen whose fixed condition (`where`) applies too, when `screen=<id>` was given. */
   readonly screen: Screen | null;
-  /** `csv`: every matching row as a CSV download instead of a page of JSON. */
-  readonly format: 'json' | 'csv';
+  /**
+   * `csv`: every matching row as a CSV download instead of a page of JSON, in words (labels, names,
+   * formatted money and dates); `csv-raw`: the same with the stored values and the ids.
+   */
+  readonly format: 'json' | 'csv' | 'csv-raw';
 }
 
 function invalid(reason: string): ApiError {
@@ -141,7 +144,8 @@ export function parseListQuery(
     if (screen === null) throw invalid(`\`screen\` names no list screen of ${info.entity.name}`);
   }
   const format = optional(query, LIST_PARAMS.format) ?? 'json';
-  if (format !== 'json' && format !== 'csv') throw invalid('`format` must be json or csv');
+  if (format !== 'json' && format !== 'csv' && format !== 'csv-raw')
+    throw invalid('`format` must be json, csv or csv-raw');
   return { conditions, sort, after, limit, total: totalText === 'true', screen, format };
 }
 

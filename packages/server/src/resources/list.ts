@@ -41,7 +41,8 @@ export function listRoute(resource: EntityResource, callers: Callers) {
       const filter = toSqlFilter(model, entity, view, options);
       conditions.push(sql`(${engineFilter(filter)})`);
     }
-    if (query.format === 'csv') return exportCsv(resource, page, reply, caller, conditions, query.sort);
+    if (query.format !== 'json')
+      return exportCsv(resource, page, reply, caller, conditions, query.sort, query.format === 'csv-raw');
 
     // a page of the permission alone (no filter or screen; after a cursor or not) has one text per
     // permission filter, sort and cursor shape

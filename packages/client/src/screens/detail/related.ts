@@ -81,7 +81,9 @@ export function sectionColumns(
   queryable: ReadonlySet<string> | null,
 ): ListColumn[] {
   const list = screenFor(model, section.child.name, 'list') ?? defaultListScreen(section.child);
-  return listColumns(model, list, readable, queryable).filter((column) => column.name !== section.via.name);
+  return listColumns(model, list, readable, queryable).filter(
+    (column) => column.name !== section.via.name && column.optional !== true,
+  );
 }
 
 /** A list screen of the entity with no columns named, so that the entity's default ones are shown. */

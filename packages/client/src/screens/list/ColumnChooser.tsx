@@ -11,26 +11,41 @@ import { type ListColumn } from './columns';
 const ColumnMenu = lazyComponent(() => import('./ColumnMenu').then((module) => module.default));
 
 /**
- * The columns hidden on a screen, kept in localStorage under the product and the screen.
+ * The columns hidden on a screen, kept in localStorage under the product and the screen. A column
+ * hidden until chosen (`optional`) is hidden unless the reader showed it, which is kept as `+name`.
  *
- * @example const [hidden, setHidden] = useHiddenColumns('Expense claims', 'my-claims');
+ * @example const [hidden, setHidden] = useHiddenColumns('Expense claims', 'my-claims', ['state']);
  */
-export function useHiddenColumns(product: string, screen: string) {
+export function useHiddenColumns(product: string, screen: string, optional: readonly string[] = []) {
   const [stored, setStored] = useLocalStorage<string[]>({
     key: `ninefold:${product}:${screen}:hidden-columns`,
     defaultValue: [],
     getInitialValueInEffect: false,
   });
-  const hidden = useMemo(() => new Set(Array.isArray(stored) ? stored : []), [stored]);
+  const optionalKey = optional.join(',');
+  const hidden = useMemo(() => {
+    const choices = Array.isArray(stored) ? stored : [];
+    const shown = new Set(choices.filter((c) => c.startsWith('+')).map((c) => c.slice(1)));
+    const names = [
+      ...choices.filter((c) => !c.startsWith('+')),
+      ...optionalKey.split(',').filter((n) => n !== '' && !shown.has(n)),
+    ];
+    return new Set(names);
+  }, [stored, optionalKey]);
   const setHidden = useCallback(
     (name: string, hide: boolean) =>
       setStored((previous) => {
         const next = new Set(Array.isArray(previous) ? previous : []);
-        if (hide) next.add(name);
-        else next.delete(name);
+        if (hide) {
+          next.add(name);
+          next.delete(`+${name}`);
+        } else {
+          next.delete(name);
+          if (optionalKey.split(',').includes(name)) next.add(`+${name}`);
+        }
         return [...next];
       }),
-    [setStored],
+    [setStored, optionalKey],
   );
   return [hidden, setHidden] as const;
 }

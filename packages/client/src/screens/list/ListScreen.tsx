@@ -29,7 +29,7 @@ import {
   type Model,
   type Screen,
 } from '@ninefold/model';
-import { IconDownload, IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconFilter, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type ColumnDef, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { type CSSProperties, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -50,6 +50,7 @@ import { createPath, detailPath } from '../../runtime/paths';
 import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
+import { ExportMenu } from './ExportMenu';
 import type { ParamChanges } from './FilterBar';
 import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
@@ -163,7 +164,8 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   );
   const queuedCreates = queue.writes.filter((w) => w.entity === entity.name && w.kind === 'create');
 
-  const [hidden, setHidden] = useHiddenColumns(model.product.name, screen.id);
+  const optionalColumns = useMemo(() => columns.filter((c) => c.optional).map((c) => c.name), [columns]);
+  const [hidden, setHidden] = useHiddenColumns(model.product.name, screen.id, optionalColumns);
   // the server prerenders no screen for a browser whose columns differ from the spec's
   useEffect(() => syncDeviceSettings(model.product.name, model.product.theme.colorScheme), [hidden, model]);
   const columnDefs = useMemo<ColumnDef<ApiRecord>[]>(() => {
@@ -224,7 +226,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
     newPath !== null &&
     accessFor(model, user, 'create', entity.name) !== false;
   const exportUrl = screen.actions.includes('export')
-    ? http.url(entity.resource, { ...listQuery(params), format: 'csv' })
+    ? (format: 'csv' | 'csv-raw') => http.url(entity.resource, { ...listQuery(params), format })
     : null;
   const activeFilters = Object.keys(state.filters).length;
   const filtering = activeFilters > 0 || state.q.trim() !== '';
@@ -252,17 +254,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
           />
         </div>
         <Group gap="xs">
-          {exportUrl !== null && (
-            <Button
-              component="a"
-              href={exportUrl}
-              download
-              variant="default"
-              leftSection={<IconDownload size={16} aria-hidden />}
-            >
-              Export CSV
-            </Button>
-          )}
+          {exportUrl !== null && <ExportMenu url={exportUrl} />}
           {mayCreate && (
             <Button component={Link} to={newPath} leftSection={<IconPlus size={16} aria-hidden />}>
               New {lowerFirst(entity.label)}

@@ -22,6 +22,8 @@ export interface ListColumn {
   readonly field: Field;
   /** The server can order rows by it for this user. */
   readonly sortable: boolean;
+  /** Offered by the column chooser but hidden until chosen: the state of a screen that names its fields. */
+  readonly optional?: boolean;
 }
 
 /** The id of the column of a row's transition buttons: the record's key of them, which no field can take. */
@@ -103,6 +105,12 @@ export function listColumns(
     // the record's title first: it is the link to the record
     if (candidates.includes(entity.display))
       candidates.splice(0, 0, ...candidates.splice(candidates.indexOf(entity.display), 1));
+    // records named by their creation time (decision 0065): that time is the column that links to them
+    if (
+      !candidates.includes(entity.display) &&
+      (entity.display === 'createdAt' || entity.display === 'updatedAt')
+    )
+      candidates.unshift(entity.display);
     names = candidates.slice(0, DEFAULT_COLUMN_COUNT);
     if (model.states[entity.name] !== undefined) names.push('state');
   }
@@ -111,6 +119,18 @@ export function listColumns(
     const field = fieldOf(model, entity, name);
     if (field === null) continue;
     out.push({ name, label: field.label, field, sortable: isSortable(field, queryable) });
+  }
+  // a screen that names its fields without the state still lets the reader add it (decision 0065)
+  if (model.states[entity.name] !== undefined && !names.includes('state')) {
+    const state = fieldOf(model, entity, 'state');
+    if (state !== null)
+      out.push({
+        name: 'state',
+        label: state.label,
+        field: state,
+        sortable: isSortable(state, queryable),
+        optional: true,
+      });
   }
   return out;
 }

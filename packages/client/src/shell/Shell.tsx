@@ -20,13 +20,14 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle, IconInfoCircle, IconMoon, IconSun } from '@tabler/icons-react';
 import { API_PATHS } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { ToastContext, createToastStore, useShownToasts } from '../feedback/toasts';
 import { ButtonLink, IconButton } from '../components/buttons';
 import { syncDeviceSettings } from '../prerender/client';
-import { visibleNav } from '@ninefold/engine/grants';
+import { isAdmin, visibleNav } from '@ninefold/engine/grants';
 import { hasAppNotifications } from '../notifications/app-notifications';
 import { lazyComponent } from '../runtime/lazy';
 import { useModel, useRuntime } from '../runtime/runtime';
@@ -44,6 +45,8 @@ const OfflineIndicator = lazyComponent(() =>
   import('../offline/OfflineIndicator').then((module) => module.default),
 );
 /** The live stream's subscription: after the first paint, and only when the spec streams changes. */
+/** The toasts: with the first one, not with the first page. */
+const Toaster = lazyComponent(() => import('../feedback/Toaster').then((module) => module.default));
 const LiveUpdates = lazyComponent(() => import('../live/LiveUpdates').then((module) => module.default));
 
 export function Shell() {
@@ -53,9 +56,16 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   useEffect(close, [location.pathname, close]);
-  const unspecified = Object.values(model.facets).filter((facet) => !facet.specified).length;
+  const [toastStore] = useState(createToastStore);
+  const toasts = useShownToasts(toastStore);
+  // the spec's author's concern, not every user's: on /about, and beside it for an admin (decision 0066)
+  const unspecified =
+    user != null && isAdmin(model, user.roles)
+      ? Object.values(model.facets).filter((facet) => !facet.specified).length
+      : 0;
 
   return (
+    <ToastContext.Provider value={toastStore}>
     <div className="nf-shell" data-nav-open={opened || undefined}>
       <a href="#main" className="nf-skip-link">
         Skip to content
@@ -149,7 +159,16 @@ export function Shell() {
           </Suspense>
         </ErrorBoundary>
       </main>
+      {/* there from the start, so that what appears in it is announced */}
+      <div className="nf-toasts" aria-live="polite" aria-label="Messages" role="region">
+        {toasts.length > 0 && (
+          <Suspense fallback={null}>
+            <Toaster store={toastStore} toasts={toasts} />
+          </Suspense>
+        )}
+      </div>
     </div>
+    </ToastContext.Provider>
   );
 }
 

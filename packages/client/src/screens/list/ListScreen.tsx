@@ -55,6 +55,7 @@ import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
 import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
+import { useLeavingRows } from './leaving-rows';
 import { NewRowsNotice, useLiveRows } from './live-rows';
 import { readListState, toListParams, toggledSort, withParams, withoutFilters } from './list-params';
 import { type RowsView } from './rows-view';
@@ -115,6 +116,9 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
     live.show();
     heading.current?.focus(); // the button goes: focus stays on the list, above its rows
   };
+
+  // a row a transition takes out of the list says so in the transition's toast
+  const watchLeaving = useLeavingRows(loaded, list.data, list.isFetching, list.hasNextPage);
 
   const queryable = useMemo(() => queryableFields(model, user, entity.name), [model, user, entity.name]);
   const readable = useMemo(
@@ -185,11 +189,12 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             names={transitionNames}
             size="xs"
             disabled={pendingIds.has(row.original.id)}
+            onDone={(next, toast) => watchLeaving(next.id, toast)}
           />
         ),
       });
     return defs;
-  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds]);
+  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds, watchLeaving]);
   // the actions' code (and the engine's decisions they ask) load beside the rows, not after them
   if (transitionNames.length > 0) {
     void rowActions.load().catch(() => undefined); // a failure shows where they render, with a retry

@@ -92,7 +92,9 @@ export function TransitionActions({
                           throw new Error(`Not undone: ${describeError(model, error).message}`);
                         });
                       const now = undone.state === undefined ? null : machine?.states[undone.state]?.label;
-                      return now == null ? `Undone: ${back.label}` : `Undone: ${definition.label} back to ${now}`;
+                      return now == null
+                        ? `Undone: ${back.label}`
+                        : `Undone: ${definition.label} back to ${now}`;
                     },
                   },
           });

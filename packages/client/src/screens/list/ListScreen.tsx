@@ -50,6 +50,7 @@ import { createPath, detailPath } from '../../runtime/paths';
 import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
+import { columnWidths } from './column-widths';
 import type { ParamChanges } from './FilterBar';
 import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
@@ -234,6 +235,11 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const activeFilters = Object.keys(state.filters).length;
   const filtering = activeFilters > 0 || state.q.trim() !== '';
   const sortable = new Set(columns.filter((c) => c.sortable).map((c) => c.name));
+  const widths = columnWidths(
+    columns,
+    entity.display,
+    transitionNames.length > 0 ? { id: ACTIONS_COLUMN, count: transitionNames.length } : null,
+  );
   const busy = list.isFetching && !isFetchingNextPage;
   const countText = list.data === undefined ? '' : countOf(entity, total, model.product.locale);
   const sortPlaceholder = columns.some((c) => c.sortable) && <InputPlaceholder style={SORT_STYLE} />;
@@ -410,6 +416,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
               sort={state.sort}
               onSort={onSort}
               sortable={sortable}
+              widths={widths}
               busy={busy}
               label={screen.title}
             />

@@ -255,10 +255,14 @@ describe('the create form', () => {
       expect.stringContaining('Title must be at least 3 characters long.'),
     );
 
-    // on submit every field speaks, focus goes to the first problem, and nothing reaches the server
+    // on submit every field speaks, focus goes to the summary, whose first link leads to the first
+    // problem, and nothing reaches the server
     await user.click(screen.getByRole('button', { name: 'Create claim' }));
     expect(textbox(/^Amount/)).toHaveAccessibleDescription(expect.stringContaining('Amount is required.'));
-    await waitFor(() => expect(title).toHaveFocus());
+    const summary = await screen.findByRole('alert', { name: 'Please check' });
+    await waitFor(() => expect(summary).toHaveFocus());
+    await user.click(within(summary).getAllByRole('link')[0] as HTMLElement);
+    expect(title).toHaveFocus();
     expect(history.location.pathname).toBe('/claims/new');
     expect(await records(w, 'ann', 'claims')).toHaveLength(0);
 

@@ -49,7 +49,8 @@ describe('the shell', () => {
   it('shows the seed’s unspecified facets, each with what the app does instead', async () => {
     const w = await world('seed.txt');
     await w.user('sam', ['user']);
-    renderApp(w, { as: 'sam', path: '/' });
+    // the page is the spec's author's; nobody lands on it (decision 0066), anyone may open it
+    renderApp(w, { as: 'sam', path: '/about' });
     expect(await screen.findByRole('heading', { name: 'About this app' })).toBeInTheDocument();
     expect(screen.getByTestId('unspecified-summary')).toHaveTextContent(
       '9 of the nine sections are not specified',

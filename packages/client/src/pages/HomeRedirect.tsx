@@ -6,17 +6,14 @@ import { useModel } from '../runtime/runtime';
 
 /**
  * The landing page: the first navigation entry the user may open — or, when the product asks for
- * dashboards (`dashboard: true`), the first dashboard the user may open (decision 0049). A spec
- * that declares no screens lands on the page about what it leaves unspecified — running the seed
- * shows exactly that.
+ * dashboards (`dashboard: true`), the first dashboard the user may open (decision 0049). Never the
+ * page about unspecified facets, which is the spec's author's concern (decision 0066): a user
+ * whom no screen is open to lands on the help, which says what the product is for.
  */
 export function HomeRedirect() {
   const model = useModel();
   const { data: session } = useSession();
-  const declared = model.screens.some((s) => !s.generated);
-  if (!declared && Object.values(model.facets).some((f) => !f.specified))
-    return <Navigate to="/about" replace />;
-  return <Navigate to={landingScreen(model, session?.context ?? null)?.path ?? '/about'} replace />;
+  return <Navigate to={landingScreen(model, session?.context ?? null)?.path ?? '/help'} replace />;
 }
 
 type Viewer = Parameters<typeof mayOpenScreen>[1];

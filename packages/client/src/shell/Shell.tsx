@@ -20,13 +20,14 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle, IconInfoCircle, IconMoon, IconSun } from '@tabler/icons-react';
 import { API_PATHS } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { ToastContext, createToastStore, useShownToasts } from '../feedback/toasts';
 import { ButtonLink, IconButton } from '../components/buttons';
 import { syncDeviceSettings } from '../prerender/client';
-import { visibleNav } from '@ninefold/engine/grants';
+import { isAdmin, visibleNav } from '@ninefold/engine/grants';
 import { hasAppNotifications } from '../notifications/app-notifications';
 import { lazyComponent } from '../runtime/lazy';
 import { useModel, useRuntime } from '../runtime/runtime';
@@ -44,6 +45,8 @@ const OfflineIndicator = lazyComponent(() =>
   import('../offline/OfflineIndicator').then((module) => module.default),
 );
 /** The live stream's subscription: after the first paint, and only when the spec streams changes. */
+/** The toasts: with the first one, not with the first page. */
+const Toaster = lazyComponent(() => import('../feedback/Toaster').then((module) => module.default));
 const LiveUpdates = lazyComponent(() => import('../live/LiveUpdates').then((module) => module.default));
 
 export function Shell() {
@@ -53,104 +56,124 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   useEffect(close, [location.pathname, close]);
-  const unspecified = Object.values(model.facets).filter((facet) => !facet.specified).length;
+  const [toastStore] = useState(createToastStore);
+  const toasts = useShownToasts(toastStore);
+  // the spec's author's concern, not every user's: on /about, and beside it for an admin (decision 0066)
+  const unspecified =
+    user != null && isAdmin(model, user.roles)
+      ? Object.values(model.facets).filter((facet) => !facet.specified).length
+      : 0;
 
   return (
-    <div className="nf-shell" data-nav-open={opened || undefined}>
-      <a href="#main" className="nf-skip-link">
-        Skip to content
-      </a>
-      {/* the class keeps the header clear of the scrollbar while a dialog locks the page's scroll */}
-      <header className="nf-shell-header right-scroll-bar-position">
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap" miw={0}>
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom="sm"
-              size="sm"
-              aria-label="Navigation"
-              aria-controls="nf-nav"
-              aria-expanded={opened}
-            />
-            <UnstyledButton component={Link} to="/" miw={0}>
-              <Title order={2} size="h4" lineClamp={1}>
-                {model.product.name}
-              </Title>
-            </UnstyledButton>
+    <ToastContext.Provider value={toastStore}>
+      <div className="nf-shell" data-nav-open={opened || undefined}>
+        <a href="#main" className="nf-skip-link">
+          Skip to content
+        </a>
+        {/* the class keeps the header clear of the scrollbar while a dialog locks the page's scroll */}
+        <header className="nf-shell-header right-scroll-bar-position">
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" miw={0}>
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="Navigation"
+                aria-controls="nf-nav"
+                aria-expanded={opened}
+              />
+              <UnstyledButton component={Link} to="/" miw={0}>
+                <Title order={2} size="h4" lineClamp={1}>
+                  {model.product.name}
+                </Title>
+              </UnstyledButton>
+            </Group>
+            <Group gap="xs" wrap="nowrap">
+              {user != null && model.calls.realtime && (
+                <Suspense fallback={null}>
+                  <LiveUpdates
+                    key={user.id}
+                    client={queryClient}
+                    url={http.url(API_PATHS.events)}
+                    eventSource={eventSource}
+                    onRefused={() => void refetch()}
+                    cursors={http.eventCursors}
+                  />
+                </Suspense>
+              )}
+              {user != null && model.calls.offlineQueue && (
+                <Suspense fallback={null}>
+                  <OfflineIndicator key={user.id} userId={user.id} />
+                </Suspense>
+              )}
+              {user != null && hasAppNotifications(model) && (
+                <Suspense fallback={null}>
+                  <NotificationBell key={user.id} userId={user.id} />
+                </Suspense>
+              )}
+              <ColorSchemeToggle />
+              {user != null ? (
+                // the menu's code (its popover) loads after the first paint; its button shows at once,
+                // marked unavailable until then
+                <Suspense fallback={<AccountButton name={user.name} aria-disabled />}>
+                  <UserMenu name={user.name} email={user.email} roles={user.roles} />
+                </Suspense>
+              ) : (
+                <SignInButton />
+              )}
+            </Group>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            {user != null && model.calls.realtime && (
-              <Suspense fallback={null}>
-                <LiveUpdates
-                  key={user.id}
-                  client={queryClient}
-                  url={http.url(API_PATHS.events)}
-                  eventSource={eventSource}
-                  onRefused={() => void refetch()}
-                  cursors={http.eventCursors}
-                />
-              </Suspense>
-            )}
-            {user != null && model.calls.offlineQueue && (
-              <Suspense fallback={null}>
-                <OfflineIndicator key={user.id} userId={user.id} />
-              </Suspense>
-            )}
-            {user != null && hasAppNotifications(model) && (
-              <Suspense fallback={null}>
-                <NotificationBell key={user.id} userId={user.id} />
-              </Suspense>
-            )}
-            <ColorSchemeToggle />
-            {user != null ? (
-              // the menu's code (its popover) loads after the first paint; its button shows at once,
-              // marked unavailable until then
-              <Suspense fallback={<AccountButton name={user.name} aria-disabled />}>
-                <UserMenu name={user.name} email={user.email} roles={user.roles} />
-              </Suspense>
-            ) : (
-              <SignInButton />
-            )}
-          </Group>
-        </Group>
-      </header>
-      <nav className="nf-shell-nav" id="nf-nav" aria-label="Main">
-        <div className="nf-nav-scroll">
-          {visibleNav(model, user?.context ?? null).map(({ item, screen }) => (
+        </header>
+        <nav className="nf-shell-nav" id="nf-nav" aria-label="Main">
+          <div className="nf-nav-scroll">
+            {visibleNav(model, user?.context ?? null).map(({ item, screen }) => (
+              <NavItemLink
+                key={screen.id}
+                to={screen.path}
+                label={item.label}
+                icon={<NavIcon name={item.icon} />}
+              />
+            ))}
+          </div>
+          <div>
+            <Divider my="xs" />
             <NavItemLink
-              key={screen.id}
-              to={screen.path}
-              label={item.label}
-              icon={<NavIcon name={item.icon} />}
+              to="/help"
+              label="Help"
+              icon={<IconHelpCircle size={18} stroke={1.6} aria-hidden />}
             />
-          ))}
+            <NavItemLink
+              to="/about"
+              label="About this app"
+              icon={<IconInfoCircle size={18} stroke={1.6} aria-hidden />}
+              badge={unspecified > 0 ? `${unspecified} unspecified` : undefined}
+            />
+          </div>
+        </nav>
+        <main className="nf-shell-main" id="main" tabIndex={-1}>
+          <ErrorBoundary resetKey={location.pathname}>
+            <Suspense
+              fallback={
+                <Center py="xl">
+                  <Loader aria-label="Loading" />
+                </Center>
+              }
+            >
+              <Outlet />
+            </Suspense>
+          </ErrorBoundary>
+        </main>
+        {/* there from the start, so that what appears in it is announced */}
+        <div className="nf-toasts" aria-live="polite" aria-label="Messages" role="region">
+          {toasts.length > 0 && (
+            <Suspense fallback={null}>
+              <Toaster store={toastStore} toasts={toasts} />
+            </Suspense>
+          )}
         </div>
-        <div>
-          <Divider my="xs" />
-          <NavItemLink to="/help" label="Help" icon={<IconHelpCircle size={18} stroke={1.6} aria-hidden />} />
-          <NavItemLink
-            to="/about"
-            label="About this app"
-            icon={<IconInfoCircle size={18} stroke={1.6} aria-hidden />}
-            badge={unspecified > 0 ? `${unspecified} unspecified` : undefined}
-          />
-        </div>
-      </nav>
-      <main className="nf-shell-main" id="main" tabIndex={-1}>
-        <ErrorBoundary resetKey={location.pathname}>
-          <Suspense
-            fallback={
-              <Center py="xl">
-                <Loader aria-label="Loading" />
-              </Center>
-            }
-          >
-            <Outlet />
-          </Suspense>
-        </ErrorBoundary>
-      </main>
-    </div>
+      </div>
+    </ToastContext.Provider>
   );
 }
 

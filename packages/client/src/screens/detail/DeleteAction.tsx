@@ -7,6 +7,7 @@ import { ApiError, WriteQueued } from '../../api/http';
 import { recordKeys, useDeleteRecord } from '../../api/records';
 import { deleteConsequences, useReferences } from '../../api/references';
 import { recordTitle } from '../../api/ref-labels';
+import { useToasts } from '../../feedback/toasts';
 import { describeError } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';
 
@@ -15,7 +16,8 @@ import { useModel } from '../../runtime/runtime';
  * a `restrict` ref that holds it is said, and the delete not offered; what `cascade` deletes and
  * `setNull` empties with it is said before the user confirms. A record someone changed meanwhile
  * (E_CONFLICT) is not deleted: the dialog says so and offers to reload it, so that the user decides
- * on what it is now.
+ * on what it is now. A delete through says so in a toast, without a link (the record is gone) and
+ * without Undo: the server keeps no deleted record to restore (decision 0066).
  */
 export function DeleteAction({
   entity,
@@ -33,6 +35,7 @@ export function DeleteAction({
   const client = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
   const remove = useDeleteRecord(entity);
+  const toasts = useToasts();
   // a delete kept in the offline queue closes the dialog: the record says it waits
   const error = remove.error instanceof WriteQueued ? null : remove.error;
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 404);
@@ -109,7 +112,10 @@ export function DeleteAction({
                 remove.mutate(
                   { id: record.id, version: record.version },
                   {
-                    onSuccess: onDeleted,
+                    onSuccess: () => {
+                      toasts.show({ message: `${entity.label} “${recordTitle(entity, record)}” deleted` });
+                      onDeleted();
+                    },
                     onError: (e) => {
                       if (e instanceof WriteQueued) close();
                     },

@@ -5,11 +5,13 @@ import { FieldValue, RefLink } from '../../components/FieldValue';
 import { FileDetail } from '../../components/FileValue';
 import { formatDateTime } from '../../format/values';
 import { useModel } from '../../runtime/runtime';
+import './record-fields.css';
 
 /**
  * The fields of a record the reader may see, in the screen's order (all of them without one): a
  * field the server left out of the record is one the reader may not read, and is not shown.
- * Two columns where there is room, one on a phone.
+ * Two columns where there is room, one on a phone. Fields without a value are folded into one
+ * "Empty fields (N)" group below the others (decision 0066): what is said comes first.
  */
 export function RecordFields({
   entity,
@@ -23,6 +25,36 @@ export function RecordFields({
   const order = names.length > 0 ? names : Object.keys(entity.fields);
   // the state is the badge beside the title already
   const items = order.filter((name) => name !== 'state' && record[name] !== undefined);
+  const filled = items.filter((name) => !isEmpty(record[name]));
+  const empty = items.filter((name) => isEmpty(record[name]));
+  return (
+    <>
+      <FieldList entity={entity} record={record} names={filled} />
+      {empty.length > 0 && (
+        <details className="nf-empty-fields" data-testid="empty-fields">
+          <summary>Empty fields ({empty.length})</summary>
+          <FieldList entity={entity} record={record} names={empty} />
+        </details>
+      )}
+    </>
+  );
+}
+
+/** No value to show: nothing, an empty text, an empty list. */
+function isEmpty(value: unknown): boolean {
+  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function FieldList({
+  entity,
+  record,
+  names,
+}: {
+  entity: Entity;
+  record: ApiRecord;
+  names: readonly string[];
+}) {
+  if (names.length === 0) return null;
   return (
     <DataList
       orientation="vertical"
@@ -37,7 +69,7 @@ export function RecordFields({
         },
       }}
     >
-      {items.map((name) => {
+      {names.map((name) => {
         const field = entity.fields[name];
         // long values take the whole row, so that a description is not squeezed into half of it
         const input = field === undefined ? null : FIELD_TYPE_INFO[field.type].input;

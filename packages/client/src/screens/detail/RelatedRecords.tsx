@@ -26,6 +26,7 @@ import { useModel } from '../../runtime/runtime';
 import { type ListColumn } from '../list/columns';
 import { toggledSort } from '../list/list-params';
 import { RecordTable } from '../list/RecordTable';
+import { columnWidths } from '../list/column-widths';
 import { type RowsView } from '../list/rows-view';
 import {
   type RelatedView,
@@ -168,6 +169,7 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
             sort={sort}
             onSort={(column) => setSort((current) => toggledSort(current.split(',')[0] ?? '', column))}
             sortable={sortable}
+            widths={columnWidths(columns, child.display, null)}
             busy={list.isFetching && !list.isFetchingNextPage}
             label={section.heading}
           />

@@ -2,15 +2,20 @@
  * The transitions a user may fire on a record now, as buttons. The server decides which
  * (`record._actions`); the spec decides how each is asked: a dialog for the fields it requires,
  * a confirmation for its question, or straight away. Failures stay in the dialog, as the
- * catalogue's messages, beside the field they concern.
+ * catalogue's messages, beside the field they concern. A transition through confirms itself with a
+ * toast that links to the record, and offers Undo when the spec lets this user fire the way back
+ * (decision 0066).
  */
 import { Alert, Button, Group, type MantineSize, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { isEmptyValue } from '@ninefold/engine';
-import { type ApiRecord, type Field, type Transition, type Value } from '@ninefold/model';
+import { type ApiRecord, type Field, type StateMachine, type Transition, type Value } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, WriteQueued } from '../../api/http';
 import { recordKeys, useFireTransition } from '../../api/records';
+import { recordTitle } from '../../api/ref-labels';
+import { type ToastHandle, useToasts } from '../../feedback/toasts';
+import { detailPath } from '../../runtime/paths';
 import { FieldInput } from '../../fields/FieldInput';
 import { describeError, message } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';
@@ -23,8 +28,8 @@ export interface TransitionActionsProps {
   readonly size?: MantineSize;
   /** While a change to the record waits in the offline queue. */
   readonly disabled?: boolean;
-  /** Called with the record as the server returns it after the transition. */
-  onDone?(record: ApiRecord): void;
+  /** Called with the record as the server returns it after the transition, and the toast that says so. */
+  onDone?(record: ApiRecord, toast: ToastHandle): void;
 }
 
 /**
@@ -49,7 +54,9 @@ export function TransitionActions({
     .filter((name) => allowed.includes(name))
     .map((name) => machine?.transitions[name])
     .filter((t): t is Transition => t !== undefined);
-  const fire = useFireTransition(model.entities[entity] ?? missingEntity(entity));
+  const definition = model.entities[entity] ?? missingEntity(entity);
+  const fire = useFireTransition(definition);
+  const toasts = useToasts();
 
   function start(transition: Transition) {
     fire.reset();
@@ -65,7 +72,33 @@ export function TransitionActions({
           setOpen(null);
           const state = next.state === undefined ? null : machine?.states[next.state]?.label;
           setDone(state == null ? `${transition.label}: done.` : `${transition.label}: now ${state}.`);
-          onDone?.(next);
+          const back = machine === undefined ? undefined : reverseOf(machine, transition, record, next);
+          const path = detailPath(model, entity, next.id);
+          const toast = toasts.show({
+            message:
+              state == null || next.state === record.state
+                ? `${definition.label}: ${transition.label.toLowerCase()} done`
+                : `${definition.label} moved to ${state}`,
+            link: path === null ? undefined : { to: path, label: recordTitle(definition, next) },
+            undo:
+              back === undefined
+                ? undefined
+                : {
+                    label: 'Undo',
+                    run: async () => {
+                      const undone = await fire
+                        .mutateAsync({ id: next.id, version: next.version, transition: back.name })
+                        .catch((error: unknown) => {
+                          throw new Error(`Not undone: ${describeError(model, error).message}`);
+                        });
+                      const now = undone.state === undefined ? null : machine?.states[undone.state]?.label;
+                      return now == null
+                        ? `Undone: ${back.label}`
+                        : `Undone: ${definition.label} back to ${now}`;
+                    },
+                  },
+          });
+          onDone?.(next, toast);
         },
         onError: (error) => {
           if (error instanceof WriteQueued) {
@@ -125,6 +158,33 @@ function LiveStatus({ text }: { text: string }) {
     <VisuallyHidden role="status" aria-live="polite">
       {text}
     </VisuallyHidden>
+  );
+}
+
+/**
+ * The transition that takes a record back where another one took it from, when the spec lets this
+ * user fire it now (the server listed it in `_actions`) and it asks for nothing: that is Undo.
+ *
+ * @example reverseOf(ticketMachine, hold, before, after)?.name // 'reply', for a role that may reply
+ */
+export function reverseOf(
+  machine: StateMachine,
+  done: Transition,
+  before: ApiRecord,
+  after: ApiRecord,
+): Transition | undefined {
+  const from = before.state;
+  const to = after.state;
+  if (typeof from !== 'string' || typeof to !== 'string' || from === to || done.timer !== null)
+    return undefined;
+  const allowed = after._actions ?? [];
+  return Object.values(machine.transitions).find(
+    (t) =>
+      t.to === from &&
+      t.from.includes(to) &&
+      t.timer === null &&
+      t.require.length === 0 &&
+      allowed.includes(t.name),
   );
 }
 

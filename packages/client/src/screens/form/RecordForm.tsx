@@ -3,7 +3,7 @@
  * once the user has left it, every field once they tried to save), with the very rules the server
  * applies; what the server still refuses lands beside its field, or above the form.
  */
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import {
   type ApiRecord,
   type Entity,
@@ -18,6 +18,8 @@ import { type Control, Controller, type FieldValues, useForm, useWatch } from 'r
 import { useNavigate } from 'react-router';
 import { ApiError, WriteQueued } from '../../api/http';
 import { useCreateRecord, useUpdateRecord } from '../../api/records';
+import { recordTitle } from '../../api/ref-labels';
+import { useToasts } from '../../feedback/toasts';
 import { FieldInput } from '../../fields/FieldInput';
 import { InvitationDialog, isInvitationAnswer } from '../../identity/InvitationDialog';
 import { type QueueKey, type QueuedWrite, removeWrite } from '../../offline/queue';
@@ -65,6 +67,7 @@ export function RecordForm(props: RecordFormProps) {
   const navigate = useNavigate();
   const create = useCreateRecord(entity);
   const update = useUpdateRecord(entity);
+  const toasts = useToasts();
   const operation = props.record === null ? 'create' : 'update';
 
   const [base, setBase] = useState<ApiRecord | null>(props.record);
@@ -125,9 +128,15 @@ export function RecordForm(props: RecordFormProps) {
     else void navigate(path);
   };
 
+  // a refused form takes the user to its summary, whose links lead on to each field (decision 0066)
   const focusFirstError = () =>
-    // after React has rendered the messages
-    setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+    // after React has rendered the summary
+    setTimeout(() => {
+      const summary = formRef.current?.querySelector<HTMLElement>('[data-error-summary]');
+      if (summary == null) return;
+      summary.scrollIntoView?.({ block: 'center' });
+      summary.focus({ preventScroll: true });
+    }, 0);
 
   const submit = form.handleSubmit(async () => {
     setServerErrors({});
@@ -151,6 +160,14 @@ export function RecordForm(props: RecordFormProps) {
             : await update.mutateAsync({ id: base.id, version: base.version, changes });
       }
       if (props.draft !== undefined) removeWrite(props.draft.queue, props.draft.write.key);
+      const savedPath = detailPath(model, entity.name, saved.id);
+      toasts.show({
+        message:
+          base === null
+            ? `${entity.label} “${recordTitle(entity, saved)}” created`
+            : `Changes to “${recordTitle(entity, saved)}” saved`,
+        link: savedPath === null ? undefined : { to: savedPath, label: recordTitle(entity, saved) },
+      });
       if (props.onSaved !== undefined) {
         form.reset(recordValues(saved, fields));
         setBase(saved);
@@ -242,6 +259,10 @@ export function RecordForm(props: RecordFormProps) {
   }, []);
 
   const formErrors = submitted ? check.form : [];
+  // each field that says something is wrong, in the form's order: the summary's links
+  const summaryFields = (submitted || Object.keys(serverErrors).length > 0 ? fields : [])
+    .map(({ field }) => ({ name: field.name, label: field.label, message: errorOf(field.name) }))
+    .filter((f): f is { name: string; label: string; message: string } => f.message !== undefined);
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label={screen.title}>
       <LeaveGuard dirty={formState.isDirty && !saving && invited === null} leaving={leaving} />
@@ -292,35 +313,23 @@ export function RecordForm(props: RecordFormProps) {
             </Group>
           </Alert>
         )}
-        {problem !== null && (
-          <Alert color="red" title="Not saved" role="alert" data-error-code={problem.code}>
-            <Text size="sm">{problem.message}</Text>
-            {problem.lines.map((line) => (
-              <Text size="sm" key={line}>
-                {line}
-              </Text>
-            ))}
-          </Alert>
-        )}
-        {formErrors.length > 0 && (
-          <Alert color="red" title="Please check" role="alert">
-            {formErrors.map((line) => (
-              <Text size="sm" key={line}>
-                {line}
-              </Text>
-            ))}
-          </Alert>
-        )}
+        <ErrorSummary
+          problem={problem}
+          lines={formErrors}
+          fields={summaryFields}
+          onOpen={(name) => focusField(formRef.current, name)}
+        />
         {fields.map(({ field, editable }) => (
-          <FieldRow
-            key={field.name}
-            field={field}
-            editable={editable}
-            control={control}
-            error={errorOf(field.name)}
-            onEdited={onEdited}
-            onInvalid={onInvalid}
-          />
+          <div key={field.name} id={fieldAnchor(field.name)} data-form-field={field.name}>
+            <FieldRow
+              field={field}
+              editable={editable}
+              control={control}
+              error={errorOf(field.name)}
+              onEdited={onEdited}
+              onInvalid={onInvalid}
+            />
+          </div>
         ))}
         <Group justify="flex-end" gap="sm" wrap="wrap">
           <Button
@@ -343,6 +352,77 @@ export function RecordForm(props: RecordFormProps) {
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The place of a field in the form, which the summary's links point at. */
+const fieldAnchor = (name: string) => `nf-field-${name}`;
+
+/** Focuses a field's control: the invalid one of its controls, or its first one. */
+function focusField(form: HTMLFormElement | null, name: string): void {
+  const place = form?.querySelector<HTMLElement>(`[data-form-field="${CSS.escape(name)}"]`);
+  const control =
+    place?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+    place?.querySelector<HTMLElement>('input:not([type=hidden]), textarea, select, button');
+  control?.scrollIntoView?.({ block: 'center' });
+  control?.focus({ preventScroll: true });
+}
+
+/**
+ * What stops the form, in one place above it: the server's refusal, the rules across fields, and a
+ * link to each field that says something is wrong. Focused when the form is refused.
+ */
+function ErrorSummary({
+  problem,
+  lines,
+  fields,
+  onOpen,
+}: {
+  problem: { code: string; message: string; lines: string[] } | null;
+  lines: readonly string[];
+  fields: readonly { name: string; label: string; message: string }[];
+  onOpen(name: string): void;
+}) {
+  if (problem === null && lines.length === 0 && fields.length === 0) return null;
+  return (
+    <Alert
+      color="red"
+      title={problem !== null ? 'Not saved' : 'Please check'}
+      role="alert"
+      tabIndex={-1}
+      data-error-summary
+      data-error-code={problem?.code}
+      style={{ outlineOffset: 2 }}
+    >
+      <Stack gap={4}>
+        {problem !== null && <Text size="sm">{problem.message}</Text>}
+        {[...(problem?.lines ?? []), ...lines].map((line) => (
+          <Text size="sm" key={line}>
+            {line}
+          </Text>
+        ))}
+        {fields.length > 0 && (
+          <ul aria-label="Fields to check" style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
+            {fields.map((f) => (
+              <li key={f.name}>
+                <Anchor
+                  href={`#${fieldAnchor(f.name)}`}
+                  size="sm"
+                  c="inherit"
+                  underline="always"
+                  onClick={(event) => {
+                    event.preventDefault(); // the app's router owns the address
+                    onOpen(f.name);
+                  }}
+                >
+                  {f.label}: {f.message}
+                </Anchor>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Stack>
+    </Alert>
   );
 }
 

@@ -51,11 +51,13 @@ import { useHttp, useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
 import { ExportMenu } from './ExportMenu';
+import { columnWidths } from './column-widths';
 import type { ParamChanges } from './FilterBar';
 import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
 import { RecordTable } from './RecordTable';
 import { ACTIONS_COLUMN, type ListColumn, fieldOf, isQueryable, listColumns } from './columns';
+import { useLeavingRows } from './leaving-rows';
 import { NewRowsNotice, useLiveRows } from './live-rows';
 import { readListState, toListParams, toggledSort, withParams, withoutFilters } from './list-params';
 import { type RowsView } from './rows-view';
@@ -116,6 +118,9 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
     live.show();
     heading.current?.focus(); // the button goes: focus stays on the list, above its rows
   };
+
+  // a row a transition takes out of the list says so in the transition's toast
+  const watchLeaving = useLeavingRows(loaded, list.data, list.isFetching, list.hasNextPage);
 
   const queryable = useMemo(() => queryableFields(model, user, entity.name), [model, user, entity.name]);
   const readable = useMemo(
@@ -187,11 +192,12 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             names={transitionNames}
             size="xs"
             disabled={pendingIds.has(row.original.id)}
+            onDone={(next, toast) => watchLeaving(next.id, toast)}
           />
         ),
       });
     return defs;
-  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds]);
+  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds, watchLeaving]);
   // the actions' code (and the engine's decisions they ask) load beside the rows, not after them
   if (transitionNames.length > 0) {
     void rowActions.load().catch(() => undefined); // a failure shows where they render, with a retry
@@ -231,6 +237,11 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const activeFilters = Object.keys(state.filters).length;
   const filtering = activeFilters > 0 || state.q.trim() !== '';
   const sortable = new Set(columns.filter((c) => c.sortable).map((c) => c.name));
+  const widths = columnWidths(
+    columns,
+    entity.display,
+    transitionNames.length > 0 ? { id: ACTIONS_COLUMN, count: transitionNames.length } : null,
+  );
   const busy = list.isFetching && !isFetchingNextPage;
   const countText = list.data === undefined ? '' : countOf(entity, total, model.product.locale);
   const sortPlaceholder = columns.some((c) => c.sortable) && <InputPlaceholder style={SORT_STYLE} />;
@@ -397,6 +408,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
               sort={state.sort}
               onSort={onSort}
               sortable={sortable}
+              widths={widths}
               busy={busy}
               label={screen.title}
             />

@@ -2,7 +2,10 @@
  * A list's rows as a table: sortable headers, rows that open their record, and only the rows near
  * the window rendered — spacer rows stand in for the others, so columns keep their widths. The
  * rows are plain elements with the classes of Mantine's table, which the header and the table
- * itself still render: a Mantine component per cell costs more than the cell.
+ * itself still render: a Mantine component per cell costs more than the cell. The layout is fixed,
+ * with widths decided before the first row (`column-widths.ts`): what a row holds wraps or is
+ * clamped inside its cell, and shows whole when its row has the keyboard's focus or the pointer
+ * rests on the cell (its title), never moving a column's edge.
  */
 import { type ApiRecord } from '@ninefold/model';
 import { Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
@@ -25,8 +28,11 @@ export function RecordTable({
   sortable,
   busy,
   label,
+  widths,
 }: {
   table: TableModel<ApiRecord>;
+  /** Each column's width (`'9rem'`), or undefined for a share of what is left. */
+  widths: Readonly<Record<string, string | undefined>>;
   rows: RowsView;
   sort: string;
   onSort(column: string): void;
@@ -51,7 +57,13 @@ export function RecordTable({
         aria-label={label}
         aria-busy={busy}
         aria-rowcount={rows.total + 1}
+        className="nf-fixed-table"
       >
+        <colgroup>
+          {headers.map((header) => (
+            <col key={header.id} style={{ width: widths[header.column.id] }} />
+          ))}
+        </colgroup>
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
             {headers.map((header) => {
@@ -134,11 +146,18 @@ function RecordRow({
     >
       {row.getVisibleCells().map((cell) => (
         <td key={cell.id} className={Table.classes.td} style={{ verticalAlign: 'top' }}>
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          <div className="nf-cell" title={longText(cell.getValue())}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </div>
         </td>
       ))}
     </tr>
   );
+}
+
+/** A cell's whole text for the pointer, when it may be clamped: the keyboard's row shows it whole. */
+function longText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 40 ? value : undefined;
 }
 
 /** Stands in for the rows not rendered above or below the window. */

@@ -26,7 +26,7 @@ async function clientPrerender(): Promise<PrerenderModule> {
 /** The prerender a page carries, and the query cache it came with; nulls when it has none. */
 function prerenderOf(page: LightMyRequestResponse): { html: string | null; state: unknown } {
   const html = /<div id="nf-prerender"[^>]*>(.*)<\/div><div id="root"><\/div>/s.exec(page.body)?.[1] ?? null;
-  const state = /<script id="ninefold-state" type="application\/json">(.*?)<\/script>/s.exec(page.body)?.[1];
+  const state = /<script id="ninefold-state" type="application\/json"[^>]*>(.*?)<\/script>/s.exec(page.body)?.[1];
   return { html, state: state === undefined ? null : JSON.parse(state) };
 }
 
@@ -77,6 +77,8 @@ for (const dialect of DIALECTS) {
       // one user's records: kept by neither the browser nor its service worker
       expect(response.headers['cache-control']).toBe('no-store');
       const { html, state } = prerenderOf(response);
+      // the live stream's cursor of the prerender's read: the app opens its stream from it
+      expect(response.body).toMatch(/<script id="ninefold-state"[^>]* data-event-cursor="\d+\.\d+"/);
       expect(html).toContain('Lunch with Lyon team');
       expect(html).toContain('>Draft<'); // its state, as the list's badge shows it
       expect(html).not.toContain('Taxi to Bob'); // bob's claim, which ann may not read

@@ -13,7 +13,7 @@ import {
   type Screen,
   type Value,
 } from '@ninefold/model';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type Control, Controller, type FieldValues, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ApiError, WriteQueued } from '../../api/http';
@@ -128,15 +128,10 @@ export function RecordForm(props: RecordFormProps) {
     else void navigate(path);
   };
 
-  // a refused form takes the user to its summary, whose links lead on to each field (decision 0066)
-  const focusFirstError = () =>
-    // after React has rendered the summary
-    setTimeout(() => {
-      const summary = formRef.current?.querySelector<HTMLElement>('[data-error-summary]');
-      if (summary == null) return;
-      summary.scrollIntoView?.({ block: 'center' });
-      summary.focus({ preventScroll: true });
-    }, 0);
+  // a refused form takes the user to its summary, whose links lead on to each field (decision 0066):
+  // the summary focuses itself once it is drawn (a timer could fire before React has drawn it)
+  const [focusRequest, setFocusRequest] = useState(0);
+  const focusFirstError = () => setFocusRequest((n) => n + 1);
 
   const submit = form.handleSubmit(async () => {
     setServerErrors({});
@@ -318,6 +313,7 @@ export function RecordForm(props: RecordFormProps) {
           lines={formErrors}
           fields={summaryFields}
           onOpen={(name) => focusField(formRef.current, name)}
+          focusRequest={focusRequest}
         />
         {fields.map(({ field, editable }) => (
           <div key={field.name} id={fieldAnchor(field.name)} data-form-field={field.name}>
@@ -377,15 +373,28 @@ function ErrorSummary({
   lines,
   fields,
   onOpen,
+  focusRequest,
 }: {
   problem: { code: string; message: string; lines: string[] } | null;
   lines: readonly string[];
   fields: readonly { name: string; label: string; message: string }[];
   onOpen(name: string): void;
+  /** Counts the form's refusals: each new one focuses the summary, as soon as it is drawn. */
+  focusRequest: number;
 }) {
-  if (problem === null && lines.length === 0 && fields.length === 0) return null;
+  const shown = problem !== null || lines.length > 0 || fields.length > 0;
+  const ref = useRef<HTMLDivElement>(null);
+  const focused = useRef(0);
+  useEffect(() => {
+    if (focusRequest <= focused.current || ref.current === null) return;
+    focused.current = focusRequest;
+    ref.current.scrollIntoView?.({ block: 'center' });
+    ref.current.focus({ preventScroll: true });
+  }, [focusRequest, shown]);
+  if (!shown) return null;
   return (
     <Alert
+      ref={ref}
       color="red"
       title={problem !== null ? 'Not saved' : 'Please check'}
       role="alert"

@@ -74,8 +74,8 @@ describe('a list’s column widths', () => {
     const emoji = '😀'.repeat(80);
     await claimTitled(word);
     await claimTitled(emoji);
-    // the rows arrive in the same table: sorted by title, the list is read again, its rows kept meanwhile
-    await page.locator('table thead').getByRole('button', { name: 'Title' }).click();
+    // the rows arrive in the same table: the live list holds others' new rows until asked
+    await page.getByRole('button', { name: /^2 new .+ — show$/ }).click();
     await page.getByRole('link', { name: word }).waitFor();
     await page.getByRole('link', { name: emoji }).waitFor();
     await page.waitForTimeout(300);

@@ -6,7 +6,7 @@
  */
 import { Button } from '@mantine/core';
 import { type ApiRecord, type Entity } from '@ninefold/model';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { formatInteger } from '../../format/values';
 import { useLiveNews } from '../../live/use-live-news';
 
@@ -32,9 +32,16 @@ export function useLiveRows(entity: Entity, records: readonly ApiRecord[], listK
   // when the user comes back to this one
   if (held.key !== listKey) setHeld({ key: listKey, ids: EMPTY });
   const ids = held.key === listKey ? held.ids : EMPTY;
+  // the rows drawn now: a create the stream tells of again (it may repeat what the list's own read
+  // had: at least once) is not new to a list that shows it already
+  const drawn = useRef(records);
+  drawn.current = records;
   useLiveNews((news) => {
     if (news.resync) return setHeld({ key: listKey, ids: new Set() });
-    const created = news.changes.filter((c) => c.entity === entity.name && c.kind === 'created' && !c.known);
+    const shownIds = new Set(drawn.current.map((record) => record.id));
+    const created = news.changes.filter(
+      (c) => c.entity === entity.name && c.kind === 'created' && !c.known && !shownIds.has(c.id),
+    );
     if (created.length > 0)
       setHeld((before) => ({
         key: listKey,

@@ -401,6 +401,19 @@ describe('a list', () => {
     expect(screen.getByTestId('new-rows')).toBeEmptyDOMElement();
   });
 
+  it('keeps a row it shows when the stream tells of its create again (at least once)', async () => {
+    const read = await claim('Read with the list');
+    const { streams } = await live('dir', '/claims');
+    await waitFor(() => expect(titles('All claims')).toContain('Read with the list'));
+    const added = await claim('Created after the read');
+    // a stream opened from the cursor of the list's read may repeat a create the read had
+    streams.current.record(event('Claim', read, 'created'));
+    streams.current.record(event('Claim', added, 'created'));
+    await within(screen.getByTestId('new-rows')).findByRole('button', { name: '1 new claim — show' });
+    expect(titles('All claims')).toContain('Read with the list');
+    expect(titles('All claims')).not.toContain('Created after the read');
+  });
+
   it('shows a changed row in place and lets a deleted one go', async () => {
     const kept = await claim('Row to rename');
     const gone = await claim('Row to delete');

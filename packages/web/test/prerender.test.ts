@@ -26,7 +26,9 @@ async function clientPrerender(): Promise<PrerenderModule> {
 /** The prerender a page carries, and the query cache it came with; nulls when it has none. */
 function prerenderOf(page: LightMyRequestResponse): { html: string | null; state: unknown } {
   const html = /<div id="nf-prerender"[^>]*>(.*)<\/div><div id="root"><\/div>/s.exec(page.body)?.[1] ?? null;
-  const state = /<script id="ninefold-state" type="application\/json"[^>]*>(.*?)<\/script>/s.exec(page.body)?.[1];
+  const state = /<script id="ninefold-state" type="application\/json"[^>]*>(.*?)<\/script>/s.exec(
+    page.body,
+  )?.[1];
   return { html, state: state === undefined ? null : JSON.parse(state) };
 }
 

@@ -84,4 +84,25 @@ describe('the live cache', () => {
     expect(list.count).toBe(1);
     expect(client.getQueryData(recordKeys.one('Claim', 'c1'))).toEqual({ id: 'c1', version: 2 });
   });
+
+  it('refreshes and announces a record created and then changed by another within one burst, when the page holds the create', async () => {
+    const client = newClient();
+    let version = 1;
+    const record = shown(client, recordKeys.one('Claim', 'c1'), () => ({ id: 'c1', version }));
+    await vi.waitFor(() => expect(record.count).toBe(1));
+    const live = liveCache(client);
+    stops.push(() => live.close());
+    const heard: LiveNews[] = [];
+    stops.push(listenLive(client, (news) => heard.push(news)));
+    // the stream replays the create the page read, then brings another user's change of it
+    version = 2;
+    live.record(change('c1', 1, 'created'));
+    live.record(change('c1', 2, 'updated'));
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
+    expect(heard[0]).toEqual({ resync: false, changes: [{ ...change('c1', 2, 'created'), known: false }] });
+    await vi.waitFor(() =>
+      expect(client.getQueryData(recordKeys.one('Claim', 'c1'))).toEqual({ id: 'c1', version: 2 }),
+    );
+    expect(record.count).toBe(2);
+  });
 });

@@ -101,12 +101,15 @@ export function liveCache(client: QueryClient): LiveCache {
   };
 }
 
-/** Whether the app already has this change: the answer to the user's own write set the record. */
+/**
+ * Whether the app already has this change: the answer to the user's own write set the record, or
+ * the page read it. A create merged with later changes of the same burst (still a create for the
+ * lists) is known only if the app has the record at the burst's last version.
+ */
 function isKnown(client: QueryClient, change: RecordChangeEvent): boolean {
   // a deleted record's cache is gone after an own delete, and still there after another's
   if (change.kind === 'deleted') return false;
   const cached = client.getQueryData<ApiRecord>(oneKey(change.entity, change.id));
-  if (change.kind === 'created') return cached !== undefined;
   return cached !== undefined && cached.version >= change.version;
 }
 

@@ -25,6 +25,12 @@ const PACKAGES = {
 /** What a package's tests may import besides what its sources may: the language, to compile specs, and the test kit. */
 const TEST_EXTRAS = ['language', 'testkit'];
 
+/**
+ * A package's own test extras: the client's tests may seed an example's demo data (every screen in
+ * every language, `i18n-screens.test.tsx`), as the browser tests do.
+ */
+const OWN_TEST_EXTRAS = { client: ['demo'] };
+
 const ours = (allowed, why) => ({
   regex: `^@ninefold/(?!(${allowed.join('|') || '$^'})(/|$))`,
   message: why,
@@ -54,7 +60,7 @@ const OWN_RULES = {
 
 function direction(pkg) {
   const allowed = PACKAGES[pkg];
-  const tests = [...new Set([pkg, ...allowed, ...TEST_EXTRAS])];
+  const tests = [...new Set([pkg, ...allowed, ...TEST_EXTRAS, ...(OWN_TEST_EXTRAS[pkg] ?? [])])];
   const sourceRule = [
     'error',
     {

@@ -2,6 +2,9 @@
 // server's usual), and the initial load — what index.html pulls before any lazy chunk: its scripts,
 // module preloads and stylesheets, and the static imports of those scripts, followed to the end.
 // The service worker (sw.js, workbox-*.js) is not part of the page and is counted on its own.
+// A language other than English also fetches its `first` catalogue chunk before the first render
+// (packages/client/src/i18n/catalogue.ts): those chunks are found through the build manifest and
+// counted beside the initial load, one figure per language.
 import { init, parse } from 'es-module-lexer';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, resolve } from 'node:path';
@@ -24,8 +27,38 @@ function sum(sizes) {
   return sizes.reduce((a, s) => ({ raw: a.raw + s.raw, gzip: a.gzip + s.gzip }), { raw: 0, gzip: 0 });
 }
 
+/** A language's first catalogue in the build manifest: `src/i18n/catalogues/fr/first.json`. */
+const FIRST_CATALOGUE = /(?:^|\/)i18n\/catalogues\/([^/]+)\/first\.json$/;
+
+/** The build manifest Vite writes with `build.manifest` (`{}` when there is none, e.g. the anchors). */
+function manifestOf(dir) {
+  try {
+    return JSON.parse(readFileSync(join(dir, '.vite/manifest.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** `files` and their static imports, followed to the end, leaving out those in `known`. */
+function staticClosure(files, known = new Set()) {
+  const found = new Set();
+  const pending = [...files];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (found.has(file) || known.has(file)) continue;
+    found.add(file);
+    if (!file.endsWith('.js')) continue;
+    const [imports] = parse(readFileSync(file, 'utf8'));
+    // d === -1: a static import or re-export; dynamic imports (d >= 0) are lazy chunks
+    for (const i of imports)
+      if (i.d === -1 && i.n !== undefined && i.n.startsWith('.')) pending.push(join(dirname(file), i.n));
+  }
+  return found;
+}
+
 /**
- * The sizes of the app built into `dir`, whose pages live at URL `base` (`/` or `/anchor/list/`).
+ * The sizes of the app built into `dir`, whose pages live at URL `base` (`/` or `/anchor/list/`);
+ * `firstCatalogues`: per language, what its `first` catalogue chunk adds to the initial load.
  *
  * @example const sizes = await measureBundle('packages/client/dist', '/');
  */
@@ -35,7 +68,6 @@ export async function measureBundle(dir, base = '/') {
   const page = all.filter((f) => !isServiceWorker(f));
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
   const fromUrl = (url) => join(dir, url.startsWith(base) ? url.slice(base.length) : url);
-  const initial = new Set();
   const pending = [];
   for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
     const src = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
@@ -43,25 +75,26 @@ export async function measureBundle(dir, base = '/') {
     if (tag.startsWith('<link') && !/rel="(stylesheet|modulepreload)"/.test(tag)) continue;
     pending.push(fromUrl(src));
   }
-  while (pending.length > 0) {
-    const file = pending.pop();
-    if (initial.has(file)) continue;
-    initial.add(file);
-    if (!file.endsWith('.js')) continue;
-    const [imports] = parse(readFileSync(file, 'utf8'));
-    // d === -1: a static import or re-export; dynamic imports (d >= 0) are lazy chunks
-    for (const i of imports)
-      if (i.d === -1 && i.n !== undefined && i.n.startsWith('.')) pending.push(join(dirname(file), i.n));
-  }
+  const initial = staticClosure(pending);
   const part = (files) => ({
     js: sum(files.filter((f) => f.endsWith('.js')).map(sizeOf)),
     css: sum(files.filter((f) => f.endsWith('.css')).map(sizeOf)),
     files: files.length,
   });
   const withTotal = (p) => ({ ...p, all: sum([p.js, p.css]) });
+  // per language, what its first render fetches beyond the initial load
+  const firstCatalogues = Object.entries(manifestOf(dir))
+    .map(([src, chunk]) => ({ language: FIRST_CATALOGUE.exec(src)?.[1], chunk }))
+    .filter((c) => c.language !== undefined)
+    .map(({ language, chunk }) => {
+      const files = [...staticClosure([join(dir, chunk.file)], initial)];
+      return { language, files: files.map((f) => relative(dir, f)), ...sum(files.map(sizeOf)) };
+    })
+    .sort((a, b) => a.language.localeCompare(b.language));
   return {
     total: withTotal(part(page)),
     initial: withTotal(part([...initial])),
+    firstCatalogues,
     serviceWorker: sum(all.filter(isServiceWorker).map(sizeOf)),
     initialFiles: [...initial].map((f) => posix.normalize(relative(dir, f))),
     files: page.map((f) => ({ file: relative(dir, f), ...sizeOf(f), initial: initial.has(f) })),

@@ -5,7 +5,7 @@
  */
 import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
-import { type RunningServer, startServer } from '@ninefold/cli';
+import { type RunningServer, readSpecTranslations, startServer } from '@ninefold/cli';
 import { type DemoApi, demoApi } from '@ninefold/demo';
 import { buildApp } from '@ninefold/server';
 import { existsSync } from 'node:fs';
@@ -60,7 +60,8 @@ export const EXAMPLES = [
 ];
 
 export async function compileExample(file: string): Promise<Model> {
-  const compiled = compile(await readFile(file, 'utf8'), { file });
+  // with its translation files, as `ninefold start` reads them (decision 0068)
+  const compiled = compile(await readFile(file, 'utf8'), { file, translations: readSpecTranslations(file) });
   if (!compiled.ok) throw new Error(`${file} does not compile`);
   return compiled.model;
 }

@@ -15,6 +15,11 @@ export interface PrerenderRequest {
   readonly fetch: typeof fetch;
   /** Gives up rendering after this long (default 2,000 ms): the page is then sent without the prerender. */
   readonly timeoutMs?: number;
+  /**
+   * The languages the browser asks for (its `Accept-Language`, best first): the prerender is in the
+   * language saved on the account, else the first of these the product offers, else its default.
+   */
+  readonly languages?: readonly string[];
 }
 
 /** The queries a prerender was made from: each one's key, data, and when the server had it. */
@@ -27,6 +32,8 @@ export type PrerenderedQueries = readonly {
 export interface Prerender {
   /** The screen as the app renders it: the markup of its root element's children. */
   readonly html: string;
+  /** The locale its texts are in: the app drops a prerender in a language other than its own. */
+  readonly locale: string;
   /**
    * The modules whose code and styles the prerender is made of beyond the app's first chunk, as
    * the client's build manifest names them: the page links their styles, without which the

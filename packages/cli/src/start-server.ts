@@ -6,6 +6,7 @@
  * (`@ninefold/web`) on one port, run the product's jobs (`JobRunner`), listen, and drain on SIGTERM
  * or SIGINT: requests first, then the running jobs.
  */
+import { readSpecTranslations } from './spec-translations.js';
 import { compile } from '@ninefold/language';
 import { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -125,7 +126,10 @@ function modelForEnvironment(model: Model, options: StartOptions, print: (line: 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => console.log(line));
   const text = await readFile(options.specPath, 'utf8');
-  const compiled = compile(text, { file: options.specPath });
+  const compiled = compile(text, {
+    file: options.specPath,
+    translations: readSpecTranslations(options.specPath),
+  });
   if (!compiled.ok) {
     const lines = compiled.diagnostics
       .filter((d) => d.severity === 'error')

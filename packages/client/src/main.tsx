@@ -4,7 +4,17 @@
  */
 import './styles/shell';
 import './styles.css';
-import { API_PATHS, APP_PATHS, MODEL_SCRIPT_ID, type Model, type SessionUser } from '@ninefold/model';
+import { simpleMessage } from '@ninefold/engine/message-text';
+import {
+  API_PATHS,
+  APP_PATHS,
+  MODEL_SCRIPT_ID,
+  type Model,
+  type SessionUser,
+  UI_LANGUAGES,
+  directionOf,
+  pickLocale,
+} from '@ninefold/model';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
@@ -12,9 +22,16 @@ import { createHttp } from './api/http';
 import { App, createAppParts } from './app/App';
 import { preloadSignIn } from './app/routes';
 import { SESSION_KEY, fetchSession } from './auth/session';
-import { loadDecisions } from './runtime/access';
-import { releasePrerender, startFromPrerender, syncDeviceSettings } from './prerender/client';
+import { loadDecisions } from './runtime/load-decisions';
+import {
+  releasePrerender,
+  releasePrerenderUnlessIn,
+  startFromPrerender,
+  syncDeviceSettings,
+} from './prerender/client';
 import { loadMessageFormat } from './runtime/messages';
+import { ENGLISH_FIRST, type Messages, loadFirst } from './i18n/catalogue';
+import { browserWanted } from './i18n/i18n';
 import { prefetchList, preloadScreen } from './screens/ScreenGate';
 
 /** The model, and the session when finding the model needed it (see {@link wholeModel}). */
@@ -55,22 +72,6 @@ async function wholeModel(model: Model): Promise<Start> {
   return { model: whole, session };
 }
 
-/** The worker's cache of the page (see vite.config.ts): every route of the app is this one page. */
-const SHELL_CACHE = 'ninefold-shell';
-const SHELL_KEY = '/__ninefold-shell';
-
-/**
- * Stores the page as the server sends it (with the model inside), so that the shell opens offline
- * from the first visit on: the navigation that installed the worker did not pass through it.
- */
-async function keepShell(): Promise<void> {
-  // the page of `/`, which is never prerendered (a prerender is one user's records)
-  const response = await fetch('/', { headers: { accept: 'text/html' } });
-  if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
-    await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);
-  }
-}
-
 /**
  * The first number and date formatters of a page load ICU's data for the locale (~50 ms, ~200 ms on a
  * slow phone): made while the app waits for the network, rather than inside the first list's render.
@@ -95,8 +96,25 @@ function fail(error: unknown): void {
   const box = document.createElement('div');
   box.setAttribute('role', 'alert');
   box.className = 'nf-boot-error';
-  box.textContent = `The app could not start: ${error instanceof Error ? error.message : String(error)} Reload the page to try again.`;
+  const reason = error instanceof Error ? error.message : String(error);
+  const say = (messages: Messages) =>
+    (box.textContent =
+      simpleMessage(messages['first.bootFailed'] ?? ENGLISH_FIRST['first.bootFailed']!, {
+        reason,
+      }) ?? reason);
+  say(ENGLISH_FIRST);
   root.replaceChildren(box);
+  // without a model there is no store: the browser's own language, when the app ships it
+  const language = pickLocale(browserWanted(), UI_LANGUAGES);
+  if (language !== 'en') {
+    void loadFirst(language)
+      .then((messages) => {
+        say(messages);
+        box.lang = language;
+        box.dir = directionOf(language);
+      })
+      .catch(() => undefined);
+  }
 }
 
 /**
@@ -161,6 +179,12 @@ loadModel().then(async ({ model, session: known }) => {
   // the sign-in page is all there is to paint then: rendered before its code, it would show a loader
   // first, and React holds content back for up to 300 ms after showing a fallback
   if (signIn !== null) await Promise.race([signIn, wait(SIGN_IN_WAIT_MS)]);
+  // the first render's texts, in the language saved on the account when the session says one:
+  // English's are in this chunk, another language's load now
+  const saved = parts.queryClient.getQueryData<SessionUser | null>(SESSION_KEY)?.locale;
+  if (saved != null) await parts.i18n.setLocale(saved, 'first').catch(() => undefined);
+  await parts.i18n.firstReady();
+  releasePrerenderUnlessIn(parts.i18n.locale);
   createRoot(root).render(
     <StrictMode>
       <App parts={parts} />
@@ -168,15 +192,15 @@ loadModel().then(async ({ model, session: known }) => {
   );
   // messages with plurals or number formats need the ICU compiler; simple ones render without it
   void loadMessageFormat().catch(() => undefined);
+  // every other text of the reader's language (the screens' lazy chunks wait for them)
+  void parts.i18n.ready().catch(() => undefined);
   // only for a screen of the spec, signed in: the sign-in page, help and about format no values
   if (initial !== undefined && parts.queryClient.getQueryData(SESSION_KEY) != null)
     warmFormats(model.product.locale);
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     const install = () =>
-      navigator.serviceWorker
-        .register('/sw.js')
-        .then(() => navigator.serviceWorker.ready)
-        .then(keepShell)
+      import('./app/offline-shell')
+        .then(({ installWorker }) => installWorker())
         .catch((error: unknown) => console.warn('Offline use is not available:', error));
     // after the page's own loading, which the worker's precaching would otherwise slow down
     if (document.readyState === 'complete') void install();

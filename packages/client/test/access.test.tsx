@@ -15,6 +15,7 @@ const clerk: SessionUser = {
   email: 'clerk@example.com',
   name: 'Clerk',
   roles: ['employee'],
+  locale: null,
   context: { id: 'u1', email: 'clerk@example.com', name: 'Clerk', roles: ['employee'] },
 };
 

@@ -7,6 +7,8 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { valueView } from '../src/components/FieldValue';
 import { FieldInput } from '../src/fields/FieldInput';
+import { createI18n } from '../src/i18n/i18n';
+import { I18nProvider } from '../src/i18n/I18nProvider';
 import {
   dateTimeFromLocalText,
   dateTimeToLocalText,
@@ -105,9 +107,14 @@ entities:
   it('is entered as #rrggbb, typed or picked, and given back in lower case', async () => {
     const given = vi.fn();
     const user = userEvent.setup();
+    // the picker's name is one of the app's texts: the language store, loaded, as the app has it
+    const i18n = createI18n({ locales: ['en-GB'], wanted: ['en-GB'] });
+    await i18n.ready();
     render(
       <MantineProvider>
-        <Input field={color} given={given} />
+        <I18nProvider i18n={i18n}>
+          <Input field={color} given={given} />
+        </I18nProvider>
       </MantineProvider>,
     );
     const text = screen.getByRole('textbox', { name: 'Color' });
@@ -133,9 +140,13 @@ entities:
   it('is filtered by one exact colour, and a list is not asked for what is not one', async () => {
     const onChange = vi.fn();
     const user = userEvent.setup();
+    const i18n = createI18n({ locales: ['en-GB'], wanted: ['en-GB'] });
+    await i18n.ready();
     render(
       <MantineProvider>
-        <FilterBar model={model} entity="Label" fields={[color]} filters={{}} onChange={onChange} />
+        <I18nProvider i18n={i18n}>
+          <FilterBar model={model} entity="Label" fields={[color]} filters={{}} onChange={onChange} />
+        </I18nProvider>
       </MantineProvider>,
     );
     const filter = screen.getByRole('textbox', { name: 'Color' });

@@ -8,8 +8,10 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STILL_UPLOADING } from '../src/fields/FileInput';
 import { type World, renderApp, world } from './harness';
+
+/** What a field says while one of its files is still being sent (`fields.stillUploading`). */
+const STILL_UPLOADING = 'Wait for the file to finish uploading, or cancel it.';
 
 type Json = Record<string, unknown>;
 

@@ -93,13 +93,15 @@ describe('the create form', () => {
   it('gives each field type its control and sends the server exactly what was entered', async () => {
     const { w, bob, departmentId } = await claimsWorld();
     const { user, history } = renderApp(w, { as: 'ann', path: '/claims/new' });
-    expect(await screen.findByRole('heading', { name: 'New claim', level: 1 })).toBeInTheDocument();
-    // the heading shows while the form's code loads; the form is there with its button
+    // the heading shows while the form's code loads (the placeholder's, then the form's own)
+    await screen.findByRole('heading', { name: 'New claim', level: 1 });
+    // the form is there with its button, under its heading
     await screen.findByRole('button', { name: 'Create claim' });
+    expect(screen.getByRole('heading', { name: 'New claim', level: 1 })).toBeInTheDocument();
 
     // defaults: a literal (category), `today` (the server's clock), and `user.department` shown by its title
     expect(screen.getByRole('combobox', { name: /^Category/ })).toHaveValue('other');
-    expect(screen.getByLabelText(/^Spent on/)).toHaveValue('2026-03-01');
+    expect(screen.getByLabelText(/^Spent on/)).toHaveValue('01/03/2026'); // en-GB: day first
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Department' })).toHaveValue('Finance'));
     expect(screen.getByRole('switch', { name: 'Urgent' })).not.toBeChecked();
 
@@ -113,7 +115,7 @@ describe('the create form', () => {
     expect(screen.getAllByTitle('EUR')[0]).toHaveTextContent('€');
     await user.type(textbox(/^VAT/), '2.1');
     const spentOn = screen.getByLabelText(/^Spent on/);
-    expect(spentOn).toHaveAttribute('type', 'date');
+    expect(spentOn).toHaveAttribute('placeholder', 'dd/mm/yyyy');
     await user.clear(spentOn);
     await user.type(spentOn, '2026-02-14');
     await user.type(textbox('Merchant'), 'Bouchon Daniel');
@@ -159,7 +161,8 @@ describe('the create form', () => {
   it('round-trips time, datetime, phone, money in another currency, enums, a ref and JSON', async () => {
     const w = await world('bookings.yaml');
     await w.user('fay', ['facilities']);
-    const { user, history } = renderApp(w, { as: 'fay', path: '/sites/new' });
+    // an English reader of this Swiss (de-CH) product: en-CH writes numbers and dates as de-CH does
+    const { user, history } = renderApp(w, { as: 'fay', path: '/sites/new', locale: 'en-CH' });
 
     // a site: text, a time with its default, a phone
     await screen.findByRole('heading', { name: 'New office', level: 1 });
@@ -168,7 +171,7 @@ describe('the create form', () => {
     await user.type(textbox(/^City/), 'Zürich');
     await user.type(textbox('Address'), 'Bahnhofstrasse 1\n8001 Zürich');
     const opensAt = screen.getByLabelText(/^Opens at/);
-    expect(opensAt).toHaveAttribute('type', 'time');
+    expect(opensAt).toHaveAttribute('placeholder', 'hh:mm');
     expect(opensAt).toHaveValue('07:00');
     await user.clear(opensAt);
     await user.type(opensAt, '08:15');
@@ -199,7 +202,7 @@ describe('the create form', () => {
     await user.type(textbox(/^Internal rate per hour/), '45.5');
     expect(screen.getByTitle('CHF')).toBeInTheDocument();
     const from = screen.getByLabelText(/^Available from/);
-    expect(from).toHaveAttribute('type', 'datetime-local');
+    expect(from).toHaveAttribute('placeholder', 'dd.mm.yyyy hh:mm'); // Swiss: day first, with dots
     await user.clear(from);
     await user.type(from, '2026-03-02T08:30');
     const contact = textbox(/^Contact e-mail/);
@@ -348,7 +351,8 @@ describe('the edit form', () => {
 
     // a new booking: the member may not write the import reference; a read-only field shows its
     // default, and one the server fills in later is not an empty box on the generated screen
-    const created = renderApp(w, { as: 'mo', path: '/bookings/new' });
+    // an English reader of this Swiss (de-CH) product: en-CH writes numbers and dates as de-CH does
+    const created = renderApp(w, { as: 'mo', path: '/bookings/new', locale: 'en-CH' });
     expect(await screen.findByRole('textbox', { name: /^External id/ })).toBeDisabled();
     const owner = screen.getByRole('combobox', { name: 'Booked by' });
     expect(owner).toBeDisabled();
@@ -360,6 +364,7 @@ describe('the edit form', () => {
     const { user, history } = renderApp(w, {
       as: 'mo',
       path: `/bookings/${String(booking.body['id'])}/edit`,
+      locale: 'en-CH',
     });
     const bookedBy = await screen.findByRole('combobox', { name: 'Booked by' });
     expect(bookedBy).toBeDisabled();

@@ -3,11 +3,11 @@
  * database, and a `fetch` that reaches it through `app.inject()` with a cookie jar — so component
  * tests exercise the same HTTP, permissions and rules as the browser does.
  */
-import { compile } from '@ninefold/language';
+import { compile, translationLocale } from '@ninefold/language';
 import { type FileInfo, type Model, SESSION_COOKIE } from '@ninefold/model';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UNSAFE_createMemoryHistory } from 'react-router';
 import { expect } from 'vitest';
@@ -34,8 +34,15 @@ export const SAMPLE_PDF = {
 /** The compiled model of an example (or of spec text). */
 export function modelOf(file: string): Model {
   // jsdom's URL resolves import.meta.url against the page, so the repository root is the anchor
-  const path = join(process.cwd(), 'examples', file);
-  const result = compile(readFileSync(path, 'utf8'), { file });
+  const dir = join(process.cwd(), 'examples');
+  // with its translation files (`expense-claims.fr-FR.yaml`, decision 0068)
+  const base = file.replace(/\.(md|ya?ml)$/, '');
+  const translations = Object.fromEntries(
+    readdirSync(dir)
+      .filter((name) => name.startsWith(`${base}.`) && translationLocale(name) !== null)
+      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
+  );
+  const result = compile(readFileSync(join(dir, file), 'utf8'), { file, translations });
   if (!result.ok) throw new Error(`examples/${file} does not compile`);
   return result.model;
 }
@@ -168,14 +175,20 @@ export function renderApp(
     model?: Model;
     /** The live stream's event sources (a fake the test drives); none open without it. */
     streams?: FakeStreams;
+    /**
+     * The reader's locale (`fr-FR`, `ar`, `en-XA`…); the app offers it even where the spec does not.
+     * The spec's default when not given.
+     */
+    locale?: string;
   } = {},
 ) {
   const jar = { cookie: options.as === undefined ? undefined : w.users[options.as]?.cookie };
   const fetch = injectFetch(w.server, jar);
-  const parts = createAppParts(options.model ?? w.model, {
+  const parts = createAppParts(offering(options.model ?? w.model, options.locale), {
     fetch: options.network === undefined ? fetch : options.network(fetch),
     now: options.now ?? w.server.clock.now,
     ...(options.streams === undefined ? {} : { eventSource: options.streams.open }),
+    wanted: options.locale === undefined ? [] : [options.locale],
   });
   const history = guardHistory(
     UNSAFE_createMemoryHistory({ initialEntries: [options.path ?? '/'], v5Compat: true }),
@@ -183,6 +196,12 @@ export function renderApp(
   const user = userEvent.setup();
   const rendered = render(<App parts={parts} history={history} />);
   return { ...rendered, user, history, parts, jar };
+}
+
+/** A model that offers a locale besides its spec's. */
+export function offering(model: Model, locale: string | undefined): Model {
+  if (locale === undefined || model.product.locales.includes(locale)) return model;
+  return { ...model, product: { ...model.product, locales: [...model.product.locales, locale] } };
 }
 
 /**

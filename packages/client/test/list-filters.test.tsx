@@ -3,8 +3,10 @@ import { type Field } from '@ninefold/model';
 import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { productTheme } from '../src/app/theme';
+import { I18nProvider } from '../src/i18n/I18nProvider';
+import { createI18n } from '../src/i18n/i18n';
 import { FilterBar, type ParamChanges } from '../src/screens/list/FilterBar';
 import { withParams } from '../src/screens/list/list-params';
 import { modelOf } from './harness';
@@ -20,6 +22,9 @@ const fields = ['amount', 'urgent', 'merchant', 'tags', 'submittedAt'].map((name
   if (field === undefined) throw new Error(`no ${name}`);
   return field;
 }) as Field[];
+// the filters' texts, in English, loaded before any test renders them
+const i18n = createI18n({ locales: model.product.locales, wanted: ['en'] });
+beforeAll(() => i18n.ready());
 
 function renderFilters(initial = '') {
   const changes: ParamChanges[] = [];
@@ -41,9 +46,11 @@ function renderFilters(initial = '') {
     );
   }
   render(
-    <MantineProvider theme={productTheme(model.product.theme)}>
-      <Host />
-    </MantineProvider>,
+    <I18nProvider i18n={i18n}>
+      <MantineProvider theme={productTheme(model.product.theme)}>
+        <Host />
+      </MantineProvider>
+    </I18nProvider>,
   );
   return { changes, params: () => current, user: userEvent.setup() };
 }

@@ -19,6 +19,7 @@ import { readNav, readScreens } from './facets/screens.js';
 import { generatedDashboard } from './facets/widgets.js';
 import { readNotifications } from './facets/notifications.js';
 import { readWebhooks } from './facets/webhooks.js';
+import { readTranslations } from './facets/translations.js';
 import { checkTransitionErrors, readStates } from './facets/states.js';
 import {
   API_PATHS,
@@ -39,6 +40,11 @@ export interface CompileOptions {
   readonly file?: string;
   /** Overrides the largest accepted input, in bytes. */
   readonly maxBytes?: number;
+  /**
+   * The spec's translation files, by file name (`claims.fr-FR.yaml`: the locale is read from the
+   * name) to their text (decision 0068). The caller reads them: `compile` never opens a file.
+   */
+  readonly translations?: Readonly<Record<string, string>>;
 }
 
 /** What a spec declares, counted, and which facets it leaves unspecified. */
@@ -158,7 +164,7 @@ export function compile(input: string | Uint8Array, options: CompileOptions = {}
     );
   }
   try {
-    return compileText(text, file);
+    return compileText(text, file, options.translations ?? {});
   } catch (error) {
     // a compiler bug must still be a diagnostic, never a crash of `ninefold check`
     if (error instanceof RangeError) {
@@ -207,7 +213,11 @@ interface Collected {
   keySpans: Map<TopKey, Span>;
 }
 
-function compileText(text: string, file: string): CompileResult {
+function compileText(
+  text: string,
+  file: string,
+  translationFiles: Readonly<Record<string, string>>,
+): CompileResult {
   const bag = new DiagnosticBag(file, new LineIndex(text));
   const isYaml = /\.ya?ml$/i.test(file);
   let title: string | null = null;
@@ -364,9 +374,8 @@ function compileText(text: string, file: string): CompileResult {
     }),
   ) as Record<FacetKey, Facet>;
 
-  const diagnostics = bag.items;
-  if (bag.hasErrors) return { ok: false, diagnostics };
-  const model: Model = {
+  if (bag.hasErrors) return { ok: false, diagnostics: bag.items };
+  const compiled: Model = {
     modelVersion: MODEL_VERSION,
     product,
     entities: ctx.entities,
@@ -384,6 +393,16 @@ function compileText(text: string, file: string): CompileResult {
     limits,
     facets,
   };
+  const { translations, diagnostics: translationDiagnostics } = readTranslations(
+    compiled,
+    translationFiles,
+    file,
+    bag,
+    ctx.spans,
+  );
+  const model: Model = Object.keys(translations).length > 0 ? { ...compiled, translations } : compiled;
+  const diagnostics = [...bag.items, ...translationDiagnostics];
+  if (translationDiagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics };
   return {
     ok: true,
     model,

@@ -11,3 +11,4 @@ export { type Diagnostic, type Span } from './diagnostics/diagnostic.js';
 export { nearest, suggestion } from './diagnostics/suggest.js';
 export { LIMITS } from './source/limits.js';
 export { notationSchema } from './notation-schema.js';
+export { translationFile, translationLocale } from './facets/translations.js';

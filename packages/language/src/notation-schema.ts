@@ -87,6 +87,12 @@ const product = strictObject(
       anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'null' }],
     },
     locale: text('BCP 47 tag for messages, numbers and dates, like `en`, `en-GB` or `de-DE`. Default `en`.'),
+    locales: {
+      description:
+        'The locales the product is offered in, the default first (BCP 47 tags, like `[en-GB, fr-FR]`). Each other locale reads its words from `<spec>.<locale>.yaml` beside the spec.',
+      type: 'array',
+      items: { type: 'string' },
+    },
     theme,
     dashboard: flag(
       'Offer each role a generated dashboard as its landing screen when the spec declares none. Default false.',

@@ -21,6 +21,11 @@ export interface ErrorDef {
   readonly description: string;
   /** True when the code comes from the built-in catalogue (possibly with a spec's message). */
   readonly builtin: boolean;
+  /**
+   * A built-in code whose message the spec rewrote: the shipped translations of the built-in
+   * message do not apply to it (the spec's own translations do; decision 0067).
+   */
+  readonly reworded?: true;
 }
 
 /** An entry of the built-in catalogue, whose code the catalogue itself makes a type. */

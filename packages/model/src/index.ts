@@ -21,3 +21,6 @@ export * from './notification-text.js';
 export * from './relations-protocol.js';
 export * from './files-protocol.js';
 export * from './events-protocol.js';
+export * from './i18n.js';
+export * from './localize.js';
+export * from './spec-texts.js';

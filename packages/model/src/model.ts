@@ -61,6 +61,13 @@ export interface Model {
    * (decision 0027). The app loads the whole model once signed in.
    */
   readonly signedOut?: true;
+  /**
+   * The spec's own words in its other locales (decision 0068): by locale, then by flat dotted key
+   * (`entities.Claim.label`, `errors.E_OVER_LIMIT.message`; `specTexts` names them all). Only what
+   * the translation files say; an untranslated word stays the default locale's. Absent or empty
+   * when the spec has one locale. `localizeModel` applies them.
+   */
+  readonly translations?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export interface Facet {
@@ -79,8 +86,16 @@ export interface Product {
   readonly summary: string;
   /** Who it is for, one entry per group; the notation takes one text or a list (decision 0064). */
   readonly audience: readonly string[];
-  /** BCP 47 tag used for messages, numbers and dates. */
+  /**
+   * BCP 47 tag used for messages, numbers and dates: the spec's default (`product.locales[0]`). The
+   * app and the server hand a localized model (`localizeModel`) whose locale is the reader's.
+   */
   readonly locale: string;
+  /**
+   * The locales the product is offered in, its default first (`product.locales`, or the one
+   * `product.locale`; decision 0067). A person picks among them.
+   */
+  readonly locales: readonly string[];
   readonly theme: Theme;
   /**
    * Whether each role's landing screen may be a generated dashboard when the spec declares none

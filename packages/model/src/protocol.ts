@@ -167,6 +167,11 @@ export const API_PATHS = {
   passwordResets: 'password-resets',
   /** `POST { token }`: what a one-time link is for (`WireLink`), or why it no longer works. */
   links: 'links/inspect',
+  /**
+   * `PUT { locale }`: the language the signed-in user picked, one of the spec's `product.locales`
+   * (decision 0067); answers `SessionAnswer`. `{ locale: null }` forgets it.
+   */
+  accountLocale: 'account/locale',
   /** `PUT { currentPassword, password }`: the signed-in user's new password; their other sessions end. */
   password: 'account/password',
   /** `GET` the signed-in user's sessions (`{ data: WireSession[] }`); `DELETE <id>` ends one. */
@@ -382,6 +387,11 @@ export interface SessionUser {
   readonly email: string;
   readonly name: string;
   readonly roles: readonly string[];
+  /**
+   * The locale the user picked in the app (`PUT <basePath>/account/locale`, decision 0067), null
+   * until they pick one: the app then follows the browser.
+   */
+  readonly locale: string | null;
   readonly context: SessionContext;
 }
 

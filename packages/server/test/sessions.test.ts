@@ -90,11 +90,13 @@ for (const dialect of DIALECTS) {
           email: 'ann@example.com',
           name: 'ann',
           roles: ['employee'],
+          // no language picked yet: the app follows the browser
+          locale: null,
           // the user as rules see them, so that the client decides as the server does; never the hash
           context: expect.objectContaining({ id: ann.id, email: 'ann@example.com', roles: ['employee'] }),
         },
       });
-      expect(Object.keys(response.json().user.context).join()).not.toMatch(/password/i);
+      expect(Object.keys(response.json().user.context).join()).not.toMatch(/password|locale/i);
       const set = response.cookies.find((c) => c.name === 'ninefold_session');
       expect(set).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
       expect(set?.secure).toBeUndefined();

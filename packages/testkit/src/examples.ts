@@ -2,7 +2,7 @@
  * The example specs of the repository (`examples/`), compiled: what the tests of every package run
  * a real product on.
  */
-import { compile } from '@ninefold/language';
+import { compile, translationLocale } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,19 +16,29 @@ const EXAMPLES_DIR = new URL('../../../examples/', import.meta.url);
  * @example for (const file of exampleFiles()) exampleModel(file);
  */
 export function exampleFiles(): string[] {
-  return readdirSync(EXAMPLES_DIR)
-    .filter((name) => /\.(md|ya?ml)$/.test(name))
-    .sort();
+  return (
+    readdirSync(EXAMPLES_DIR)
+      // a spec's translation (`orders.fr-FR.yaml`) is read with it, not as a spec (decision 0068)
+      .filter((name) => /\.(md|ya?ml)$/.test(name) && translationLocale(name) === null)
+      .sort()
+  );
 }
 
 /**
- * The compiled model of an example; one that does not compile fails the test.
+ * The compiled model of an example, with its translation files; one that does not compile fails
+ * the test.
  *
  * @example const model = exampleModel('expense-claims.md');
  */
 export function exampleModel(file: string): Model {
   const path = fileURLToPath(new URL(`${file}`, EXAMPLES_DIR));
-  const result = compile(readFileSync(path, 'utf8'), { file });
+  const base = file.replace(/\.(md|ya?ml)$/, '');
+  const translations = Object.fromEntries(
+    readdirSync(EXAMPLES_DIR)
+      .filter((name) => name.startsWith(`${base}.`) && translationLocale(name) !== null)
+      .map((name) => [name, readFileSync(fileURLToPath(new URL(name, EXAMPLES_DIR)), 'utf8')]),
+  );
+  const result = compile(readFileSync(path, 'utf8'), { file, translations });
   if (!result.ok) throw new Error(`examples/${file} does not compile`);
   return result.model;
 }

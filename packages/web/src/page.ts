@@ -4,7 +4,13 @@
  * the prerender of its screen laid over the app's root, with the queries it was made from.
  */
 import type { Prerender } from '@ninefold/client/prerender';
-import { MODEL_SCRIPT_ID, type Model, PRERENDER_MOUNT_ID, STATE_SCRIPT_ID } from '@ninefold/model';
+import {
+  MODEL_SCRIPT_ID,
+  type Model,
+  PRERENDER_MOUNT_ID,
+  STATE_SCRIPT_ID,
+  directionOf,
+} from '@ninefold/model';
 import { publicModel, signedOutModel } from '@ninefold/server';
 import { type BuildManifest, assetsOf } from './build-manifest.js';
 import { escapeHtml, scriptJson } from './html.js';
@@ -92,7 +98,7 @@ export function prerenderedPage(
       preloads +
       afterPreloads +
       `<script id="${STATE_SCRIPT_ID}" type="application/json"${cursorAttribute(prerender.eventCursor)}>${scriptJson(prerender.state)}</script>` +
-      `<div id="${PRERENDER_MOUNT_ID}" inert aria-hidden="true" data-scheme="${colorScheme}">${prerender.html}</div>` +
+      `<div id="${PRERENDER_MOUNT_ID}" inert aria-hidden="true" data-scheme="${colorScheme}" lang="${escapeHtml(prerender.locale)}" dir="${directionOf(prerender.locale)}">${prerender.html}</div>` +
       end
     );
   };

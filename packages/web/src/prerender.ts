@@ -11,6 +11,7 @@ import {
   DEVICE_SETTINGS_COOKIE,
   EVENT_CURSOR_HEADER,
   SESSION_COOKIE,
+  acceptedLanguages,
 } from '@ninefold/model';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 
@@ -71,7 +72,13 @@ export async function prerenderFor(
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
   try {
     return await Promise.race([
-      module.prerender({ model: app.ninefold.model, url: request.url, fetch: asUser, timeoutMs }),
+      module.prerender({
+        model: app.ninefold.model,
+        url: request.url,
+        fetch: asUser,
+        timeoutMs,
+        languages: acceptedLanguages(request.headers['accept-language']),
+      }),
       late,
     ]);
   } catch (error) {

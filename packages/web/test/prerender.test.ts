@@ -109,6 +109,37 @@ for (const dialect of DIALECTS) {
       expect(response.body).toMatch(/<html lang="en-GB" data-mantine-color-scheme="(light|dark)"/);
     });
 
+    it('is in the reader’s language: saved on the account, else the browser’s, else the spec’s', async () => {
+      const mountOf = (response: LightMyRequestResponse) =>
+        /<div id="nf-prerender"[^>]* lang="([^"]*)" dir="([^"]*)"/.exec(response.body)?.slice(1);
+      const inLanguage = (cookie: string, accept?: string) =>
+        server.app.inject({
+          method: 'GET',
+          url: '/my-claims',
+          headers: { cookie, ...(accept === undefined ? {} : { 'accept-language': accept }) },
+        });
+      // no preference anywhere: the spec's default locale
+      const plain = await inLanguage(ann);
+      expect(mountOf(plain)).toEqual(['en-GB', 'ltr']);
+      expect(prerenderOf(plain).html).toContain('>Draft<');
+      // the browser's first language the product offers
+      const browser = await inLanguage(ann, 'de-DE, fr;q=0.9, en;q=0.5');
+      expect(mountOf(browser)).toEqual(['fr-FR', 'ltr']);
+      expect(prerenderOf(browser).html).toContain('>Brouillon<');
+      expect(prerenderOf(browser).html).toContain('2 notes de frais');
+      // the account's saved language comes before the browser's
+      const saved = await server.app.inject({
+        method: 'PUT',
+        url: '/api/account/locale',
+        headers: { ...CSRF, cookie: bob },
+        payload: { locale: 'fr-FR' },
+      });
+      expect(saved.statusCode, saved.body).toBeLessThan(300);
+      const bobs = await inLanguage(bob, 'en-GB');
+      expect(mountOf(bobs)).toEqual(['fr-FR', 'ltr']);
+      expect(prerenderOf(bobs).html).toContain('1 note de frais');
+    });
+
     it('applies the read masks of every answer', async () => {
       const records = (cookie: string, state: unknown) =>
         [...queries(state).entries()]

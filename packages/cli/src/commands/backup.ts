@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readSpecTranslations } from '../spec-translations.js';
 import { compile } from '@ninefold/language';
 import { openFileStore } from '@ninefold/server';
 import { makeBackup } from '../backup/make-backup.js';
@@ -64,7 +65,7 @@ export async function backup(args: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`Cannot read the spec ${spec}.\n`);
     return EXIT.errors;
   }
-  const compiled = compile(text, { file: spec });
+  const compiled = compile(text, { file: spec, translations: readSpecTranslations(specPath) });
   if (!compiled.ok) {
     io.stderr.write(`The spec has errors; run \`ninefold check ${spec}\` for details.\n`);
     return EXIT.errors;

@@ -1,9 +1,10 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { compile, LIMITS, type CompileResult } from '@ninefold/language';
 import { formatDiagnostic, formatSummary } from '../format.js';
 import { EXIT, palette, type Io } from '../io.js';
 import { nearestSpec } from '../spec-path.js';
+import { isTranslationFile, readSpecTranslations } from '../spec-translations.js';
 
 const SPEC_FILE = /\.(md|markdown|txt|ya?ml)$/i;
 
@@ -22,6 +23,8 @@ Exit status: 0 when every spec is valid (warnings allowed), 1 when any has error
 interface Checked {
   readonly file: string;
   readonly source: string;
+  /** The translation files read with the spec, by path: their diagnostics quote their lines. */
+  readonly translations?: Readonly<Record<string, string>>;
   readonly result: CompileResult | null;
   readonly readError: string | null;
 }
@@ -54,7 +57,10 @@ export function check(args: readonly string[], io: Io): number {
         io.stdout.write(`${c.red('✗')} ${c.bold(item.file)}  ${item.readError}\n`);
         continue;
       }
-      for (const d of item.result!.diagnostics) io.stdout.write(`${formatDiagnostic(d, item.source, c)}\n`);
+      for (const d of item.result!.diagnostics)
+        io.stdout.write(
+          `${formatDiagnostic(d, d.file === item.file ? item.source : (item.translations?.[d.file] ?? ''), c)}\n`,
+        );
       io.stdout.write(formatSummary(item.file, item.result!, c));
     }
     const errors = checked.reduce(
@@ -80,9 +86,17 @@ function expand(targets: readonly string[], io: Io): string[] {
     } catch {
       // reported when read
     }
-    if (!isDir) files.push(target);
-    else {
-      for (const name of readdirSync(path).sort()) {
+    if (!isDir) {
+      // `check examples/*`: a translation named beside its spec is read with the spec
+      const siblings = targets
+        .filter((t) => dirname(resolve(io.cwd, t)) === dirname(path))
+        .map((t) => basename(t));
+      if (!isTranslationFile(basename(target), siblings)) files.push(target);
+    } else {
+      const names = readdirSync(path).sort();
+      for (const name of names) {
+        // a spec's translation (`claims.fr-FR.yaml` beside `claims.md`) is read with it, not as a spec
+        if (isTranslationFile(name, names)) continue;
         if (SPEC_FILE.test(name) && statSync(join(path, name)).isFile())
           files.push(relative(io.cwd, join(path, name)) || name);
       }
@@ -112,13 +126,23 @@ function checkFile(file: string, io: Io): Checked {
     const hint = near === null ? '' : ` — did you mean ${near}?`;
     return { file, source: '', result: null, readError: `cannot read ${file}: ${reason}${hint}` };
   }
-  const result = compile(bytes, { file });
+  const translations = readSpecTranslations(resolve(io.cwd, file));
+  const shown = Object.fromEntries(
+    Object.entries(translations).map(([path, text]) => [relativeTo(io.cwd, file, path), text]),
+  );
+  const result = compile(bytes, { file, translations: shown });
   return {
     file,
+    translations: shown,
     source: result.ok || !result.diagnostics.some((d) => d.code === 'NF001') ? bytes.toString('utf8') : '',
     result,
     readError: null,
   };
+}
+
+/** A translation's path written as the spec's is: relative when the spec was named relatively. */
+function relativeTo(cwd: string, specFile: string, path: string): string {
+  return isAbsolute(specFile) ? path : relative(cwd, path);
 }
 
 function readPrefix(path: string, length: number): Buffer {

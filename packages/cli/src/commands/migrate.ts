@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { readSpecTranslations } from '../spec-translations.js';
 import { compile } from '@ninefold/language';
 import { type Model } from '@ninefold/model';
 import { type Database, DataLossError, migrate, openDatabase, planMigration } from '@ninefold/server';
@@ -114,7 +115,7 @@ export async function openSpecDatabase(
     io.stderr.write(`Cannot read the spec ${spec}.\n`);
     return null;
   }
-  const compiled = compile(text, { file: spec });
+  const compiled = compile(text, { file: spec, translations: readSpecTranslations(path) });
   if (!compiled.ok) {
     io.stderr.write(`The spec has errors; run \`ninefold check ${spec}\` for details.\n`);
     return null;

@@ -7,14 +7,16 @@ import { Suspense } from 'react';
 import { Loading } from '../admin/Loading';
 import { lazyComponent } from '../runtime/lazy';
 import { useDocumentTitle } from '../shell/title';
+import { useT } from '../i18n/I18nProvider';
 
 const TwoStepSection = lazyComponent(() => import('./TwoStepSection').then((module) => module.default));
 
 export default function TwoStepPage() {
-  useDocumentTitle('Two-step sign-in');
+  const t = useT();
+  useDocumentTitle(t('account.twoStep.title'));
   return (
     <Stack gap="md" py="md" maw={640}>
-      <Title order={1}>Security</Title>
+      <Title order={1}>{t('account.security')}</Title>
       <Suspense fallback={<Loading />}>
         <TwoStepSection />
       </Suspense>

@@ -16,6 +16,9 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { Loading } from '../admin/Loading';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
+import { richText } from '../i18n/rich';
+import { type MessageKey } from '../i18n/catalogue';
 import { AppKey, RecoveryCodes } from './two-step-parts';
 import { useTwoStep, useTwoStepChanges } from './two-step-api';
 
@@ -30,6 +33,7 @@ const IDLE: Step = { kind: 'idle' };
 
 export default function TwoStepSection() {
   const model = useModel();
+  const t = useT();
   const user = useUser();
   const status = useTwoStep(user.id);
   const changes = useTwoStepChanges(user.id);
@@ -38,17 +42,19 @@ export default function TwoStepSection() {
 
   let body: ReactNode;
   if (step.kind === 'codes') {
-    body = <RecoveryCodes codes={step.codes} doneLabel="I have saved them" onDone={() => setStep(IDLE)} />;
+    body = (
+      <RecoveryCodes
+        codes={step.codes}
+        doneLabel={t('account.twoStep.savedThem')}
+        onDone={() => setStep(IDLE)}
+      />
+    );
   } else if (status.isPending) {
     body = <Loading />;
   } else if (status.isError) {
     body = <ErrorPanel error={status.error} onRetry={() => void status.refetch()} />;
   } else if (!status.data.available) {
-    body = (
-      <Text size="sm">
-        You sign in with single sign-on: your company’s sign-in asks for the second step, not this app.
-      </Text>
-    );
+    body = <Text size="sm">{t('account.twoStep.sso')}</Text>;
   } else if (step.kind === 'enrolling') {
     body = (
       <Enrolment
@@ -81,19 +87,17 @@ export default function TwoStepSection() {
     body = (
       <Stack gap="sm">
         <Text size="sm">
-          <strong>On.</strong> Signing in asks for a code from your authenticator app after your password.{' '}
-          {status.data.recoveryCodesLeft === 1
-            ? '1 recovery code is left.'
-            : `${status.data.recoveryCodesLeft} recovery codes are left.`}
+          {richText(t, 'account.twoStep.onText', { on: <strong>{t('account.twoStep.on')}</strong> })}{' '}
+          {t('account.twoStep.codesLeft', { n: status.data.recoveryCodesLeft })}
         </Text>
         {status.data.required && (
           <Text size="sm" data-testid="two-step-required">
-            {model.product.name} requires two-step sign-in for your account, so it cannot be turned off.
+            {t('account.twoStep.required', { product: model.product.name })}
           </Text>
         )}
         <Group gap="sm">
           <Button variant="default" onClick={() => setStep({ kind: 'password', action: 'codes' })}>
-            New recovery codes
+            {t('account.twoStep.newCodes')}
           </Button>
           {!status.data.required && (
             <Button
@@ -101,7 +105,7 @@ export default function TwoStepSection() {
               color="red"
               onClick={() => setStep({ kind: 'password', action: 'disable' })}
             >
-              Turn off
+              {t('account.twoStep.turnOff')}
             </Button>
           )}
         </Group>
@@ -111,10 +115,11 @@ export default function TwoStepSection() {
     body = (
       <Stack gap="sm" align="flex-start">
         <Text size="sm">
-          <strong>Off.</strong> Add a second step to signing in: a code from an authenticator app on your
-          phone, so that your password alone does not open your account.
+          {richText(t, 'account.twoStep.offText', { off: <strong>{t('account.twoStep.off')}</strong> })}
         </Text>
-        <Button onClick={() => setStep({ kind: 'password', action: 'enrol' })}>Turn on</Button>
+        <Button onClick={() => setStep({ kind: 'password', action: 'enrol' })}>
+          {t('account.twoStep.turnOn')}
+        </Button>
       </Stack>
     );
   }
@@ -122,7 +127,7 @@ export default function TwoStepSection() {
   return (
     <Stack component="section" gap="sm" aria-labelledby={titleId} data-testid="two-step-section">
       <Title order={2} size="h3" id={titleId}>
-        Two-step sign-in
+        {t('account.twoStep.title')}
       </Title>
       {body}
     </Stack>
@@ -130,10 +135,10 @@ export default function TwoStepSection() {
 }
 
 const ACTIONS = {
-  enrol: { label: 'Continue', hint: 'Enter your password to turn two-step sign-in on.' },
-  codes: { label: 'Make new codes', hint: 'Enter your password: your old recovery codes will stop working.' },
-  disable: { label: 'Turn off', hint: 'Enter your password to turn two-step sign-in off.' },
-} as const;
+  enrol: { label: 'common.continue', hint: 'account.twoStep.hintEnrol' },
+  codes: { label: 'account.twoStep.makeCodes', hint: 'account.twoStep.hintCodes' },
+  disable: { label: 'account.twoStep.turnOff', hint: 'account.twoStep.hintDisable' },
+} as const satisfies Record<string, { label: MessageKey; hint: MessageKey }>;
 
 /** The password again, before any change (ASVS 5.0 7.5.1). */
 function PasswordStep({
@@ -146,6 +151,7 @@ function PasswordStep({
   onCancel(): void;
 }) {
   const model = useModel();
+  const t = useT();
   const [password, setPassword] = useState('');
   const [endOthers, setEndOthers] = useState(true);
   const [pending, setPending] = useState(false);
@@ -166,14 +172,14 @@ function PasswordStep({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm" maw={420}>
-        <Text size="sm">{ACTIONS[action].hint}</Text>
+        <Text size="sm">{t(ACTIONS[action].hint)}</Text>
         {failure !== null && (
           <Alert color="red" role="alert" data-error-code={failure.code}>
             {failure.message}
           </Alert>
         )}
         <PasswordInput
-          label="Current password"
+          label={t('account.twoStep.currentPassword')}
           autoComplete="current-password"
           required
           value={password}
@@ -183,17 +189,17 @@ function PasswordStep({
         />
         {action === 'disable' && (
           <Checkbox
-            label="Also sign me out everywhere else"
+            label={t('account.twoStep.endOthers')}
             checked={endOthers}
             onChange={(e) => setEndOthers(e.currentTarget.checked)}
           />
         )}
         <Group gap="sm">
           <Button type="submit" loading={pending} {...(action === 'disable' ? { color: 'red' } : {})}>
-            {ACTIONS[action].label}
+            {t(ACTIONS[action].label)}
           </Button>
           <Button variant="subtle" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </Button>
         </Group>
       </Stack>
@@ -214,6 +220,7 @@ function Enrolment({
   onCancel(): void;
 }) {
   const model = useModel();
+  const t = useT();
   const [code, setCode] = useState('');
   const [endOthers, setEndOthers] = useState(true);
   const submit = (event: FormEvent) => {
@@ -227,19 +234,16 @@ function Enrolment({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm" maw={420}>
-        <Text size="sm">
-          1. Scan this QR code with an authenticator app (such as Google Authenticator, Microsoft
-          Authenticator, 1Password or Aegis).
-        </Text>
+        <Text size="sm">{t('account.twoStep.scan')}</Text>
         <AppKey enrolment={enrolment} />
-        <Text size="sm">2. Enter the 6-digit code the app shows.</Text>
+        <Text size="sm">{t('account.twoStep.enterAppCode')}</Text>
         {failure !== null && (
           <Alert color="red" role="alert" data-error-code={failure.code}>
             {failure.message}
           </Alert>
         )}
         <TextInput
-          label="Authentication code"
+          label={t('account.twoStep.code')}
           autoComplete="one-time-code"
           inputMode="numeric"
           pattern="[0-9 ]*"
@@ -249,16 +253,16 @@ function Enrolment({
           onChange={(e) => setCode(e.currentTarget.value)}
         />
         <Checkbox
-          label="Also sign me out everywhere else"
+          label={t('account.twoStep.endOthers')}
           checked={endOthers}
           onChange={(e) => setEndOthers(e.currentTarget.checked)}
         />
         <Group gap="sm">
           <Button type="submit" loading={confirm.isPending}>
-            Turn on
+            {t('account.twoStep.turnOn')}
           </Button>
           <Button variant="subtle" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </Button>
         </Group>
       </Stack>

@@ -8,6 +8,8 @@ import { Alert, Button, Code, Group, List, Stack, Text } from '@mantine/core';
 import { type MfaEnrolment } from '@ninefold/model';
 import { useState } from 'react';
 import { useModel } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
+import { richText } from '../i18n/rich';
 
 /**
  * The QR code of an enrolment (an `<img>` of its SVG as a data URL) and its key, in groups of four.
@@ -16,21 +18,25 @@ import { useModel } from '../runtime/runtime';
  */
 export function AppKey({ enrolment }: { enrolment: MfaEnrolment }) {
   const model = useModel();
+  const t = useT();
   const key = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? enrolment.secret;
   return (
     <>
       <img
         src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
-        alt={`QR code to add ${model.product.name} to an authenticator app`}
+        alt={t('account.twoStep.qrAlt', { product: model.product.name })}
         width={200}
         height={200}
         style={{ background: 'white' }}
       />
       <Text size="sm">
-        Cannot scan it? Enter this key in the app instead:{' '}
-        <Code data-testid="two-step-key" style={{ userSelect: 'all' }}>
-          {key}
-        </Code>
+        {richText(t, 'account.twoStep.cannotScan', {
+          key: (
+            <Code data-testid="two-step-key" style={{ userSelect: 'all' }}>
+              {key}
+            </Code>
+          ),
+        })}
       </Text>
     </>
   );
@@ -51,8 +57,9 @@ export function RecoveryCodes({
   onDone(): void;
 }) {
   const model = useModel();
+  const t = useT();
   const [copied, setCopied] = useState(false);
-  const text = `${model.product.name} recovery codes — each works once.\n\n${codes.join('\n')}\n`;
+  const text = `${t('account.twoStep.codesFileTitle', { product: model.product.name })}\n\n${codes.join('\n')}\n`;
   const copy = () => {
     void navigator.clipboard?.writeText(text).then(
       () => setCopied(true),
@@ -69,16 +76,15 @@ export function RecoveryCodes({
   };
   return (
     <Stack gap="sm" maw={480}>
-      <Alert color="yellow" title="Save your recovery codes now" role="status">
-        If you lose your phone, each of these codes signs you in once instead of the app’s code. They are
-        shown only this once: keep them somewhere safe, like a password manager.
+      <Alert color="yellow" title={t('account.twoStep.saveCodesTitle')} role="status">
+        {t('account.twoStep.saveCodes')}
       </Alert>
       <List
         data-testid="recovery-codes"
         spacing={2}
         listStyleType="none"
         ff="monospace"
-        aria-label="Recovery codes"
+        aria-label={t('account.twoStep.recoveryCodes')}
       >
         {codes.map((code) => (
           <List.Item key={code}>{code}</List.Item>
@@ -86,10 +92,10 @@ export function RecoveryCodes({
       </List>
       <Group gap="sm">
         <Button variant="default" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('common.copied') : t('common.copy')}
         </Button>
         <Button variant="default" onClick={download}>
-          Download
+          {t('common.download')}
         </Button>
         <Button onClick={onDone}>{doneLabel}</Button>
       </Group>

@@ -9,6 +9,7 @@ import { SIGNED_IN_PATHS } from '@ninefold/model';
 import { type ReactNode } from 'react';
 import { useMatch } from 'react-router';
 import { useSession } from '../auth/session';
+import { useT } from '../i18n/I18nProvider';
 import { ButtonLink } from '../components/buttons';
 import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
@@ -18,11 +19,21 @@ import { useDocumentTitle } from '../shell/title';
  * create users without being admins (`adminOnly: false`): they see that link alone.
  */
 export const ADMIN_PAGES = [
-  { path: SIGNED_IN_PATHS.adminJobs, label: 'Jobs', adminOnly: true },
-  { path: SIGNED_IN_PATHS.adminWebhooks, label: 'Webhook deliveries', adminOnly: true },
-  { path: SIGNED_IN_PATHS.adminMail, label: 'Mail outbox', adminOnly: true },
-  { path: SIGNED_IN_PATHS.adminInvitations, label: 'Invitations', adminOnly: false },
-  { path: SIGNED_IN_PATHS.adminAudit, label: 'Audit trail', adminOnly: true },
+  { path: SIGNED_IN_PATHS.adminJobs, label: 'Jobs', key: 'admin.jobs', adminOnly: true },
+  {
+    path: SIGNED_IN_PATHS.adminWebhooks,
+    label: 'Webhook deliveries',
+    key: 'admin.webhooks',
+    adminOnly: true,
+  },
+  { path: SIGNED_IN_PATHS.adminMail, label: 'Mail outbox', key: 'admin.mail', adminOnly: true },
+  {
+    path: SIGNED_IN_PATHS.adminInvitations,
+    label: 'Invitations',
+    key: 'admin.invitations',
+    adminOnly: false,
+  },
+  { path: SIGNED_IN_PATHS.adminAudit, label: 'Audit trail', key: 'admin.audit', adminOnly: true },
 ] as const;
 
 /**
@@ -32,15 +43,16 @@ export const ADMIN_PAGES = [
  */
 export function AdminFrame({ title, children }: { title: string; children: ReactNode }) {
   useDocumentTitle(title);
+  const t = useT();
   const model = useModel();
   const { data: user } = useSession();
   const admin = user != null && isAdmin(model, user.roles);
   return (
     <Stack gap="md" py="md">
       <Title order={1}>{title}</Title>
-      <Group gap="xs" component="nav" aria-label="Admin">
+      <Group gap="xs" component="nav" aria-label={t('admin.nav')}>
         {ADMIN_PAGES.filter((page) => admin || !page.adminOnly).map((page) => (
-          <AdminLink key={page.path} to={page.path} label={page.label} />
+          <AdminLink key={page.path} to={page.path} label={t(page.key)} />
         ))}
       </Group>
       {children}

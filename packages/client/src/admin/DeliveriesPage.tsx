@@ -10,14 +10,16 @@ import { TextButton } from '../components/buttons';
 import { formatDateTime } from '../format/values';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
+import { type MessageKey } from '../i18n/catalogue';
 import { Loading } from './Loading';
 import { AdminFrame } from './AdminFrame';
 import { useDeliveries, useResendDelivery } from './admin-api';
 
-const STATE_LABELS: Readonly<Record<DeliveryState, string>> = {
-  pending: 'Pending',
-  delivered: 'Delivered',
-  failed: 'Failed',
+const STATE_LABELS: Readonly<Record<DeliveryState, MessageKey>> = {
+  pending: 'admin.delivery.pending',
+  delivered: 'admin.delivery.delivered',
+  failed: 'admin.delivery.failed',
 };
 
 const STATE_COLORS: Readonly<Record<DeliveryState, string>> = {
@@ -27,14 +29,16 @@ const STATE_COLORS: Readonly<Record<DeliveryState, string>> = {
 };
 
 export default function DeliveriesPage() {
+  const t = useT();
   return (
-    <AdminFrame title="Webhook deliveries">
+    <AdminFrame title={t('admin.webhooks')}>
       <Deliveries />
     </AdminFrame>
   );
 }
 
 function Deliveries() {
+  const t = useT();
   const model = useModel();
   const deliveries = useDeliveries();
   const resend = useResendDelivery();
@@ -44,17 +48,17 @@ function Deliveries() {
   return (
     <>
       {resend.isError && (
-        <Alert color="red" role="alert" title="The delivery was not sent again">
+        <Alert color="red" role="alert" title={t('admin.delivery.resendFailed')}>
           {describeError(model, resend.error).message}
         </Alert>
       )}
       {resend.isSuccess && (
         <Text size="sm" role="status">
-          Queued to be sent again.
+          {t('admin.delivery.queued')}
         </Text>
       )}
       {deliveries.data.length === 0 ? (
-        <Text c="dimmed">No deliveries yet.</Text>
+        <Text c="dimmed">{t('admin.delivery.none')}</Text>
       ) : (
         <DeliveriesTable
           deliveries={deliveries.data}
@@ -78,19 +82,20 @@ function DeliveriesTable({
   sending: string | null;
   onResend(id: string): void;
 }) {
+  const t = useT();
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table striped aria-label="Webhook deliveries">
+      <Table striped aria-label={t('admin.webhooks')}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Webhook</Table.Th>
-            <Table.Th>Event</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Attempts</Table.Th>
-            <Table.Th>Last answer</Table.Th>
-            <Table.Th>Updated</Table.Th>
+            <Table.Th>{t('admin.delivery.webhook')}</Table.Th>
+            <Table.Th>{t('admin.delivery.event')}</Table.Th>
+            <Table.Th>{t('admin.state')}</Table.Th>
+            <Table.Th>{t('admin.attempts')}</Table.Th>
+            <Table.Th>{t('admin.delivery.lastAnswer')}</Table.Th>
+            <Table.Th>{t('admin.delivery.updated')}</Table.Th>
             <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
+              <VisuallyHidden>{t('admin.actions')}</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -101,7 +106,7 @@ function DeliveriesTable({
               <Table.Td>{delivery.event}</Table.Td>
               <Table.Td>
                 <Badge variant="light" color={STATE_COLORS[delivery.state]}>
-                  {STATE_LABELS[delivery.state]}
+                  {t(STATE_LABELS[delivery.state])}
                 </Badge>
               </Table.Td>
               <Table.Td>{delivery.attempts}</Table.Td>
@@ -118,7 +123,7 @@ function DeliveriesTable({
                   disabled={sending === delivery.id}
                   onClick={() => onResend(delivery.id)}
                 >
-                  Resend
+                  {t('admin.delivery.resend')}
                 </TextButton>
               </Table.Td>
             </Table.Tr>

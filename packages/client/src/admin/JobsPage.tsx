@@ -13,14 +13,16 @@ import { formatDateTime } from '../format/values';
 import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { Loading } from './Loading';
+import { useT } from '../i18n/I18nProvider';
+import { type MessageKey } from '../i18n/catalogue';
 import { AdminFrame } from './AdminFrame';
 import { useJobs, useRetryJob } from './admin-api';
 
-const STATE_LABELS: Readonly<Record<JobState, string>> = {
-  pending: 'Pending',
-  running: 'Running',
-  done: 'Done',
-  dead: 'Dead',
+const STATE_LABELS: Readonly<Record<JobState, MessageKey>> = {
+  pending: 'admin.job.pending',
+  running: 'admin.job.running',
+  done: 'admin.job.done',
+  dead: 'admin.job.dead',
 };
 
 const STATE_COLORS: Readonly<Record<JobState, string>> = {
@@ -38,8 +40,9 @@ function stateOf(param: string | null): JobState | null {
 }
 
 export default function JobsPage() {
+  const t = useT();
   return (
-    <AdminFrame title="Jobs">
+    <AdminFrame title={t('admin.jobs')}>
       <Jobs />
     </AdminFrame>
   );
@@ -51,6 +54,7 @@ function Jobs() {
   const jobs = useJobs(state);
   const retry = useRetryJob();
   const model = useModel();
+  const t = useT();
 
   const filter = (value: string) =>
     setParams(value === ALL ? {} : { state: value }, { replace: true, preventScrollReset: true });
@@ -58,17 +62,17 @@ function Jobs() {
   return (
     <>
       <SegmentedControl
-        aria-label="State"
+        aria-label={t('admin.state')}
         value={state ?? ALL}
         onChange={filter}
         data={[
-          { value: ALL, label: 'All' },
-          ...JOB_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] })),
+          { value: ALL, label: t('admin.all') },
+          ...JOB_STATES.map((s) => ({ value: s, label: t(STATE_LABELS[s]) })),
         ]}
         style={{ alignSelf: 'flex-start' }}
       />
       {retry.isError && (
-        <Alert color="red" role="alert" title="The job was not retried">
+        <Alert color="red" role="alert" title={t('admin.job.retryFailed')}>
           {describeError(model, retry.error).message}
         </Alert>
       )}
@@ -77,9 +81,7 @@ function Jobs() {
       ) : jobs.isError ? (
         <ErrorPanel error={jobs.error} onRetry={() => void jobs.refetch()} />
       ) : jobs.data.length === 0 ? (
-        <Text c="dimmed">
-          {state === null ? 'No jobs yet.' : `No ${STATE_LABELS[state].toLowerCase()} jobs.`}
-        </Text>
+        <Text c="dimmed">{state === null ? t('admin.job.none') : t('admin.job.noneIn', { state })}</Text>
       ) : (
         <JobsTable
           jobs={jobs.data}
@@ -103,18 +105,19 @@ function JobsTable({
   retrying: string | null;
   onRetry(id: string): void;
 }) {
+  const t = useT();
   return (
     <Table.ScrollContainer minWidth={640}>
-      <Table striped aria-label="Jobs">
+      <Table striped aria-label={t('admin.jobs')}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Kind</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Attempts</Table.Th>
-            <Table.Th>Runs at</Table.Th>
-            <Table.Th>Last error</Table.Th>
+            <Table.Th>{t('admin.job.kind')}</Table.Th>
+            <Table.Th>{t('admin.state')}</Table.Th>
+            <Table.Th>{t('admin.attempts')}</Table.Th>
+            <Table.Th>{t('admin.job.runsAt')}</Table.Th>
+            <Table.Th>{t('admin.job.lastError')}</Table.Th>
             <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
+              <VisuallyHidden>{t('admin.actions')}</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -124,7 +127,7 @@ function JobsTable({
               <Table.Td>{job.kind}</Table.Td>
               <Table.Td>
                 <Badge variant="light" color={STATE_COLORS[job.state]}>
-                  {STATE_LABELS[job.state]}
+                  {t(STATE_LABELS[job.state])}
                 </Badge>
               </Table.Td>
               <Table.Td>
@@ -144,7 +147,7 @@ function JobsTable({
                     disabled={retrying === job.id}
                     onClick={() => onRetry(job.id)}
                   >
-                    Retry
+                    {t('admin.job.retry')}
                   </TextButton>
                 )}
               </Table.Td>

@@ -4,12 +4,14 @@
  * both share into the first page, which then loads in more, smaller pieces.
  */
 import { Center, Loader } from '@mantine/core';
+import { useT } from '../i18n/I18nProvider';
 
 /** A loader centred in the page, named for assistive technology. */
 export function Loading() {
+  const t = useT();
   return (
     <Center py="xl">
-      <Loader aria-label="Loading" />
+      <Loader aria-label={t('admin.loading')} />
     </Center>
   );
 }

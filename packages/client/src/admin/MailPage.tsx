@@ -9,20 +9,23 @@ import { type WireMail } from '@ninefold/model';
 import { useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formatDateTime } from '../format/values';
+import { useT } from '../i18n/I18nProvider';
 import { useModel } from '../runtime/runtime';
 import { Loading } from './Loading';
 import { AdminFrame } from './AdminFrame';
 import { useMailOutbox } from './admin-api';
 
 export default function MailPage() {
+  const t = useT();
   return (
-    <AdminFrame title="Mail outbox">
+    <AdminFrame title={t('admin.mail')}>
       <Outbox />
     </AdminFrame>
   );
 }
 
 function Outbox() {
+  const t = useT();
   const model = useModel();
   const mail = useMailOutbox();
   const [open, setOpen] = useState<WireMail | null>(null);
@@ -32,18 +35,18 @@ function Outbox() {
   return (
     <>
       <Text size="sm" c="dimmed">
-        Mail is kept here while no SMTP server is set up (SMTP_URL).
+        {t('admin.mail.kept')}
       </Text>
       {mail.data.length === 0 ? (
-        <Text c="dimmed">No mail yet.</Text>
+        <Text c="dimmed">{t('admin.mail.none')}</Text>
       ) : (
         <Table.ScrollContainer minWidth={560}>
-          <Table striped highlightOnHover aria-label="Mail outbox">
+          <Table striped highlightOnHover aria-label={t('admin.mail')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Subject</Table.Th>
-                <Table.Th>To</Table.Th>
-                <Table.Th>Sent</Table.Th>
+                <Table.Th>{t('admin.mail.subject')}</Table.Th>
+                <Table.Th>{t('admin.mail.to')}</Table.Th>
+                <Table.Th>{t('admin.mail.sent')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -56,7 +59,7 @@ function Outbox() {
                       td="underline"
                       fz="sm"
                     >
-                      {item.subject === '' ? '(no subject)' : item.subject}
+                      {item.subject === '' ? t('admin.mail.noSubject') : item.subject}
                     </UnstyledButton>
                   </Table.Td>
                   <Table.Td>{item.to}</Table.Td>
@@ -75,13 +78,14 @@ function Outbox() {
 }
 
 function MailView({ mail, locale }: { mail: WireMail; locale: string }) {
+  const t = useT();
   return (
     <Stack gap="sm">
       <Text size="sm">
-        To {mail.to} · {formatDateTime(mail.createdAt, locale)}
+        {t('admin.mail.toAt', { to: mail.to, at: formatDateTime(mail.createdAt, locale) })}
       </Text>
       <Title order={2} size="h5">
-        Text
+        {t('admin.mail.text')}
       </Title>
       <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="mail-text">
         {mail.text}
@@ -89,10 +93,10 @@ function MailView({ mail, locale }: { mail: WireMail; locale: string }) {
       {mail.html !== '' && (
         <>
           <Title order={2} size="h5">
-            HTML
+            {t('admin.mail.html')}
           </Title>
           <iframe
-            title={`HTML of “${mail.subject}”`}
+            title={t('admin.mail.htmlOf', { subject: mail.subject })}
             // no token: scripts, forms, popups and same-origin access are all refused
             sandbox=""
             srcDoc={mail.html}

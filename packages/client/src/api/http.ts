@@ -21,7 +21,7 @@ import {
 // the queue's code loads with the screens that write; only its type is needed here
 import type { QueuedWrite } from '../offline/queue';
 import { type EventCursors, eventCursors } from './event-cursors';
-import { type UploadTransport, fetchTransport, xhrTransport } from './upload';
+import type { UploadTransport } from './upload';
 
 /** The server answered with a problem: the catalogue's code and its rendered message. */
 export class ApiError extends Error {
@@ -126,7 +126,11 @@ export function createHttp(options: HttpOptions): Http {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sleep = options.sleep ?? sleepFor;
   const base = basePath.replace(/\/+$/, '');
-  const transport = options.upload ?? (options.fetch === undefined ? xhrTransport : fetchTransport(doFetch));
+  // the transports load with the first upload: no first render sends a file (a smaller first chunk)
+  const transport: UploadTransport = async (request) => {
+    const { fetchTransport, xhrTransport } = await import('./upload');
+    return (options.fetch === undefined ? xhrTransport : fetchTransport(doFetch))(request);
+  };
   const cursors = eventCursors();
 
   const url: Http['url'] = (path, query) => {
@@ -198,7 +202,7 @@ export function createHttp(options: HttpOptions): Http {
     const headers = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE };
     let sent;
     try {
-      sent = await transport({
+      sent = await (options.upload ?? transport)({
         url: url(path, init.query),
         body,
         headers,

@@ -2,13 +2,16 @@
  * The app of a model: Mantine with the product's theme, TanStack Query, and the router. Everything
  * product-specific comes from the model; `createApp` wires the HTTP client to the session.
  */
-import { MantineProvider } from '@mantine/core';
-import { type Model } from '@ninefold/model';
+import { DirectionProvider, MantineProvider } from '@mantine/core';
+import { type Model, localizeModel } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { UNSAFE_createBrowserHistory } from 'react-router';
 import { createHttp } from '../api/http';
 import { SESSION_KEY } from '../auth/session';
+import { type I18n, createI18n } from '../i18n/i18n';
+import { FollowDirection, I18nProvider } from '../i18n/I18nProvider';
+import { FollowSavedLocale } from '../i18n/FollowSavedLocale';
 import { type OpenEventSource } from '../live/stream';
 import { type Runtime, RuntimeProvider } from '../runtime/runtime';
 import { AppRouter } from './AppRouter';
@@ -19,6 +22,8 @@ import { productTheme } from './theme';
 export interface AppParts {
   readonly runtime: Runtime;
   readonly queryClient: QueryClient;
+  /** The reader's language and the app's texts in it (decision 0067). */
+  readonly i18n: I18n;
 }
 
 /**
@@ -27,7 +32,13 @@ export interface AppParts {
  */
 export function createAppParts(
   model: Model,
-  options: { fetch?: typeof fetch; now?: () => Date; eventSource?: OpenEventSource } = {},
+  options: {
+    fetch?: typeof fetch;
+    now?: () => Date;
+    eventSource?: OpenEventSource;
+    /** The locales the reader wants, most wanted first; the browser's by default. */
+    wanted?: readonly string[];
+  } = {},
 ): AppParts {
   const queryClient = new QueryClient({
     defaultOptions: {
@@ -57,32 +68,50 @@ export function createAppParts(
     now: options.now ?? (() => new Date()),
     ...(options.eventSource === undefined ? {} : { eventSource: options.eventSource }),
   };
-  return { runtime, queryClient };
+  const i18n = createI18n({
+    locales: model.product.locales,
+    ...(options.wanted === undefined ? {} : { wanted: options.wanted }),
+  });
+  return { runtime, queryClient, i18n };
 }
 
 /** The app; `history` is the browser's unless given (tests give a memory history). */
 export function App({ parts, history }: { parts: AppParts; history?: GuardedHistory }) {
-  const { runtime, queryClient } = parts;
-  const model = runtime.model;
-  const theme = useMemo(() => productTheme(model.product.theme), [model]);
+  const { queryClient, i18n } = parts;
+  const model = parts.runtime.model;
+  // the model as the reader meets it: their locale's formats, the spec's words and the built-in
+  // messages in their language
+  const version = useSyncExternalStore(i18n.subscribe, i18n.version, i18n.version);
+  const runtime = useMemo(
+    () => ({ ...parts.runtime, model: localizeModel(model, i18n.locale, i18n.builtinMessages()) }),
+    [parts.runtime, model, i18n, version],
+  );
+  const closeDialog = i18n.t('first.closeDialog');
+  const theme = useMemo(() => productTheme(model.product.theme, closeDialog), [model, closeDialog]);
   const navigation = useMemo(
     () => history ?? guardHistory(UNSAFE_createBrowserHistory({ v5Compat: true })),
     [history],
   );
   return (
-    <RuntimeProvider runtime={runtime}>
-      <MantineProvider
-        theme={theme}
-        defaultColorScheme={model.product.theme.colorScheme}
-        // jsdom has no layout: in tests, dropdowns must not hide as if their input were scrolled away
-        env={import.meta.env.MODE === 'test' ? 'test' : 'default'}
-      >
-        <QueryClientProvider client={queryClient}>
-          <AppRouter history={navigation}>
-            <AppRoutes model={model} />
-          </AppRouter>
-        </QueryClientProvider>
-      </MantineProvider>
-    </RuntimeProvider>
+    <I18nProvider i18n={i18n}>
+      <DirectionProvider initialDirection={i18n.dir} detectDirection={false}>
+        <FollowDirection dir={i18n.dir} />
+        <RuntimeProvider runtime={runtime}>
+          <MantineProvider
+            theme={theme}
+            defaultColorScheme={model.product.theme.colorScheme}
+            // jsdom has no layout: in tests, dropdowns must not hide as if their input were scrolled away
+            env={import.meta.env.MODE === 'test' ? 'test' : 'default'}
+          >
+            <QueryClientProvider client={queryClient}>
+              <FollowSavedLocale />
+              <AppRouter history={navigation}>
+                <AppRoutes model={model} />
+              </AppRouter>
+            </QueryClientProvider>
+          </MantineProvider>
+        </RuntimeProvider>
+      </DirectionProvider>
+    </I18nProvider>
   );
 }

@@ -46,16 +46,24 @@ export function shadesOf(hex: string): MantineColorsTuple | null {
  * link in running text), and every dialog's close button named. Plain objects, as `Modal.extend`
  * would return them: naming the components themselves would load the dialog's code with the shell.
  */
-const accessible = {
-  components: {
-    Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
-    Modal: {
-      defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } satisfies Partial<ModalProps>,
+const accessibleWith = (closeDialog: string) =>
+  ({
+    components: {
+      Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
+      Modal: {
+        defaultProps: { closeButtonProps: { 'aria-label': closeDialog } } satisfies Partial<ModalProps>,
+      },
     },
-  },
-} satisfies MantineThemeOverride;
+  }) satisfies MantineThemeOverride;
 
-export function productTheme(theme: Theme): MantineThemeOverride {
+/**
+ * Mantine's theme for the spec's colours; `closeDialog` names every dialog's close button, in the
+ * reader's language (`t('first.closeDialog')`).
+ *
+ * @example productTheme(model.product.theme, i18n.t('first.closeDialog'))
+ */
+export function productTheme(theme: Theme, closeDialog = 'Close dialog'): MantineThemeOverride {
+  const accessible = accessibleWith(closeDialog);
   const name = theme.primaryColor.trim();
   // Mantine's shade 6 of its own colours is too light for text on white: the first of 8 and 9 that
   // reads at 4.5:1 (teal's 8 does not); a colour with neither (yellow, lime, orange) is darkened

@@ -4,6 +4,7 @@ import { Navigate, useLocation } from 'react-router';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useSession } from './session';
 import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * The signed-in part of the app. Without a session — never signed in, signed out, or expired —
@@ -12,12 +13,13 @@ import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
+  const t = useT();
   // signed in elsewhere (another tab) while this page runs on the signed-out model
   const needsWholeModel = useNeedsWholeModel(session.data != null);
   if (session.isPending) {
     return (
       <Center h="100dvh">
-        <Loader aria-label="Loading" />
+        <Loader aria-label={t('first.loader')} />
       </Center>
     );
   }

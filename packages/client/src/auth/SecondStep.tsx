@@ -17,6 +17,7 @@ import { type FormEvent, useState } from 'react';
 import { AppKey, RecoveryCodes } from '../account/two-step-parts';
 import { describeError } from '../runtime/messages';
 import { useHttp, useModel } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
 import { signedIn } from './session-actions';
 
 export default function SecondStep({
@@ -39,6 +40,7 @@ export default function SecondStep({
 /** The code of the app, or a recovery code, for a user whose factor is on. */
 function CodeStep({ challenge, onRestart }: { challenge: string; onRestart(): void }) {
   const model = useModel();
+  const t = useT();
   const http = useHttp();
   const client = useQueryClient();
   const [recovery, setRecovery] = useState(false);
@@ -66,12 +68,10 @@ function CodeStep({ challenge, onRestart }: { challenge: string; onRestart(): vo
       <Stack>
         <div>
           <Title order={1} size="h2" id="second-step-title">
-            Two-step sign-in
+            {t('account.twoStep.title')}
           </Title>
           <Text c="dimmed" size="sm" mt={4}>
-            {recovery
-              ? 'Enter one of the recovery codes you saved when you turned two-step sign-in on. Each works once.'
-              : 'Enter the 6-digit code your authenticator app shows for this account.'}
+            {recovery ? t('account.twoStep.enterRecovery') : t('account.twoStep.enterCode')}
           </Text>
         </div>
         {failure !== null && (
@@ -81,14 +81,14 @@ function CodeStep({ challenge, onRestart }: { challenge: string; onRestart(): vo
         )}
         {over ? (
           <Button onClick={onRestart} fullWidth>
-            Sign in again
+            {t('account.twoStep.signInAgain')}
           </Button>
         ) : (
           <>
             {recovery ? (
               <TextInput
                 key="recovery"
-                label="Recovery code"
+                label={t('account.twoStep.recoveryCode')}
                 autoComplete="off"
                 autoCapitalize="characters"
                 spellCheck={false}
@@ -101,7 +101,7 @@ function CodeStep({ challenge, onRestart }: { challenge: string; onRestart(): vo
             ) : (
               <TextInput
                 key="code"
-                label="Authentication code"
+                label={t('account.twoStep.code')}
                 autoComplete="one-time-code"
                 inputMode="numeric"
                 pattern="[0-9 ]*"
@@ -114,16 +114,16 @@ function CodeStep({ challenge, onRestart }: { challenge: string; onRestart(): vo
               />
             )}
             <Button type="submit" loading={finish.isPending} fullWidth>
-              Verify
+              {t('account.twoStep.verify')}
             </Button>
             <Text size="sm" ta="center">
               <Anchor component="button" type="button" onClick={switchKind}>
-                {recovery ? 'Use the code from your app instead' : 'Use a recovery code instead'}
+                {recovery ? t('account.twoStep.useAppCode') : t('account.twoStep.useRecoveryCode')}
               </Anchor>
             </Text>
             <Text size="sm" ta="center">
               <Anchor component="button" type="button" onClick={onRestart}>
-                Back to sign-in
+                {t('account.twoStep.backToSignIn')}
               </Anchor>
             </Text>
           </>
@@ -140,6 +140,7 @@ function CodeStep({ challenge, onRestart }: { challenge: string; onRestart(): vo
  */
 function RequiredEnrolment({ challenge, onRestart }: { challenge: string; onRestart(): void }) {
   const model = useModel();
+  const t = useT();
   const http = useHttp();
   const client = useQueryClient();
   const [code, setCode] = useState('');
@@ -169,14 +170,18 @@ function RequiredEnrolment({ challenge, onRestart }: { challenge: string; onRest
     return (
       <Stack aria-labelledby="second-step-title" component="section">
         <Title order={1} size="h2" id="second-step-title">
-          Two-step sign-in is on
+          {t('account.twoStep.isOn')}
         </Title>
         {answer.recoveryCodes === undefined ? (
           <Button onClick={() => enter(answer)} fullWidth>
-            Continue
+            {t('common.continue')}
           </Button>
         ) : (
-          <RecoveryCodes codes={answer.recoveryCodes} doneLabel="Continue" onDone={() => enter(answer)} />
+          <RecoveryCodes
+            codes={answer.recoveryCodes}
+            doneLabel={t('common.continue')}
+            onDone={() => enter(answer)}
+          />
         )}
       </Stack>
     );
@@ -186,11 +191,10 @@ function RequiredEnrolment({ challenge, onRestart }: { challenge: string; onRest
       <Stack>
         <div>
           <Title order={1} size="h2" id="second-step-title">
-            Set up two-step sign-in
+            {t('account.twoStep.setUp')}
           </Title>
           <Text c="dimmed" size="sm" mt={4}>
-            {model.product.name} requires a code from an authenticator app on your phone after your password.
-            Add it now to sign in.
+            {t('account.twoStep.setUpIntro', { product: model.product.name })}
           </Text>
         </div>
         {failure !== null && (
@@ -200,24 +204,21 @@ function RequiredEnrolment({ challenge, onRestart }: { challenge: string; onRest
         )}
         {over ? (
           <Button onClick={onRestart} fullWidth>
-            Sign in again
+            {t('account.twoStep.signInAgain')}
           </Button>
         ) : enrolment.data === undefined ? (
           enrolment.isPending && (
             <Center py="md">
-              <Loader aria-label="Preparing your key" />
+              <Loader aria-label={t('account.twoStep.preparing')} />
             </Center>
           )
         ) : (
           <>
-            <Text size="sm">
-              1. Scan this QR code with an authenticator app (such as Google Authenticator, Microsoft
-              Authenticator, 1Password or Aegis).
-            </Text>
+            <Text size="sm">{t('account.twoStep.scan')}</Text>
             <AppKey enrolment={enrolment.data} />
-            <Text size="sm">2. Enter the 6-digit code the app shows.</Text>
+            <Text size="sm">{t('account.twoStep.enterAppCode')}</Text>
             <TextInput
-              label="Authentication code"
+              label={t('account.twoStep.code')}
               autoComplete="one-time-code"
               inputMode="numeric"
               pattern="[0-9 ]*"
@@ -227,14 +228,14 @@ function RequiredEnrolment({ challenge, onRestart }: { challenge: string; onRest
               onChange={(e) => setCode(e.currentTarget.value)}
             />
             <Button type="submit" loading={finish.isPending} fullWidth>
-              Turn on and sign in
+              {t('account.twoStep.turnOnAndSignIn')}
             </Button>
           </>
         )}
         {!over && (
           <Text size="sm" ta="center">
             <Anchor component="button" type="button" onClick={onRestart}>
-              Back to sign-in
+              {t('account.twoStep.backToSignIn')}
             </Anchor>
           </Text>
         )}

@@ -21,6 +21,9 @@ import { useModel } from '../runtime/runtime';
 import { useSession } from './session';
 import { useSignIn } from './session-actions';
 import { LoadWholeModel, useNeedsWholeModel } from './whole-model';
+import { LanguageSelect } from '../i18n/LanguageMenu';
+import { useT } from '../i18n/I18nProvider';
+import { type I18n } from '../i18n/i18n';
 
 // only people with two-step sign-in on (or required of them) need it (decision 0041)
 const SecondStep = lazyComponent(() => import('./SecondStep').then((module) => module.default));
@@ -39,15 +42,19 @@ const SSO_CODES = ['E_SSO_FAILED', 'E_SSO_NO_ACCOUNT'] as const satisfies readon
  * (`?error=E_SSO_FAILED`): only a code of the catalogue, never text from the address (anyone can
  * write an address), and only single sign-on's.
  *
- * @example ssoFailure(model, 'E_SSO_NO_ACCOUNT')?.message
+ * @example ssoFailure(model, t, 'E_SSO_NO_ACCOUNT')?.message
  */
-export function ssoFailure(model: Model, code: string | null): { code: ErrorCode; message: string } | null {
+export function ssoFailure(
+  model: Model,
+  t: I18n['t'],
+  code: string | null,
+): { code: ErrorCode; message: string } | null {
   const known = SSO_CODES.find((c) => c === code);
   if (known === undefined) return null;
-  const label = model.auth.oidc?.label ?? 'single sign-on';
+  const label = model.auth.oidc?.label ?? t('identity.singleSignOn');
   return {
     code: known,
-    message: message(model, known, { value: label, reason: 'try again, or ask an admin for help' }),
+    message: message(model, known, { value: label, reason: t('identity.ssoRetry') }),
   };
 }
 
@@ -59,6 +66,7 @@ function ssoStart(model: Model, next: string): string {
 
 export function SignInPage() {
   const model = useModel();
+  const t = useT();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const session = useSession();
@@ -76,7 +84,7 @@ export function SignInPage() {
     signIn.mutate({ email, password });
   };
   const failure =
-    signIn.error === null ? ssoFailure(model, params.get('error')) : describeError(model, signIn.error);
+    signIn.error === null ? ssoFailure(model, t, params.get('error')) : describeError(model, signIn.error);
   const expired = params.get('next') !== null && signIn.error === null;
   const second = signIn.data !== undefined && 'mfa' in signIn.data ? signIn.data.mfa : null;
   const challenge = second?.challenge ?? null;
@@ -85,7 +93,7 @@ export function SignInPage() {
     return (
       <Center mih="100dvh" p="md" component="main">
         <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
-          <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
+          <Suspense fallback={<Text c="dimmed">{t('first.loading')}</Text>}>
             <SecondStep
               challenge={challenge}
               enrol={second?.enrol === true}
@@ -118,7 +126,7 @@ export function SignInPage() {
             </div>
             {expired && (
               <Alert color="blue" variant="light" role="status">
-                Please sign in to continue.
+                {t('identity.signInToContinue')}
               </Alert>
             )}
             {failure !== null && (
@@ -127,7 +135,7 @@ export function SignInPage() {
               </Alert>
             )}
             <TextInput
-              label="Email"
+              label={t('identity.email')}
               type="email"
               autoComplete="username"
               required
@@ -137,43 +145,44 @@ export function SignInPage() {
               autoFocus
             />
             <PasswordInput
-              label="Password"
+              label={t('identity.password')}
               autoComplete="current-password"
               required
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}
             />
             <Button type="submit" loading={signIn.isPending} fullWidth>
-              Sign in
+              {t('first.signIn')}
             </Button>
             {model.auth.passwordReset && (
               <Text size="sm" ta="center">
                 <Anchor component={Link} to={APP_PATHS.forgotPassword}>
-                  Forgot your password?
+                  {t('identity.forgotPassword')}
                 </Anchor>
               </Text>
             )}
             {oidc !== null && (
               <>
-                <Divider label="or" labelPosition="center" />
+                <Divider label={t('identity.or')} labelPosition="center" />
                 {/* a full-page navigation: the server sends the browser on to the provider */}
                 <Button component="a" href={ssoStart(model, next)} variant="default" fullWidth>
-                  Sign in with {oidc.label}
+                  {t('identity.signInWith', { provider: oidc.label })}
                 </Button>
               </>
             )}
             {model.auth.signUp !== null && (
               <Text size="sm" ta="center">
                 <Anchor component={Link} to={APP_PATHS.signUp}>
-                  Create an account
+                  {t('identity.createAccount')}
                 </Anchor>
               </Text>
             )}
             <Text size="sm" c="dimmed" ta="center">
               <Anchor component={Link} to="/about">
-                About this app
+                {t('first.about')}
               </Anchor>
             </Text>
+            <LanguageSelect />
           </Stack>
         </form>
       </Paper>

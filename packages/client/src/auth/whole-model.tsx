@@ -7,6 +7,7 @@
 import { Center, Loader } from '@mantine/core';
 import { useEffect } from 'react';
 import { useModel } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
 
 /** Whether the app runs on the signed-out model and must load the whole one before going on. */
 export function useNeedsWholeModel(signedIn: boolean): boolean {
@@ -16,12 +17,13 @@ export function useNeedsWholeModel(signedIn: boolean): boolean {
 
 /** Loads the page at `to` again, now as the signed-in user; a loader meanwhile. */
 export function LoadWholeModel({ to }: { to: string }) {
+  const t = useT();
   useEffect(() => {
     window.location.replace(to);
   }, [to]);
   return (
     <Center h="100dvh">
-      <Loader aria-label="Loading" />
+      <Loader aria-label={t('first.loader')} />
     </Center>
   );
 }

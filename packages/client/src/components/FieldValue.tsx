@@ -12,6 +12,7 @@ import { FileCell } from './FileValue';
 import { detailPath } from '../runtime/paths';
 import { useModel } from '../runtime/runtime';
 import './values.css';
+import { useT } from '../i18n/I18nProvider';
 
 /** One field's value for reading: refs as links to their record, URLs and emails as links. */
 export function FieldValue({ field, value }: { field: Field; value: Value | undefined }) {
@@ -25,12 +26,10 @@ export function FieldValue({ field, value }: { field: Field; value: Value | unde
  */
 export function valueView(model: Model, field: Field, value: Value | undefined): ReactNode {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
-    return (
-      <span className="nf-value-dimmed" aria-label="empty">
-        —
-      </span>
-    );
+    return <EmptyValue />;
   }
+  // yes and no in the reader's language (the ICU areas are loaded: lists and records are lazy screens)
+  if (field.type === 'boolean' && !Array.isArray(value)) return <BooleanValue value={value === true} />;
   const cell = FIELD_TYPE_INFO[field.type].cell;
   switch (cell) {
     case 'ref': {
@@ -95,6 +94,27 @@ export function valueView(model: Model, field: Field, value: Value | undefined):
   return formatValue(field, value, model.product.locale);
 }
 
+/** An empty value: a dash, named for screen readers. */
+function EmptyValue() {
+  const t = useT();
+  return (
+    <span className="nf-value-dimmed" aria-label={t('common.emptyValue')}>
+      —
+    </span>
+  );
+}
+
+function BooleanValue({ value }: { value: boolean }) {
+  const t = useT();
+  return value ? t('common.yes') : t('common.no');
+}
+
+/** A referenced record the reader may not see. */
+function HiddenTitle() {
+  const t = useT();
+  return <span className="nf-value-dimmed">{t('common.hiddenRecord')}</span>;
+}
+
 /**
  * A small square of a colour, beside its code: decoration, the code says the colour.
  *
@@ -131,6 +151,6 @@ export function RefLink({ entity, id }: { entity: string; id: string }) {
   const model = useModel();
   const { data: title, isPending } = useRecordTitle(entity, id);
   if (isPending) return <span className="nf-value-dimmed">…</span>;
-  if (title === null || title === undefined) return <span className="nf-value-dimmed">(hidden)</span>;
+  if (title === null || title === undefined) return <HiddenTitle />;
   return <RecordLink path={detailPath(model, entity, id)} title={title} />;
 }

@@ -11,6 +11,7 @@ import { fileUrl, isPdf, isPicture } from '../api/files';
 import { formatFileSize } from '../format/file-size';
 import { useHttp, useModel } from '../runtime/runtime';
 import { FileIcon, FileName, Thumbnail, filesOf } from './FileParts';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * A file field's value in a list's cell: thumbnails for images, linked names for other files.
@@ -72,10 +73,16 @@ export function FileDetail({ value, label }: { value: unknown; label: string }) 
 function FilePreview({ file }: { file: FileInfo }) {
   const http = useHttp();
   const original = fileUrl(http, file.id);
+  const t = useT();
   return (
     <figure className="nf-file-figure">
       {isPicture(file) && (
-        <a href={original} target="_blank" rel="noopener noreferrer" title={`${file.name}: the original`}>
+        <a
+          href={original}
+          target="_blank"
+          rel="noopener noreferrer"
+          title={t('common.originalFile', { name: file.name })}
+        >
           <img
             src={fileUrl(http, file.id, { width: 1280 })}
             alt={file.name}
@@ -101,12 +108,17 @@ export function DownloadLink({ file }: { file: FileInfo }) {
   const http = useHttp();
   const locale = useModel().product.locale;
   const size = file.size > 0 ? formatFileSize(file.size, locale) : null;
+  const t = useT();
   return (
     <a
       className="nf-value-link nf-file-inline"
       href={fileUrl(http, file.id, { download: true })}
       download={file.name}
-      aria-label={`Download ${file.name}${size === null ? '' : ` (${size})`}`}
+      aria-label={
+        size === null
+          ? t('common.downloadFile', { name: file.name })
+          : t('common.downloadFileSize', { name: file.name, size })
+      }
     >
       <IconDownload size={16} stroke={1.6} aria-hidden="true" />
       <FileName name={file.name} />

@@ -12,6 +12,7 @@ import { recordTitle, useRecordTitles } from '../api/ref-labels';
 import { recordKeys } from '../api/records';
 import { describeError } from '../runtime/messages';
 import { useHttp, useModel } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
 
 export interface RefPickerProps {
   /** The entity the ids belong to. */
@@ -40,6 +41,7 @@ const serverFiltered: OptionsFilter = ({ options }) => options;
  */
 export function RefPicker(props: RefPickerProps) {
   const model = useModel();
+  const t = useT();
   const target = model.entities[props.entity];
   const ids = useMemo(
     () => (props.value === null ? [] : typeof props.value === 'string' ? [props.value] : [...props.value]),
@@ -67,10 +69,10 @@ export function RefPicker(props: RefPickerProps) {
   const data: ComboboxItem[] = [...items].map(([value, label]) => ({ value, label }));
 
   const nothingFound = options.isFetching
-    ? 'Loading…'
+    ? t('common.loading')
     : options.isError
       ? describeError(model, options.error).message
-      : 'Nothing found';
+      : t('common.nothingFound');
   const common = {
     label: props.label,
     data,
@@ -83,7 +85,7 @@ export function RefPicker(props: RefPickerProps) {
     description: props.description,
     disabled: props.disabled ?? false,
     required: props.required ?? false,
-    placeholder: props.placeholder ?? (props.disabled ? undefined : 'Search…'),
+    placeholder: props.placeholder ?? (props.disabled ? undefined : t('common.searchPlaceholder')),
     clearable: !props.required,
     comboboxProps: { withinPortal: true },
     onBlur: () => props.onBlur?.(),

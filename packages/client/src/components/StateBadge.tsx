@@ -7,9 +7,11 @@ export function StateBadge({ entity, state }: { entity: string; state: string | 
   const model = useModel();
   if (state == null) return null;
   const def = model.states[entity]?.states[state];
+  const label = def?.label ?? humanize(state);
+  // a badge never wraps: where a narrow card or column cuts a long label, the whole is on hover
   return (
-    <Badge color={def?.color ?? 'gray'} variant="light" data-state={state}>
-      {def?.label ?? humanize(state)}
+    <Badge color={def?.color ?? 'gray'} variant="light" data-state={state} title={label} maw="100%">
+      {label}
     </Badge>
   );
 }

@@ -9,6 +9,7 @@ import '@mantine/core/styles/Notification.css';
 import { Anchor, Button, Group, Notification, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { useT } from '../i18n/I18nProvider';
 import { type Toast, type ToastStore } from './toasts';
 
 /** How long a toast stays: long enough to read it and reach its Undo ("a few seconds"). */
@@ -27,6 +28,7 @@ export default function Toaster({ store, toasts }: { store: ToastStore; toasts: 
 function ToastView({ store, toast }: { store: ToastStore; toast: Toast }) {
   const [held, setHeld] = useState(false);
   const [undoing, setUndoing] = useState(false);
+  const t = useT();
   const own = store.handle(toast.id);
   // each change of the toast (a note, Undo's outcome) gives it its full time again
   useEffect(() => {
@@ -43,7 +45,7 @@ function ToastView({ store, toast }: { store: ToastStore; toast: Toast }) {
       own.update({ message: said, note: undefined, undo: undefined, tone: 'success' });
     } catch (error) {
       own.update({
-        message: error instanceof Error ? error.message : 'It could not be undone.',
+        message: error instanceof Error ? error.message : t('first.undoFailed'),
         note: undefined,
         undo: undefined,
         tone: 'error',
@@ -57,12 +59,12 @@ function ToastView({ store, toast }: { store: ToastStore; toast: Toast }) {
     <Notification
       // the region around the toasts is the live one; a toast is one group of text and buttons
       role="group"
-      aria-label="Message"
+      aria-label={t('first.toast')}
       data-toast={toast.tone}
       color={toast.tone === 'error' ? 'red' : 'teal'}
       withBorder
       onClose={own.dismiss}
-      closeButtonProps={{ 'aria-label': 'Dismiss' }}
+      closeButtonProps={{ 'aria-label': t('first.dismiss') }}
       onMouseEnter={() => setHeld(true)}
       onMouseLeave={() => setHeld(false)}
       onFocus={() => setHeld(true)}
@@ -78,7 +80,7 @@ function ToastView({ store, toast }: { store: ToastStore; toast: Toast }) {
         <Group gap="sm" mt={4} wrap="wrap">
           {toast.link !== undefined && (
             <Anchor component={Link} to={toast.link.to} size="sm" style={{ overflowWrap: 'anywhere' }}>
-              Open “{toast.link.label}”
+              {t('first.openRecord', { title: toast.link.label })}
             </Anchor>
           )}
           {toast.undo !== undefined && (

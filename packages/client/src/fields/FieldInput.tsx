@@ -1,7 +1,9 @@
 /**
  * The input of one field, chosen by its type's `input` in the field-type table: every control is controlled, takes the field's wire
  * value and gives one back — decimals as exact strings, dates and times as the API writes them,
- * instants in UTC — so a form holds exactly what the server will be sent.
+ * instants in UTC — so a form holds exactly what the server will be sent. What the reader types
+ * and sees follows their locale (the localized model's `product.locale`): `25/12/2026` in French,
+ * `25.12.2026` in German, `2026/12/25` in Japanese, `12,50` wherever the decimal mark is a comma.
  *
  * Text inputs carry no `maxlength` attribute: a browser counts UTF-16 code units there (an emoji is
  * two), while `maxLength` counts characters (code points), as the server, CEL's `size()` and SQL do.
@@ -18,14 +20,12 @@ import {
 } from '@mantine/core';
 import { FIELD_TYPE_INFO, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
 import { useState } from 'react';
+import { useT } from '../i18n/I18nProvider';
 import { RefPicker } from '../components/RefPicker';
 import { FileInput } from './FileInput';
 import { message } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import {
-  boundText,
-  dateTimeFromLocalText,
-  dateTimeToLocalText,
   decimalFromText,
   decimalToText,
   integerFromText,
@@ -33,9 +33,16 @@ import {
   jsonToText,
   padToScale,
   sameValue,
+} from './input-values';
+import {
+  dateFromText,
+  dateOrder,
+  dateTimeFromText,
+  dateTimeToText,
+  dateToText,
   timeFromText,
   timeToText,
-} from './input-values';
+} from './locale-dates';
 import { type FieldInputProps } from './field-input-props';
 
 export type { FieldInputProps };
@@ -173,6 +180,7 @@ function useDraft(value: Value | undefined, toText: (value: Value | undefined) =
 
 function EnumInput(props: FieldInputProps & { common: Common }) {
   const { field, common } = props;
+  const t = useT();
   const values = field.values ?? [];
   if (field.many) {
     const selected = Array.isArray(props.value) ? props.value.map(String) : [];
@@ -185,7 +193,7 @@ function EnumInput(props: FieldInputProps & { common: Common }) {
         searchable={values.length > 7}
         clearable={!common.required}
         comboboxProps={{ withinPortal: true }}
-        placeholder={common.disabled ? undefined : 'Choose…'}
+        placeholder={common.disabled ? undefined : t('fields.choose')}
       />
     );
   }
@@ -195,7 +203,7 @@ function EnumInput(props: FieldInputProps & { common: Common }) {
     <NativeSelect
       {...common}
       data={[
-        ...(blank ? [{ value: '', label: common.required ? 'Choose…' : '—' }] : []),
+        ...(blank ? [{ value: '', label: common.required ? t('fields.choose') : '—' }] : []),
         ...values.map((value) => ({ value, label: humanize(value) })),
         // a value the spec no longer lists still shows as what it is
         ...(current !== '' && !values.includes(current) ? [{ value: current, label: current }] : []),
@@ -263,40 +271,56 @@ function CurrencyMark({ currency, locale }: { currency: string; locale: string }
   );
 }
 
-/** Dates, times and instants with the browser's own pickers: the best on phones, and free. */
+/**
+ * Dates, times and instants as text in the reader's locale, not the browser's pickers: those
+ * follow the browser's language (a French reader on an English browser would meet `mm/dd/yyyy`).
+ * The placeholder shows the order; a text that is no date stays as typed, for the check to refuse.
+ */
 function CalendarInput(props: FieldInputProps & { common: Common; input: 'date' | 'time' | 'datetime' }) {
-  const { field, common } = props;
-  if (props.input === 'datetime') return <DateTimeInput {...props} />;
-  const time = props.input === 'time';
-  const text = time ? timeToText(props.value) : typeof props.value === 'string' ? props.value : '';
+  const { common, input } = props;
+  const t = useT();
+  const locale = useModel().product.locale;
+  const toText = (value: Value | undefined) =>
+    input === 'date'
+      ? dateToText(value, locale)
+      : input === 'time'
+        ? timeToText(value, locale)
+        : dateTimeToText(value, locale);
+  const fromText = (raw: string) =>
+    input === 'date'
+      ? dateFromText(raw, locale)
+      : input === 'time'
+        ? timeFromText(raw, locale)
+        : dateTimeFromText(raw, locale);
+  const [text, setDraft] = useDraft(props.value, toText);
+  const { order, separator } = dateOrder(locale);
+  const letters = { day: t('fields.day'), month: t('fields.month'), year: t('fields.year') };
+  const datePattern = order.map((part) => letters[part]).join(separator);
+  const placeholder =
+    input === 'date'
+      ? datePattern
+      : input === 'time'
+        ? t('fields.timePattern')
+        : `${datePattern} ${t('fields.timePattern')}`;
   return (
     <TextInput
       {...common}
-      type={time ? 'time' : 'date'}
-      step={time && text.length > 5 ? 1 : undefined}
-      min={boundText(field, 'min')}
-      max={boundText(field, 'max')}
+      type="text"
+      inputMode={input === 'time' ? 'text' : 'numeric'}
+      autoComplete="off"
+      placeholder={common.disabled ? undefined : placeholder}
       value={text}
       onChange={(event) => {
         const raw = event.currentTarget.value;
-        props.onChange(time ? timeFromText(raw) : emptyToNull(raw));
-      }}
-    />
-  );
-}
-
-function DateTimeInput(props: FieldInputProps & { common: Common }) {
-  const [text, setDraft] = useDraft(props.value, dateTimeToLocalText);
-  return (
-    <TextInput
-      {...props.common}
-      type="datetime-local"
-      value={text}
-      onChange={(event) => {
-        const raw = event.currentTarget.value;
-        const value = dateTimeFromLocalText(raw);
+        const value = fromText(raw);
         setDraft({ text: raw, value });
         props.onChange(value);
+      }}
+      onBlur={() => {
+        // shown as the locale writes it once left: `1.2.2026` becomes `01.02.2026`
+        const value = fromText(text);
+        if (value !== null && value !== text.trim()) setDraft({ text: toText(value), value });
+        common.onBlur();
       }}
     />
   );
@@ -318,6 +342,7 @@ const COLOR_PICKER = {
  */
 function ColorText(props: FieldInputProps & { common: Common }) {
   const { common } = props;
+  const t = useT();
   const text = typeof props.value === 'string' ? props.value : '';
   const give = (raw: string) => props.onChange(isColor(raw) ? normalizeColor(raw) : emptyToNull(raw));
   return (
@@ -333,7 +358,11 @@ function ColorText(props: FieldInputProps & { common: Common }) {
         <input
           type="color"
           style={COLOR_PICKER}
-          aria-label={`Pick ${typeof common.label === 'string' ? common.label : 'a colour'}`}
+          aria-label={
+            typeof common.label === 'string'
+              ? t('fields.pickColour', { field: common.label })
+              : t('fields.pickAColour')
+          }
           disabled={common.disabled}
           value={isColor(text) ? normalizeColor(text) : '#000000'}
           onChange={(event) => give(event.currentTarget.value)}
@@ -347,6 +376,7 @@ function ColorText(props: FieldInputProps & { common: Common }) {
 /** JSON as text: given back once it parses, its problem shown beside it until then. */
 function JsonInput(props: FieldInputProps & { common: Common }) {
   const model = useModel();
+  const t = useT();
   const { common } = props;
   const [text, setDraft] = useDraft(props.value, jsonToText);
   const [problem, setProblem] = useState<string | null>(null);
@@ -376,7 +406,7 @@ function JsonInput(props: FieldInputProps & { common: Common }) {
         setDraft({ text: raw, value: props.value ?? null });
         const said = message(model, 'E_FORMAT', {
           field: common.label as string,
-          expected: 'JSON, like {"screen": "65in"}',
+          expected: t('fields.jsonExpected', { example: '{"screen": "65in"}' }),
         });
         setProblem(said);
         props.onInvalid?.(said);

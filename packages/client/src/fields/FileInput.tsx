@@ -16,6 +16,8 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { FileIcon, FileName, Thumbnail, filesOf } from '../components/FileParts';
 import { isPicture } from '../api/files';
 import { formatFileSize } from '../format/file-size';
+import { type I18n } from '../i18n/i18n';
+import { useT } from '../i18n/I18nProvider';
 import { message } from '../runtime/messages';
 import { useOnline } from '../runtime/online';
 import { useModel } from '../runtime/runtime';
@@ -24,15 +26,13 @@ import { type FieldInputProps } from './field-input-props';
 import { acceptAttribute, maxFileSize, refusal, takesPhotos } from './file-checks';
 import { useUploads } from './use-uploads';
 
-/** Said at a field while one of its files is still being sent: the form waits for it. */
-export const STILL_UPLOADING = 'Wait for the file to finish uploading, or cancel it.';
-
 /**
  * @example <FileInput field={claim.fields.receipt} value={receipt} onChange={setReceipt} />
  */
 export function FileInput(props: FieldInputProps) {
   const { field } = props;
   const model = useModel();
+  const t = useT();
   const online = useOnline();
   const id = useId();
   const label = props.label ?? field.label;
@@ -52,7 +52,7 @@ export function FileInput(props: FieldInputProps) {
   const { uploads, start, cancel } = useUploads(entityOf(model, field), field, {
     onDone: (file) => {
       give(field.many ? [...latest.current, file] : [file]);
-      say(`${file.name} uploaded.`);
+      say(t('fields.uploaded', { name: file.name }));
     },
     onFailed: (refused) => {
       setProblem(refused);
@@ -62,7 +62,9 @@ export function FileInput(props: FieldInputProps) {
 
   const uploading = uploads.length > 0;
   const onInvalid = props.onInvalid;
-  useEffect(() => onInvalid?.(uploading ? STILL_UPLOADING : null), [uploading, onInvalid]);
+  // said at the field while one of its files is still being sent: the form waits for it
+  const stillUploading = uploading ? t('fields.stillUploading') : null;
+  useEffect(() => onInvalid?.(stillUploading), [stillUploading, onInvalid]);
 
   const max = field.many ? Number(field.maxLength?.value ?? Infinity) : 1;
   const choose = (chosen: readonly File[]) => {
@@ -78,12 +80,16 @@ export function FileInput(props: FieldInputProps) {
       return;
     }
     for (const file of chosen) start(file);
-    say(chosen.length === 1 ? `Uploading ${chosen[0]!.name}.` : `Uploading ${chosen.length} files.`);
+    say(
+      chosen.length === 1
+        ? t('fields.uploadingOne', { name: chosen[0]!.name })
+        : t('fields.uploadingMany', { n: chosen.length }),
+    );
   };
   const remove = (file: FileInfo) => {
     setProblem(null);
     give(files.filter((f) => f.id !== file.id));
-    say(`${file.name} removed.`);
+    say(t('fields.removed', { name: file.name }));
   };
   const move = (index: number, by: -1 | 1) => {
     const next = [...files];
@@ -91,12 +97,10 @@ export function FileInput(props: FieldInputProps) {
     if (file === undefined) return;
     next.splice(index + by, 0, file);
     give(next);
-    say(`${file.name} moved to place ${index + by + 1} of ${next.length}.`);
+    say(t('fields.moved', { name: file.name, place: index + by + 1, total: next.length }));
   };
 
   const accept = acceptAttribute(field);
-  const pick = field.many ? 'choose files' : 'choose a file';
-  const drop = field.many ? 'or drop them here' : 'or drop it here';
   const room = field.many ? files.length + uploads.length < max : files.length === 0 && !uploading;
   // a refusal is the newest word on the field: it shows before what the form says of its value
   const error = problem ?? props.error ?? undefined;
@@ -114,14 +118,17 @@ export function FileInput(props: FieldInputProps) {
     >
       <div data-field-input={field.name}>
         {files.length > 0 && (
-          <ul className="nf-file-items" aria-label={field.many ? `${label}: files` : undefined}>
+          <ul
+            className="nf-file-items"
+            aria-label={field.many ? t('fields.filesOf', { field: label }) : undefined}
+          >
             {files.map((file, index) => (
               <StoredFile key={file.id} file={file} many={field.many}>
                 {!disabled && field.many && files.length > 1 && (
                   <>
                     <ActionIcon
                       variant="subtle"
-                      aria-label={`Move ${file.name} earlier`}
+                      aria-label={t('fields.moveEarlier', { name: file.name })}
                       disabled={index === 0}
                       onClick={() => move(index, -1)}
                     >
@@ -129,7 +136,7 @@ export function FileInput(props: FieldInputProps) {
                     </ActionIcon>
                     <ActionIcon
                       variant="subtle"
-                      aria-label={`Move ${file.name} later`}
+                      aria-label={t('fields.moveLater', { name: file.name })}
                       disabled={index === files.length - 1}
                       onClick={() => move(index, 1)}
                     >
@@ -142,20 +149,20 @@ export function FileInput(props: FieldInputProps) {
                     variant="default"
                     size="xs"
                     disabled={!online || uploading}
-                    aria-label={`Replace ${file.name}`}
+                    aria-label={t('fields.replaceName', { name: file.name })}
                     onClick={() => replacer.current?.click()}
                   >
-                    Replace
+                    {t('fields.replace')}
                   </Button>
                 )}
                 {!disabled && (
                   <Button
                     variant="default"
                     size="xs"
-                    aria-label={`Remove ${file.name}`}
+                    aria-label={t('fields.removeName', { name: file.name })}
                     onClick={() => remove(file)}
                   >
-                    Remove
+                    {t('fields.remove')}
                   </Button>
                 )}
               </StoredFile>
@@ -163,7 +170,7 @@ export function FileInput(props: FieldInputProps) {
           </ul>
         )}
         {uploading && (
-          <ul className="nf-file-items" aria-label={`${label}: uploading`}>
+          <ul className="nf-file-items" aria-label={t('fields.uploadsOf', { field: label })}>
             {uploads.map((upload) => (
               <li key={upload.key} className="nf-file-item">
                 <div className="nf-file-item-text">
@@ -171,7 +178,7 @@ export function FileInput(props: FieldInputProps) {
                   <Progress.Root size="sm" mt={4}>
                     <Progress.Section
                       value={upload.size === 0 ? 100 : Math.round((100 * upload.sent) / upload.size)}
-                      aria-label={`Uploading ${upload.name}`}
+                      aria-label={t('fields.uploadProgress', { name: upload.name })}
                     />
                   </Progress.Root>
                 </div>
@@ -179,13 +186,13 @@ export function FileInput(props: FieldInputProps) {
                   variant="default"
                   size="xs"
                   leftSection={<IconX size={14} aria-hidden="true" />}
-                  aria-label={`Cancel the upload of ${upload.name}`}
+                  aria-label={t('fields.cancelUpload', { name: upload.name })}
                   onClick={() => {
                     cancel(upload.key);
-                    say(`The upload of ${upload.name} was cancelled.`);
+                    say(t('fields.uploadCancelled', { name: upload.name }));
                   }}
                 >
-                  Cancel
+                  {t('fields.cancel')}
                 </Button>
               </li>
             ))}
@@ -195,30 +202,30 @@ export function FileInput(props: FieldInputProps) {
           <Group gap={6} wrap="nowrap" mb="xs">
             <IconCloudOff size={16} aria-hidden="true" />
             <Text size="sm" c="dimmed">
-              Files need the network: connect to add one. The rest of the form saves as usual.
+              {t('fields.offline')}
             </Text>
           </Group>
         )}
         {!disabled && room && (
           <Group gap="xs" align="stretch" grow preventGrowOverflow={false}>
             <DropZone
-              name={`${label}: ${pick}`}
-              zoneName={`${label}: ${pick} ${drop}`}
+              name={t(field.many ? 'fields.chooseFiles' : 'fields.chooseFile', { field: label })}
+              zoneName={t(field.many ? 'fields.zoneMany' : 'fields.zoneOne', { field: label })}
               accept={accept}
               multiple={field.many}
               disabled={!online}
               invalid={error !== undefined}
               describedBy={describedBy(id, help !== undefined, error !== undefined)}
-              camera={takesPhotos(field) && coarsePointer() ? `${label}: take a photo` : null}
+              camera={takesPhotos(field) && coarsePointer() ? t('fields.takePhoto', { field: label }) : null}
               onFiles={choose}
             >
-              {`${pick.charAt(0).toUpperCase()}${pick.slice(1)} ${drop}`}
+              {t(field.many ? 'fields.dropMany' : 'fields.dropOne')}
             </DropZone>
           </Group>
         )}
         {!disabled && room && (
           <Text id={`${id}-limits`} size="xs" c="dimmed" mt={4}>
-            {limits(model, field)}
+            {limits(model, field, t)}
           </Text>
         )}
         {!disabled && !field.many && (
@@ -227,7 +234,7 @@ export function FileInput(props: FieldInputProps) {
             type="file"
             hidden
             tabIndex={-1}
-            aria-label={`${label}: choose another file`}
+            aria-label={t('fields.chooseAnother', { field: label })}
             accept={accept}
             onChange={(event) => {
               const chosen = Array.from(event.currentTarget.files ?? []).slice(0, 1);
@@ -282,9 +289,11 @@ function firstRefusal(model: Model, field: Field, chosen: readonly File[]): stri
 }
 
 /** What the field takes, under the zone: `application/pdf, image/* · up to 10 MB`. */
-function limits(model: Model, field: Field): string {
-  const size = `up to ${formatFileSize(maxFileSize(model, field), model.product.locale)}`;
-  return field.accept === null ? size : `${field.accept.join(', ')} · ${size}`;
+function limits(model: Model, field: Field, t: I18n['t']): string {
+  const size = formatFileSize(maxFileSize(model, field), model.product.locale);
+  return field.accept === null
+    ? t('fields.upTo', { size })
+    : t('fields.typesUpTo', { types: field.accept.join(', '), size });
 }
 
 /**

@@ -94,12 +94,22 @@ export function formatTime(value: string): string {
 /**
  * A field's value as text. Refs are ids here: `FieldValue` shows their titles.
  *
+ * Yes and no are the reader's words when `t` is given (the app's language store), else English's.
+ *
  * @example formatValue(claim.fields.amount, '12.5', 'en-GB') // '€12.50'
+ * @example formatValue(claim.fields.paid, true, 'fr-FR', i18n.t) // 'Oui'
  */
-export function formatValue(field: Field, value: Value | undefined, locale: string): string {
+export function formatValue(
+  field: Field,
+  value: Value | undefined,
+  locale: string,
+  t?: (key: 'common.yes' | 'common.no') => string,
+): string {
   if (value === null || value === undefined || value === '') return '';
   if (Array.isArray(value))
-    return value.map((item) => formatValue({ ...field, many: false }, item, locale)).join(', ');
+    return new Intl.ListFormat(locale, { type: 'unit' }).format(
+      value.map((item) => formatValue({ ...field, many: false }, item, locale, t)),
+    );
   switch (field.type) {
     case 'money':
     case 'decimal': {
@@ -110,6 +120,7 @@ export function formatValue(field: Field, value: Value | undefined, locale: stri
     case 'integer':
       return typeof value === 'number' ? formatInteger(value, locale) : String(value);
     case 'boolean':
+      if (t !== undefined) return value === true ? t('common.yes') : t('common.no');
       return value === true ? 'Yes' : 'No';
     case 'date':
       return formatDate(String(value), locale);

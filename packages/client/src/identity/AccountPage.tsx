@@ -38,6 +38,7 @@ import { useChangeEmail, useChangePassword, useEndSessions, useSessions } from '
 import { needsConfirmation, useConfirmIdentity } from './reauthentication';
 import { METHOD_LABELS, browserName } from './sessions-text';
 import { mayHoldTokens } from './token-roles';
+import { useT } from '../i18n/I18nProvider';
 
 // two-step sign-in, in a chunk of its own (decision 0041)
 const TwoStepSection = lazyComponent(() =>
@@ -49,51 +50,22 @@ const ProfileForm = lazyComponent(() =>
   import('../screens/form/FormScreen').then((module) => module.ProfileForm),
 );
 
-const TEXT = {
-  title: 'Your account',
-  profile: 'Profile',
-  email: 'E-mail address',
-  newEmail: 'New e-mail address',
-  changeEmail: 'Change e-mail',
-  emailChanged: 'Your e-mail address is changed. A note went to the old one.',
-  emailIntro: 'Where sign-in, password resets and notices go.',
-  password: 'Password',
-  currentPassword: 'Current password',
-  newPassword: 'New password',
-  change: 'Change password',
-  changed: 'Your password is changed. Your other sessions were signed out.',
-  sessions: 'Sessions',
-  sessionsIntro: 'Where you are signed in. End a session you do not recognise.',
-  browser: 'Browser',
-  address: 'Address',
-  method: 'Signed in with',
-  lastSeen: 'Last seen',
-  thisDevice: 'This device',
-  end: 'End',
-  endOthers: 'End all other sessions',
-  noOthers: 'You are signed in nowhere else.',
-  notEnded: 'The session was not ended',
-  unknown: 'Unknown',
-  more: 'More',
-  notificationSettings: 'Notification settings',
-  tokens: 'API tokens',
-} as const;
-
 export default function AccountPage() {
-  useDocumentTitle(TEXT.title);
+  const t = useT();
+  useDocumentTitle(t('identity.account.title'));
   const model = useModel();
   const user = useUser();
   return (
     <Stack gap="xl" py="md" maw={880}>
       <div>
-        <Title order={1}>{TEXT.title}</Title>
+        <Title order={1}>{t('identity.account.title')}</Title>
         <Text c="dimmed" size="sm">
           {user.email}
         </Text>
       </div>
       <Stack gap="sm" component="section" aria-labelledby="account-profile">
         <Title order={2} size="h3" id="account-profile">
-          {TEXT.profile}
+          {t('identity.account.profile')}
         </Title>
         <Suspense fallback={<Loading />}>
           <ProfileForm />
@@ -110,16 +82,16 @@ export default function AccountPage() {
       {(Object.keys(model.notifications).length > 0 || mayHoldTokens(model, user.roles)) && (
         <Stack gap="xs" component="section" aria-labelledby="account-more">
           <Title order={2} size="h3" id="account-more">
-            {TEXT.more}
+            {t('identity.account.more')}
           </Title>
           {Object.keys(model.notifications).length > 0 && (
             <Anchor component={Link} to={SIGNED_IN_PATHS.notificationSettings}>
-              {TEXT.notificationSettings}
+              {t('identity.account.notificationSettings')}
             </Anchor>
           )}
           {mayHoldTokens(model, user.roles) && (
             <Anchor component={Link} to={SIGNED_IN_PATHS.accountTokens}>
-              {TEXT.tokens}
+              {t('identity.account.tokens')}
             </Anchor>
           )}
         </Stack>
@@ -130,6 +102,7 @@ export default function AccountPage() {
 
 /** The e-mail address, and its own form for a user whose role may change it. */
 function ChangeEmail() {
+  const t = useT();
   const model = useModel();
   const user = useUser();
   const access = useAuthorizer();
@@ -156,18 +129,18 @@ function ChangeEmail() {
     <Stack gap="sm" component="section" aria-labelledby="account-email">
       {confirm.dialog}
       <Title order={2} size="h3" id="account-email">
-        {TEXT.email}
+        {t('identity.account.email')}
       </Title>
       <Text size="sm" c="dimmed">
-        {TEXT.emailIntro}
+        {t('identity.account.emailIntro')}
       </Text>
       <Text data-testid="account-email">{user.email}</Text>
       {mayChange && (
-        <form onSubmit={submit} noValidate aria-label={TEXT.changeEmail}>
+        <form onSubmit={submit} noValidate aria-label={t('identity.account.changeEmail')}>
           <Stack gap="sm" maw={480}>
             {change.isSuccess && (
               <Alert color="green" variant="light" role="status">
-                {TEXT.emailChanged}
+                {t('identity.account.emailChanged')}
               </Alert>
             )}
             {problem?.message != null && (
@@ -177,7 +150,7 @@ function ChangeEmail() {
             )}
             <TextInput
               type="email"
-              label={TEXT.newEmail}
+              label={t('identity.account.newEmail')}
               autoComplete="email"
               required
               value={email}
@@ -186,7 +159,7 @@ function ChangeEmail() {
             />
             <Group>
               <Button type="submit" loading={change.isPending} disabled={email.trim() === ''}>
-                {TEXT.changeEmail}
+                {t('identity.account.changeEmail')}
               </Button>
             </Group>
           </Stack>
@@ -197,6 +170,7 @@ function ChangeEmail() {
 }
 
 function ChangePassword({ name, email }: { name: string; email: string }) {
+  const t = useT();
   const model = useModel();
   const change = useChangePassword();
   const [currentPassword, setCurrentPassword] = useState('');
@@ -218,13 +192,13 @@ function ChangePassword({ name, email }: { name: string; email: string }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="account-password">
       <Title order={2} size="h3" id="account-password">
-        {TEXT.password}
+        {t('identity.account.password')}
       </Title>
-      <form onSubmit={submit} noValidate aria-label={TEXT.change}>
+      <form onSubmit={submit} noValidate aria-label={t('identity.account.change')}>
         <Stack gap="sm" maw={480}>
           {change.isSuccess && (
             <Alert color="green" variant="light" role="status">
-              {TEXT.changed}
+              {t('identity.account.changed')}
             </Alert>
           )}
           {problem?.message != null && (
@@ -235,7 +209,7 @@ function ChangePassword({ name, email }: { name: string; email: string }) {
           {/* the account's name, for password managers to file the new password under */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
           <PasswordInput
-            label={TEXT.currentPassword}
+            label={t('identity.account.currentPassword')}
             autoComplete="current-password"
             required
             value={currentPassword}
@@ -243,7 +217,7 @@ function ChangePassword({ name, email }: { name: string; email: string }) {
             error={problem?.fields['currentPassword']}
           />
           <NewPasswordInput
-            label={TEXT.newPassword}
+            label={t('identity.account.newPassword')}
             value={password}
             onChange={setPassword}
             error={problem?.fields['password']}
@@ -251,7 +225,7 @@ function ChangePassword({ name, email }: { name: string; email: string }) {
           />
           <Group>
             <Button type="submit" loading={change.isPending}>
-              {TEXT.change}
+              {t('identity.account.change')}
             </Button>
           </Group>
         </Stack>
@@ -261,6 +235,7 @@ function ChangePassword({ name, email }: { name: string; email: string }) {
 }
 
 function Sessions() {
+  const t = useT();
   const model = useModel();
   const sessions = useSessions();
   const end = useEndSessions();
@@ -274,14 +249,14 @@ function Sessions() {
   return (
     <Stack gap="sm" component="section" aria-labelledby="account-sessions">
       <Title order={2} size="h3" id="account-sessions">
-        {TEXT.sessions}
+        {t('identity.account.sessions')}
       </Title>
       <Text size="sm" c="dimmed">
-        {TEXT.sessionsIntro}
+        {t('identity.account.sessionsIntro')}
       </Text>
       {confirm.dialog}
       {end.isError && !needsConfirmation(end.error) && (
-        <Alert color="red" role="alert" title={TEXT.notEnded}>
+        <Alert color="red" role="alert" title={t('identity.account.notEnded')}>
           {describeError(model, end.error).message}
         </Alert>
       )}
@@ -292,15 +267,15 @@ function Sessions() {
       ) : (
         <>
           <Table.ScrollContainer minWidth={640}>
-            <Table striped aria-label={TEXT.sessions}>
+            <Table striped aria-label={t('identity.account.sessions')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>{TEXT.browser}</Table.Th>
-                  <Table.Th>{TEXT.address}</Table.Th>
-                  <Table.Th>{TEXT.method}</Table.Th>
-                  <Table.Th>{TEXT.lastSeen}</Table.Th>
+                  <Table.Th>{t('identity.account.browser')}</Table.Th>
+                  <Table.Th>{t('identity.account.address')}</Table.Th>
+                  <Table.Th>{t('identity.account.method')}</Table.Th>
+                  <Table.Th>{t('identity.account.lastSeen')}</Table.Th>
                   <Table.Th>
-                    <VisuallyHidden>{TEXT.end}</VisuallyHidden>
+                    <VisuallyHidden>{t('identity.account.end')}</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -308,18 +283,21 @@ function Sessions() {
                 {sessions.data.map((session) => (
                   <Table.Tr key={session.id} data-testid="session-row">
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <span>{browserName(session.userAgent)}</span>
+                      <Group gap="xs">
+                        <span>{browserName(session.userAgent, t)}</span>
                         {session.current && (
-                          <Badge variant="light" size="sm">
-                            {TEXT.thisDevice}
+                          // whole in any language: below the browser's name when the cell is narrow
+                          <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
+                            {t('identity.account.thisDevice')}
                           </Badge>
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td>{session.address ?? TEXT.unknown}</Table.Td>
+                    <Table.Td>{session.address ?? t('identity.account.unknown')}</Table.Td>
                     <Table.Td>
-                      {session.method === null ? TEXT.unknown : METHOD_LABELS[session.method]}
+                      {session.method === null
+                        ? t('identity.account.unknown')
+                        : t(METHOD_LABELS[session.method])}
                     </Table.Td>
                     <Table.Td>{formatDateTime(session.lastSeenAt, locale)}</Table.Td>
                     <Table.Td>
@@ -331,9 +309,12 @@ function Sessions() {
                             end.isPending && end.variables !== 'others' && end.variables.id === session.id
                           }
                           onClick={() => endSessions({ id: session.id })}
-                          aria-label={`${TEXT.end}: ${browserName(session.userAgent)}, ${formatDateTime(session.lastSeenAt, locale)}`}
+                          aria-label={t('identity.account.endSession', {
+                            browser: browserName(session.userAgent, t),
+                            lastSeen: formatDateTime(session.lastSeenAt, locale),
+                          })}
                         >
-                          {TEXT.end}
+                          {t('identity.account.end')}
                         </Button>
                       )}
                     </Table.Td>
@@ -344,7 +325,7 @@ function Sessions() {
           </Table.ScrollContainer>
           {others.length === 0 ? (
             <Text size="sm" c="dimmed">
-              {TEXT.noOthers}
+              {t('identity.account.noOthers')}
             </Text>
           ) : (
             <Group>
@@ -354,7 +335,7 @@ function Sessions() {
                 loading={end.isPending && end.variables === 'others'}
                 onClick={() => endSessions('others')}
               >
-                {TEXT.endOthers}
+                {t('identity.account.endOthers')}
               </Button>
             </Group>
           )}

@@ -14,47 +14,34 @@ import { formatDateTime } from '../format/values';
 import { useModel } from '../runtime/runtime';
 import { browserName } from './sessions-text';
 import { useAuthEvents } from './identity-api';
-
-const TEXT = {
-  title: 'Audit trail',
-  kind: 'Kind',
-  all: 'All kinds',
-  none: 'Nothing recorded yet.',
-  noneOfKind: 'Nothing of this kind recorded.',
-  when: 'When',
-  what: 'What',
-  who: 'Who',
-  by: 'Done by',
-  from: 'From',
-  detail: 'Detail',
-  self: 'Themselves',
-} as const;
+import { useT } from '../i18n/I18nProvider';
+import { type MessageKey } from '../i18n/catalogue';
 
 /** Each kind of event as people read it. */
-export const KIND_LABELS: Readonly<Record<AuthEventKind, string>> = {
-  'sign-in': 'Signed in',
-  'sign-in-failed': 'Sign-in failed',
-  'sign-out': 'Signed out',
-  'session-ended': 'Session ended',
-  'invitation-created': 'Invitation sent',
-  'invitation-revoked': 'Invitation revoked',
-  'invitation-accepted': 'Invitation accepted',
-  'sign-up-requested': 'Sign-up asked for',
-  'sign-up-verified': 'Sign-up confirmed',
-  'password-reset-requested': 'Password reset asked for',
-  'password-reset-completed': 'Password reset',
-  'password-changed': 'Password changed',
-  'token-created': 'API token created',
-  'token-revoked': 'API token revoked',
-  'sso-sign-in': 'Signed in with single sign-on',
-  'sso-linked': 'Single sign-on linked',
-  'sso-failed': 'Single sign-on failed',
-  'mfa-enabled': 'Two-step sign-in turned on',
-  'mfa-disabled': 'Two-step sign-in turned off',
-  'mfa-failed': 'Wrong sign-in code',
-  'recovery-codes-replaced': 'Recovery codes replaced',
-  'sessions-ended-by-admin': 'Sessions ended by an admin',
-  'email-changed': 'E-mail changed',
+export const KIND_LABELS: Readonly<Record<AuthEventKind, MessageKey>> = {
+  'sign-in': 'identity.audit.kind.signIn',
+  'sign-in-failed': 'identity.audit.kind.signInFailed',
+  'sign-out': 'identity.audit.kind.signOut',
+  'session-ended': 'identity.audit.kind.sessionEnded',
+  'invitation-created': 'identity.audit.kind.invitationCreated',
+  'invitation-revoked': 'identity.audit.kind.invitationRevoked',
+  'invitation-accepted': 'identity.audit.kind.invitationAccepted',
+  'sign-up-requested': 'identity.audit.kind.signUpRequested',
+  'sign-up-verified': 'identity.audit.kind.signUpVerified',
+  'password-reset-requested': 'identity.audit.kind.passwordResetRequested',
+  'password-reset-completed': 'identity.audit.kind.passwordResetCompleted',
+  'password-changed': 'identity.audit.kind.passwordChanged',
+  'token-created': 'identity.audit.kind.tokenCreated',
+  'token-revoked': 'identity.audit.kind.tokenRevoked',
+  'sso-sign-in': 'identity.audit.kind.ssoSignIn',
+  'sso-linked': 'identity.audit.kind.ssoLinked',
+  'sso-failed': 'identity.audit.kind.ssoFailed',
+  'mfa-enabled': 'identity.audit.kind.mfaEnabled',
+  'mfa-disabled': 'identity.audit.kind.mfaDisabled',
+  'mfa-failed': 'identity.audit.kind.mfaFailed',
+  'recovery-codes-replaced': 'identity.audit.kind.recoveryCodesReplaced',
+  'sessions-ended-by-admin': 'identity.audit.kind.sessionsEndedByAdmin',
+  'email-changed': 'identity.audit.kind.emailChanged',
 };
 
 const ALL = 'all';
@@ -64,14 +51,16 @@ function kindOf(param: string | null): AuthEventKind | null {
 }
 
 export default function AuditPage() {
+  const t = useT();
   return (
-    <AdminFrame title={TEXT.title}>
+    <AdminFrame title={t('identity.audit.title')}>
       <Events />
     </AdminFrame>
   );
 }
 
 function Events() {
+  const t = useT();
   const model = useModel();
   const [params, setParams] = useSearchParams();
   const kind = kindOf(params.get('kind'));
@@ -85,13 +74,13 @@ function Events() {
   return (
     <>
       <Select
-        label={TEXT.kind}
+        label={t('identity.audit.kind')}
         value={kind ?? ALL}
         onChange={filter}
         allowDeselect={false}
         data={[
-          { value: ALL, label: TEXT.all },
-          ...AUTH_EVENT_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] })),
+          { value: ALL, label: t('identity.audit.all') },
+          ...AUTH_EVENT_KINDS.map((k) => ({ value: k, label: t(KIND_LABELS[k]) })),
         ]}
         maw={320}
       />
@@ -100,32 +89,32 @@ function Events() {
       ) : events.isError ? (
         <ErrorPanel error={events.error} onRetry={() => void events.refetch()} />
       ) : events.data.length === 0 ? (
-        <Text c="dimmed">{kind === null ? TEXT.none : TEXT.noneOfKind}</Text>
+        <Text c="dimmed">{kind === null ? t('identity.audit.none') : t('identity.audit.noneOfKind')}</Text>
       ) : (
         <Table.ScrollContainer minWidth={880}>
-          <Table striped aria-label={TEXT.title}>
+          <Table striped aria-label={t('identity.audit.title')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{TEXT.when}</Table.Th>
-                <Table.Th>{TEXT.what}</Table.Th>
-                <Table.Th>{TEXT.who}</Table.Th>
-                <Table.Th>{TEXT.by}</Table.Th>
-                <Table.Th>{TEXT.from}</Table.Th>
-                <Table.Th>{TEXT.detail}</Table.Th>
+                <Table.Th>{t('identity.audit.when')}</Table.Th>
+                <Table.Th>{t('identity.audit.what')}</Table.Th>
+                <Table.Th>{t('identity.audit.who')}</Table.Th>
+                <Table.Th>{t('identity.audit.by')}</Table.Th>
+                <Table.Th>{t('identity.audit.from')}</Table.Th>
+                <Table.Th>{t('identity.audit.detail')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {events.data.map((event) => (
                 <Table.Tr key={event.id} data-kind={event.kind}>
                   <Table.Td>{formatDateTime(event.at, locale)}</Table.Td>
-                  <Table.Td>{KIND_LABELS[event.kind] ?? event.kind}</Table.Td>
+                  <Table.Td>{event.kind in KIND_LABELS ? t(KIND_LABELS[event.kind]) : event.kind}</Table.Td>
                   <Table.Td>{event.email ?? event.userId ?? ''}</Table.Td>
-                  <Table.Td>{event.actorId ?? TEXT.self}</Table.Td>
+                  <Table.Td>{event.actorId ?? t('identity.audit.self')}</Table.Td>
                   <Table.Td>
                     <Text size="sm">{event.address ?? ''}</Text>
                     {event.userAgent !== null && (
                       <Text size="xs" c="dimmed">
-                        {browserName(event.userAgent)}
+                        {browserName(event.userAgent, t)}
                       </Text>
                     )}
                   </Table.Td>

@@ -9,6 +9,7 @@ import { type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * @example <AuthCard title="Create an account">…</AuthCard>
@@ -24,6 +25,7 @@ export function AuthCard({
   backToSignIn?: boolean;
 }) {
   const model = useModel();
+  const t = useT();
   useDocumentTitle(title);
   return (
     <Center mih="100dvh" p="md" component="main">
@@ -41,7 +43,7 @@ export function AuthCard({
           {backToSignIn && (
             <Text size="sm" ta="center">
               <Anchor component={Link} to={APP_PATHS.signIn}>
-                Back to sign in
+                {t('identity.backToSignIn')}
               </Anchor>
             </Text>
           )}

@@ -14,20 +14,7 @@ import { useUser } from '../auth/session';
 import { useModel } from '../runtime/runtime';
 import { formProblem } from './form-problem';
 import { useConfirmSession } from './identity-api';
-
-const TEXT = {
-  title: 'Confirm it’s you',
-  intro: 'This change needs you to confirm who you are. You will not be asked again for 10 minutes.',
-  password: 'Password',
-  code: 'Code from your authenticator app',
-  codeHint: 'Or one of your recovery codes.',
-  useCode: 'Use a code instead',
-  usePassword: 'Use your password instead',
-  confirm: 'Confirm',
-  cancel: 'Cancel',
-  sso: (label: string) => `Your account signs in with ${label}. Sign in again to confirm it’s you.`,
-  signInAgain: 'Sign in again',
-} as const;
+import { useT } from '../i18n/I18nProvider';
 
 export default function ConfirmIdentity({
   onConfirmed,
@@ -36,10 +23,11 @@ export default function ConfirmIdentity({
   onConfirmed: () => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   const user = useUser();
   const twoStep = useTwoStep(user.id);
   return (
-    <Modal opened onClose={onCancel} title={TEXT.title} centered>
+    <Modal opened onClose={onCancel} title={t('identity.confirm.title')} centered>
       {twoStep.isPending ? (
         <Loading />
       ) : twoStep.data?.available === false ? (
@@ -62,6 +50,7 @@ function ProofForm(props: {
   onConfirmed: () => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   const model = useModel();
   const user = useUser();
   const confirm = useConfirmSession();
@@ -80,15 +69,15 @@ function ProofForm(props: {
     confirm.reset();
   };
   return (
-    <form onSubmit={submit} noValidate aria-label={TEXT.title}>
+    <form onSubmit={submit} noValidate aria-label={t('identity.confirm.title')}>
       <Stack gap="sm">
-        <Text size="sm">{TEXT.intro}</Text>
+        <Text size="sm">{t('identity.confirm.intro')}</Text>
         {/* the account's name, for password managers to offer its password */}
         <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
         {withCode ? (
           <TextInput
-            label={TEXT.code}
-            description={TEXT.codeHint}
+            label={t('identity.confirm.code')}
+            description={t('identity.confirm.codeHint')}
             autoComplete="one-time-code"
             required
             data-autofocus
@@ -99,7 +88,7 @@ function ProofForm(props: {
           />
         ) : (
           <PasswordInput
-            label={TEXT.password}
+            label={t('identity.confirm.password')}
             autoComplete="current-password"
             required
             data-autofocus
@@ -111,15 +100,15 @@ function ProofForm(props: {
         )}
         {props.codeAllowed && (
           <Anchor component="button" type="button" size="sm" onClick={switchProof}>
-            {withCode ? TEXT.usePassword : TEXT.useCode}
+            {withCode ? t('identity.confirm.usePassword') : t('identity.confirm.useCode')}
           </Anchor>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onCancel}>
-            {TEXT.cancel}
+            {t('common.cancel')}
           </Button>
           <Button type="submit" loading={confirm.isPending} disabled={value === ''}>
-            {TEXT.confirm}
+            {t('common.confirm')}
           </Button>
         </Group>
       </Stack>
@@ -128,6 +117,7 @@ function ProofForm(props: {
 }
 
 function SignInAgain({ onCancel }: { onCancel: () => void }) {
+  const t = useT();
   const model = useModel();
   const location = useLocation();
   const base = model.calls.basePath.replace(/\/+$/, '');
@@ -135,14 +125,14 @@ function SignInAgain({ onCancel }: { onCancel: () => void }) {
   return (
     <Stack gap="sm">
       <Alert color="blue" variant="light">
-        {TEXT.sso(model.auth.oidc?.label ?? 'single sign-on')}
+        {t('identity.confirm.sso', { provider: model.auth.oidc?.label ?? t('identity.singleSignOn') })}
       </Alert>
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
-          {TEXT.cancel}
+          {t('common.cancel')}
         </Button>
         <Button component="a" href={`${base}/${API_PATHS.oidcStart}?returnTo=${encodeURIComponent(back)}`}>
-          {TEXT.signInAgain}
+          {t('identity.confirm.signInAgain')}
         </Button>
       </Group>
     </Stack>

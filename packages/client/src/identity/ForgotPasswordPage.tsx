@@ -10,19 +10,10 @@ import { useModel } from '../runtime/runtime';
 import { AuthCard } from './AuthCard';
 import { formProblem } from './form-problem';
 import { useRequestPasswordReset } from './identity-api';
-
-const TEXT = {
-  title: 'Forgot your password?',
-  intro: 'Enter the address you sign in with, and we will send you a link to choose a new password.',
-  closed: 'Passwords cannot be reset here. Ask the person who looks after this app.',
-  email: 'Email',
-  emailMissing: 'Enter your email address.',
-  submit: 'Send the link',
-  sentTitle: 'Check your mail',
-  sent: 'If an account uses this address, a link is on its way. It works once, for 30 minutes.',
-} as const;
+import { useT } from '../i18n/I18nProvider';
 
 export default function ForgotPasswordPage() {
+  const t = useT();
   const model = useModel();
   const [params] = useSearchParams();
   const request = useRequestPasswordReset();
@@ -31,16 +22,16 @@ export default function ForgotPasswordPage() {
 
   if (!model.auth.passwordReset) {
     return (
-      <AuthCard title={TEXT.title}>
-        <Text>{TEXT.closed}</Text>
+      <AuthCard title={t('identity.forgot.title')}>
+        <Text>{t('identity.forgot.closed')}</Text>
       </AuthCard>
     );
   }
   if (request.isSuccess) {
     return (
-      <AuthCard title={TEXT.sentTitle}>
+      <AuthCard title={t('identity.forgot.sentTitle')}>
         <Alert color="blue" variant="light" role="status">
-          {TEXT.sent}
+          {t('identity.forgot.sent')}
         </Alert>
       </AuthCard>
     );
@@ -53,27 +44,29 @@ export default function ForgotPasswordPage() {
     if (!missing) request.mutate({ email: email.trim() });
   };
   return (
-    <AuthCard title={TEXT.title}>
-      <form onSubmit={submit} noValidate aria-label={TEXT.title}>
+    <AuthCard title={t('identity.forgot.title')}>
+      <form onSubmit={submit} noValidate aria-label={t('identity.forgot.title')}>
         <Stack>
-          <Text size="sm">{TEXT.intro}</Text>
+          <Text size="sm">{t('identity.forgot.intro')}</Text>
           {problem?.message != null && (
             <Alert color="red" role="alert" data-error-code={problem.code}>
               {problem.message}
             </Alert>
           )}
           <TextInput
-            label={TEXT.email}
+            label={t('identity.forgot.email')}
             type="email"
             autoComplete="email"
             required
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
-            error={problem?.fields['email'] ?? (checked && missing ? TEXT.emailMissing : undefined)}
+            error={
+              problem?.fields['email'] ?? (checked && missing ? t('identity.forgot.emailMissing') : undefined)
+            }
             autoFocus
           />
           <Button type="submit" loading={request.isPending} fullWidth>
-            {TEXT.submit}
+            {t('identity.forgot.submit')}
           </Button>
         </Stack>
       </form>

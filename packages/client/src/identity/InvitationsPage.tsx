@@ -16,37 +16,14 @@ import { describeError } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { SecretOnce } from './SecretOnce';
 import { useInvitations, useResendInvitation, useRevokeInvitation } from './identity-api';
+import { useT } from '../i18n/I18nProvider';
+import { type MessageKey } from '../i18n/catalogue';
 
-const TEXT = {
-  title: 'Invitations',
-  intro:
-    'Everyone created in the app or with “ninefold users” gets an invitation to set a password. It works for 7 days.',
-  none: 'No invitations yet.',
-  person: 'Person',
-  state: 'State',
-  sent: 'Sent',
-  expires: 'Expires',
-  accepted: 'Accepted',
-  actions: 'Actions',
-  resend: 'Send again',
-  revoke: 'Revoke',
-  revokeTitle: 'Revoke this invitation?',
-  revokeText: 'The link sent to {email} stops working. You can send a new one later.',
-  cancel: 'Cancel',
-  resentMailed: 'A new invitation is on its way to {email}. The earlier link no longer works.',
-  linkTitle: 'New invitation link',
-  link: 'This server sends no mail: give this link to {email} yourself. The earlier link no longer works.',
-  linkLabel: 'Invitation link',
-  warning: 'Copy the link now: it is shown only this once.',
-  done: 'Done',
-  notDone: 'That did not work',
-} as const;
-
-const STATE_LABELS: Readonly<Record<InvitationState, string>> = {
-  pending: 'Waiting',
-  accepted: 'Accepted',
-  revoked: 'Revoked',
-  expired: 'Expired',
+const STATE_LABELS: Readonly<Record<InvitationState, MessageKey>> = {
+  pending: 'identity.invitations.state.pending',
+  accepted: 'identity.invitations.state.accepted',
+  revoked: 'identity.invitations.state.revoked',
+  expired: 'identity.invitations.state.expired',
 };
 
 const STATE_COLORS: Readonly<Record<InvitationState, string>> = {
@@ -57,14 +34,16 @@ const STATE_COLORS: Readonly<Record<InvitationState, string>> = {
 };
 
 export default function InvitationsPage() {
+  const t = useT();
   return (
-    <AdminFrame title={TEXT.title}>
+    <AdminFrame title={t('identity.invitations.title')}>
       <Invitations />
     </AdminFrame>
   );
 }
 
 function Invitations() {
+  const t = useT();
   const model = useModel();
   const invitations = useInvitations();
   const resend = useResendInvitation();
@@ -76,16 +55,16 @@ function Invitations() {
   return (
     <>
       <Text size="sm" c="dimmed">
-        {TEXT.intro}
+        {t('identity.invitations.intro')}
       </Text>
       {failure !== null && (
-        <Alert color="red" role="alert" title={TEXT.notDone}>
+        <Alert color="red" role="alert" title={t('identity.invitations.notDone')}>
           {describeError(model, failure).message}
         </Alert>
       )}
       {answer !== null && answer.mailed && (
         <Alert color="green" variant="light" role="status" withCloseButton onClose={() => setAnswer(null)}>
-          {TEXT.resentMailed.replace('{email}', answer.email)}
+          {t('identity.invitations.resentMailed').replace('{email}', answer.email)}
         </Alert>
       )}
       {invitations.isPending ? (
@@ -93,18 +72,18 @@ function Invitations() {
       ) : invitations.isError ? (
         <ErrorPanel error={invitations.error} onRetry={() => void invitations.refetch()} />
       ) : invitations.data.length === 0 ? (
-        <Text c="dimmed">{TEXT.none}</Text>
+        <Text c="dimmed">{t('identity.invitations.none')}</Text>
       ) : (
         <Table.ScrollContainer minWidth={720}>
-          <Table striped aria-label={TEXT.title}>
+          <Table striped aria-label={t('identity.invitations.title')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{TEXT.person}</Table.Th>
-                <Table.Th>{TEXT.state}</Table.Th>
-                <Table.Th>{TEXT.sent}</Table.Th>
-                <Table.Th>{TEXT.expires}</Table.Th>
+                <Table.Th>{t('identity.invitations.person')}</Table.Th>
+                <Table.Th>{t('identity.invitations.state')}</Table.Th>
+                <Table.Th>{t('identity.invitations.sent')}</Table.Th>
+                <Table.Th>{t('identity.invitations.expires')}</Table.Th>
                 <Table.Th>
-                  <VisuallyHidden>{TEXT.actions}</VisuallyHidden>
+                  <VisuallyHidden>{t('identity.invitations.actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -121,13 +100,13 @@ function Invitations() {
                   </Table.Td>
                   <Table.Td>
                     <Badge variant="light" color={STATE_COLORS[invitation.state]}>
-                      {STATE_LABELS[invitation.state]}
+                      {t(STATE_LABELS[invitation.state])}
                     </Badge>
                   </Table.Td>
                   <Table.Td>{formatDateTime(invitation.createdAt, locale)}</Table.Td>
                   <Table.Td>
                     {invitation.state === 'accepted' && invitation.acceptedAt !== null
-                      ? `${TEXT.accepted} ${formatDateTime(invitation.acceptedAt, locale)}`
+                      ? `${t('identity.invitations.accepted')} ${formatDateTime(invitation.acceptedAt, locale)}`
                       : formatDateTime(invitation.expiresAt, locale)}
                   </Table.Td>
                   <Table.Td>
@@ -138,9 +117,9 @@ function Invitations() {
                           variant="default"
                           loading={resend.isPending && resend.variables === invitation.user}
                           onClick={() => resend.mutate(invitation.user, { onSuccess: setAnswer })}
-                          aria-label={`${TEXT.resend}: ${invitation.email}`}
+                          aria-label={`${t('identity.invitations.resend')}: ${invitation.email}`}
                         >
-                          {TEXT.resend}
+                          {t('identity.invitations.resend')}
                         </Button>
                       )}
                       {invitation.state === 'pending' && (
@@ -149,9 +128,9 @@ function Invitations() {
                           variant="default"
                           color="red"
                           onClick={() => setRevoking(invitation)}
-                          aria-label={`${TEXT.revoke}: ${invitation.email}`}
+                          aria-label={`${t('identity.invitations.revoke')}: ${invitation.email}`}
                         >
-                          {TEXT.revoke}
+                          {t('identity.invitations.revoke')}
                         </Button>
                       )}
                     </Group>
@@ -165,25 +144,35 @@ function Invitations() {
       <Modal
         opened={answer !== null && !answer.mailed && answer.link !== null}
         onClose={() => setAnswer(null)}
-        title={TEXT.linkTitle}
+        title={t('identity.invitations.linkTitle')}
         size="lg"
       >
         {answer?.link != null && (
           <Stack>
-            <Text size="sm">{TEXT.link.replace('{email}', answer.email)}</Text>
-            <SecretOnce label={TEXT.linkLabel} value={answer.link} warning={TEXT.warning} />
+            <Text size="sm">{t('identity.invitations.link').replace('{email}', answer.email)}</Text>
+            <SecretOnce
+              label={t('identity.invitations.linkLabel')}
+              value={answer.link}
+              warning={t('identity.invitations.warning')}
+            />
             <Group justify="flex-end">
-              <Button onClick={() => setAnswer(null)}>{TEXT.done}</Button>
+              <Button onClick={() => setAnswer(null)}>{t('common.done')}</Button>
             </Group>
           </Stack>
         )}
       </Modal>
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={TEXT.revokeTitle}>
+      <Modal
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title={t('identity.invitations.revokeTitle')}
+      >
         <Stack>
-          <Text size="sm">{TEXT.revokeText.replace('{email}', revoking?.email ?? '')}</Text>
+          <Text size="sm">
+            {t('identity.invitations.revokeText').replace('{email}', revoking?.email ?? '')}
+          </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>
-              {TEXT.cancel}
+              {t('common.cancel')}
             </Button>
             <Button
               color="red.8"
@@ -192,7 +181,7 @@ function Invitations() {
                 if (revoking !== null) revoke.mutate(revoking.id, { onSettled: () => setRevoking(null) });
               }}
             >
-              {TEXT.revoke}
+              {t('identity.invitations.revoke')}
             </Button>
           </Group>
         </Stack>

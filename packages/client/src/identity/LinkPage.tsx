@@ -20,29 +20,10 @@ import { NewPasswordInput } from './NewPasswordInput';
 import { formProblem } from './form-problem';
 import { useInspectLink, useLink } from './identity-api';
 import { lazyComponent } from '../runtime/lazy';
+import { useT } from '../i18n/I18nProvider';
 
 // only a user with two-step sign-in on, or required of them, needs it (decision 0041)
 const SecondStep = lazyComponent(() => import('../auth/SecondStep').then((module) => module.default));
-
-const TEXT = {
-  checking: 'Checking your link',
-  broken: 'This link does not work',
-  invitationTitle: 'Welcome, set your password',
-  invitationIntro: 'You were invited to use this app. Choose a password to sign in with.',
-  signUpTitle: 'Confirm your address',
-  signUpIntro: 'Confirm that this address is yours to open your account.',
-  signUpSubmit: 'Confirm my address',
-  resetTitle: 'Choose a new password',
-  resetIntro: 'Your new password signs you in, and signs you out everywhere else.',
-  account: 'Account',
-  password: 'New password',
-  passwordSubmit: 'Set password and sign in',
-  askInviter: 'Invited by someone? Ask them to send you a new invitation.',
-  newReset: 'Ask for a new password link',
-  newSignUp: 'Sign up again',
-  anyNew:
-    'If you asked for a new password, ask for a new link. If you were invited, ask the person who invited you.',
-} as const;
 
 /** The token in the address's fragment (`#token=…`), or null. */
 export function tokenOf(hash: string): string | null {
@@ -51,6 +32,7 @@ export function tokenOf(hash: string): string | null {
 }
 
 export default function LinkPage() {
+  const t = useT();
   const location = useLocation();
   const navigate = useNavigate();
   // read once: the address bar loses it right after
@@ -71,7 +53,7 @@ export default function LinkPage() {
     return (
       <Center mih="100dvh" p="md" component="main">
         <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
-          <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
+          <Suspense fallback={<Text c="dimmed">{t('first.loading')}</Text>}>
             <SecondStep
               challenge={second.challenge}
               enrol={second.enrol === true}
@@ -90,9 +72,9 @@ export default function LinkPage() {
   if (token === null) return <Broken error={null} link={null} />;
   if (link.isPending) {
     return (
-      <AuthCard title={TEXT.checking} backToSignIn={false}>
+      <AuthCard title={t('identity.link.checking')} backToSignIn={false}>
         <Center py="md">
-          <Loader aria-label={TEXT.checking} />
+          <Loader aria-label={t('identity.link.checking')} />
         </Center>
       </AuthCard>
     );
@@ -113,6 +95,7 @@ function LinkForm({
   token: string;
   action: ReturnType<typeof useLink>;
 }) {
+  const t = useT();
   const model = useModel();
   const [password, setPassword] = useState('');
   const problem = action.error === null ? null : formProblem(model, action.error, ['password']);
@@ -123,16 +106,16 @@ function LinkForm({
   };
   const title =
     link.purpose === 'invitation'
-      ? TEXT.invitationTitle
+      ? t('identity.link.invitationTitle')
       : link.purpose === 'sign-up'
-        ? TEXT.signUpTitle
-        : TEXT.resetTitle;
+        ? t('identity.link.signUpTitle')
+        : t('identity.link.resetTitle');
   const intro =
     link.purpose === 'invitation'
-      ? TEXT.invitationIntro
+      ? t('identity.link.invitationIntro')
       : link.purpose === 'sign-up'
-        ? TEXT.signUpIntro
-        : TEXT.resetIntro;
+        ? t('identity.link.signUpIntro')
+        : t('identity.link.resetIntro');
   return (
     <AuthCard title={title} backToSignIn={false}>
       <form onSubmit={submit} noValidate aria-label={title}>
@@ -140,7 +123,7 @@ function LinkForm({
           <Text size="sm">{intro}</Text>
           <div>
             <Text size="xs" c="dimmed">
-              {TEXT.account}
+              {t('identity.link.account')}
             </Text>
             <Text fw={600} data-testid="link-email">
               {link.email}
@@ -155,7 +138,7 @@ function LinkForm({
           )}
           {withPassword && (
             <NewPasswordInput
-              label={TEXT.password}
+              label={t('identity.link.password')}
               value={password}
               onChange={setPassword}
               error={problem?.fields['password']}
@@ -164,7 +147,7 @@ function LinkForm({
             />
           )}
           <Button type="submit" loading={action.isPending} fullWidth>
-            {withPassword ? TEXT.passwordSubmit : TEXT.signUpSubmit}
+            {withPassword ? t('identity.link.passwordSubmit') : t('identity.link.signUpSubmit')}
           </Button>
         </Stack>
       </form>
@@ -178,6 +161,7 @@ function LinkForm({
  * tells nothing more of a link that no longer works.
  */
 function Broken({ error, link }: { error: unknown; link: WireLink | null }) {
+  const t = useT();
   const model = useModel();
   const described =
     error === null
@@ -194,21 +178,21 @@ function Broken({ error, link }: { error: unknown; link: WireLink | null }) {
     reset: (purpose === null || purpose === 'password-reset') && model.auth.passwordReset,
   };
   return (
-    <AuthCard title={TEXT.broken}>
+    <AuthCard title={t('identity.link.broken')}>
       <Alert color="red" role="alert" data-error-code={described.code}>
         {described.message}
       </Alert>
       {offers.reset && (
         <Button component={Link} to={resetPath} variant="light">
-          {TEXT.newReset}
+          {t('identity.link.newReset')}
         </Button>
       )}
       {offers.signUp && (
         <Button component={Link} to={APP_PATHS.signUp} variant="light">
-          {TEXT.newSignUp}
+          {t('identity.link.newSignUp')}
         </Button>
       )}
-      {offers.invitation && <Text size="sm">{TEXT.askInviter}</Text>}
+      {offers.invitation && <Text size="sm">{t('identity.link.askInviter')}</Text>}
     </AuthCard>
   );
 }

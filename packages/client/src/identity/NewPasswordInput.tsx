@@ -7,8 +7,9 @@
 import '../styles/identity';
 import { PasswordInput, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useId, useState } from 'react';
+import { useT } from '../i18n/I18nProvider';
 import { useModel } from '../runtime/runtime';
-import { STRENGTH_TEXT, loadStrengthEstimator, passwordStrength } from './password-strength';
+import { STRENGTH_TEXT, STRENGTH_VALUES, loadStrengthEstimator, passwordStrength } from './password-strength';
 
 export interface NewPasswordInputProps {
   readonly label: string;
@@ -32,6 +33,7 @@ export function NewPasswordInput({
   userInputs = [],
   autoFocus = false,
 }: NewPasswordInputProps) {
+  const t = useT();
   const [, setLoaded] = useState(0);
   const meterId = useId();
   useEffect(() => {
@@ -64,7 +66,7 @@ export function NewPasswordInput({
         data-testid="password-meter"
       />
       <Text id={meterId} size="xs" c="dimmed" aria-live="polite" data-testid="password-verdict">
-        {strength?.verdict ?? STRENGTH_TEXT.checking}
+        {t(strength?.verdict ?? STRENGTH_TEXT.checking, STRENGTH_VALUES)}
       </Text>
     </Stack>
   );

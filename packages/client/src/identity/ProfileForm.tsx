@@ -16,13 +16,7 @@ import { useAuthorizer } from '../runtime/access';
 import { useModel } from '../runtime/runtime';
 import { RecordForm } from '../screens/form/RecordForm';
 import { formFields, recordValues } from '../screens/form/form-model';
-
-const TEXT = {
-  title: 'Profile',
-  readOnly: 'Your role may not change your profile. Ask the person who looks after this app.',
-  saved: 'Your profile is saved.',
-  noUser: 'This app has no user records.',
-} as const;
+import { useT } from '../i18n/I18nProvider';
 
 /** The account page's form as a screen of the record form: the User's fields, edited in place. */
 const PROFILE_SCREEN: Screen = {
@@ -30,7 +24,7 @@ const PROFILE_SCREEN: Screen = {
   path: SIGNED_IN_PATHS.account,
   kind: 'edit',
   entity: 'User',
-  title: TEXT.title,
+  title: 'Profile', // the form's name is the account page's section's (`identity.account.profile`)
   roles: null,
   fields: [],
   filters: [],
@@ -44,13 +38,15 @@ const PROFILE_SCREEN: Screen = {
 };
 
 export default function ProfileForm() {
+  const t = useT();
   const model = useModel();
   const entity = model.entities['User'];
-  if (entity === undefined) return <Text c="dimmed">{TEXT.noUser}</Text>;
+  if (entity === undefined) return <Text c="dimmed">{t('identity.profile.noUser')}</Text>;
   return <Profile entity={entity} />;
 }
 
 function Profile({ entity }: { entity: NonNullable<ReturnType<typeof useModel>['entities'][string]> }) {
+  const t = useT();
   const user = useUser();
   const access = useAuthorizer();
   const query = useRecord(entity, user.id);
@@ -59,7 +55,7 @@ function Profile({ entity }: { entity: NonNullable<ReturnType<typeof useModel>['
   if (query.isPending) {
     return (
       <Center py="md">
-        <Loader aria-label="Loading" />
+        <Loader aria-label={t('first.loader')} />
       </Center>
     );
   }
@@ -80,17 +76,18 @@ function Profile({ entity }: { entity: NonNullable<ReturnType<typeof useModel>['
     <>
       {!mayUpdate && (
         <Text size="sm" c="dimmed">
-          {TEXT.readOnly}
+          {t('identity.profile.readOnly')}
         </Text>
       )}
       {saved > 0 && (
         <Alert color="green" variant="light" role="status" key={saved}>
-          {TEXT.saved}
+          {t('identity.profile.saved')}
         </Alert>
       )}
       <RecordForm
         key={`${record.id}:${saved}`}
-        screen={PROFILE_SCREEN}
+        // the form is named as the account page names the section, in the reader's language
+        screen={{ ...PROFILE_SCREEN, title: t('identity.account.profile') }}
         entity={entity}
         access={access}
         fields={fields}

@@ -3,16 +3,13 @@
  * or copy, with a warning that it will not be shown again. The copy button says "Copied" in words.
  */
 import { Alert, Button, CopyButton, Group, Stack, TextInput } from '@mantine/core';
-
-const TEXT = {
-  copy: 'Copy',
-  copied: 'Copied',
-} as const;
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * @example <SecretOnce label="API token" value={answer.token} warning="Copy it now: it is shown only once." />
  */
 export function SecretOnce({ label, value, warning }: { label: string; value: string; warning: string }) {
+  const t = useT();
   return (
     <Stack gap="xs">
       <Alert color="orange" variant="light" role="status">
@@ -31,7 +28,7 @@ export function SecretOnce({ label, value, warning }: { label: string; value: st
         <CopyButton value={value}>
           {({ copied, copy }) => (
             <Button variant={copied ? 'light' : 'default'} onClick={copy} aria-live="polite">
-              {copied ? TEXT.copied : TEXT.copy}
+              {copied ? t('common.copied') : t('common.copy')}
             </Button>
           )}
         </CopyButton>

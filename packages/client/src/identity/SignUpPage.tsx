@@ -11,22 +11,10 @@ import { AuthCard } from './AuthCard';
 import { NewPasswordInput } from './NewPasswordInput';
 import { formProblem } from './form-problem';
 import { useSignUp } from './identity-api';
-
-const TEXT = {
-  title: 'Create an account',
-  closed: 'Accounts here are opened by invitation. Ask the person who looks after this app to invite you.',
-  name: 'Your name',
-  email: 'Email',
-  password: 'Password',
-  submit: 'Create account',
-  sentTitle: 'Check your mail',
-  sent: 'If this address can open an account, a link to confirm it is on its way. Open it to finish signing up.',
-  nameMissing: 'Enter your name.',
-  emailMissing: 'Enter your email address.',
-  passwordLength: `Use ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`,
-} as const;
+import { useT } from '../i18n/I18nProvider';
 
 export default function SignUpPage() {
+  const t = useT();
   const model = useModel();
   const signUp = useSignUp();
   const [name, setName] = useState('');
@@ -36,16 +24,16 @@ export default function SignUpPage() {
 
   if (model.auth.signUp === null) {
     return (
-      <AuthCard title={TEXT.title}>
-        <Text>{TEXT.closed}</Text>
+      <AuthCard title={t('identity.signUp.title')}>
+        <Text>{t('identity.signUp.closed')}</Text>
       </AuthCard>
     );
   }
   if (signUp.isSuccess) {
     return (
-      <AuthCard title={TEXT.sentTitle}>
+      <AuthCard title={t('identity.signUp.sentTitle')}>
         <Alert color="blue" variant="light" role="status">
-          {TEXT.sent}
+          {t('identity.signUp.sent')}
         </Alert>
       </AuthCard>
     );
@@ -53,9 +41,12 @@ export default function SignUpPage() {
 
   const length = [...password].length;
   const local = {
-    name: name.trim() === '' ? TEXT.nameMissing : undefined,
-    email: email.trim() === '' ? TEXT.emailMissing : undefined,
-    password: length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH ? TEXT.passwordLength : undefined,
+    name: name.trim() === '' ? t('identity.signUp.nameMissing') : undefined,
+    email: email.trim() === '' ? t('identity.signUp.emailMissing') : undefined,
+    password:
+      length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH
+        ? t('identity.signUp.passwordLength', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })
+        : undefined,
   };
   const problem =
     signUp.error === null ? null : formProblem(model, signUp.error, ['name', 'email', 'password']);
@@ -70,8 +61,8 @@ export default function SignUpPage() {
   };
 
   return (
-    <AuthCard title={TEXT.title}>
-      <form onSubmit={submit} noValidate aria-label={TEXT.title}>
+    <AuthCard title={t('identity.signUp.title')}>
+      <form onSubmit={submit} noValidate aria-label={t('identity.signUp.title')}>
         <Stack>
           {problem?.message != null && (
             <Alert color="red" role="alert" data-error-code={problem.code}>
@@ -79,7 +70,7 @@ export default function SignUpPage() {
             </Alert>
           )}
           <TextInput
-            label={TEXT.name}
+            label={t('identity.signUp.name')}
             autoComplete="name"
             required
             value={name}
@@ -88,7 +79,7 @@ export default function SignUpPage() {
             autoFocus
           />
           <TextInput
-            label={TEXT.email}
+            label={t('identity.signUp.email')}
             type="email"
             autoComplete="email"
             required
@@ -97,14 +88,14 @@ export default function SignUpPage() {
             error={errorOf('email')}
           />
           <NewPasswordInput
-            label={TEXT.password}
+            label={t('identity.signUp.password')}
             value={password}
             onChange={setPassword}
             error={errorOf('password')}
             userInputs={[name, email]}
           />
           <Button type="submit" loading={signUp.isPending} fullWidth>
-            {TEXT.submit}
+            {t('identity.signUp.submit')}
           </Button>
         </Stack>
       </form>

@@ -33,39 +33,13 @@ import { formProblem } from './form-problem';
 import { useCreateToken, useRevokeToken, useTokens } from './identity-api';
 import { needsConfirmation, useConfirmIdentity } from './reauthentication';
 import { tokenRoles } from './token-roles';
-
-const TEXT = {
-  title: 'API tokens',
-  intro: `A token lets a script use the API as you, with the roles you give it: send it as “Authorization: Bearer ${TOKEN_PREFIX}…”. Every rule applies to it as to you.`,
-  create: 'Create a token',
-  name: 'Name',
-  nameHint: 'What it is for, like “Nightly export”.',
-  nameMissing: 'Give the token a name.',
-  roles: 'Roles',
-  rolesMissing: 'Choose at least one role.',
-  expiry: 'Expires after',
-  submit: 'Create token',
-  newTitle: 'Your new token',
-  newLabel: 'API token',
-  warning: 'Copy the token now: it is shown only this once. If you lose it, revoke it and create another.',
-  list: 'Your tokens',
-  none: 'You have no tokens.',
-  created: 'Created',
-  expires: 'Expires',
-  lastUsed: 'Last used',
-  never: 'Never',
-  revoke: 'Revoke',
-  revokeTitle: 'Revoke this token?',
-  revokeText: 'Scripts that use “{name}” stop working at once. This cannot be undone.',
-  cancel: 'Cancel',
-  notRevoked: 'The token was not revoked',
-  days: (days: number) => `${days} days`,
-} as const;
+import { useT } from '../i18n/I18nProvider';
 
 const EXPIRY_DAYS = [7, 30, IDENTITY_LIFETIMES.tokenDefaultDays, 180, IDENTITY_LIFETIMES.tokenMaxDays];
 
 export default function TokensPage() {
-  useDocumentTitle(TEXT.title);
+  const t = useT();
+  useDocumentTitle(t('identity.tokens.title'));
   const { model } = useRuntime();
   const tokens = useTokens();
   const revoke = useRevokeToken();
@@ -75,26 +49,30 @@ export default function TokensPage() {
   return (
     <Stack gap="xl" py="md" maw={880}>
       <div>
-        <Title order={1}>{TEXT.title}</Title>
+        <Title order={1}>{t('identity.tokens.title')}</Title>
         <Text size="sm" c="dimmed">
-          {TEXT.intro}
+          {t('identity.tokens.intro', { prefix: TOKEN_PREFIX })}
         </Text>
       </div>
       {created !== null ? (
         <Stack gap="sm" component="section" aria-labelledby="token-new">
           <Title order={2} size="h3" id="token-new">
-            {TEXT.newTitle}
+            {t('identity.tokens.newTitle')}
           </Title>
-          <SecretOnce label={TEXT.newLabel} value={created.token} warning={TEXT.warning} />
+          <SecretOnce
+            label={t('identity.tokens.newLabel')}
+            value={created.token}
+            warning={t('identity.tokens.warning')}
+          />
         </Stack>
       ) : null}
       <CreateToken onCreated={setCreated} />
       <Stack gap="sm" component="section" aria-labelledby="token-list">
         <Title order={2} size="h3" id="token-list">
-          {TEXT.list}
+          {t('identity.tokens.list')}
         </Title>
         {revoke.isError && (
-          <Alert color="red" role="alert" title={TEXT.notRevoked}>
+          <Alert color="red" role="alert" title={t('identity.tokens.notRevoked')}>
             {describeError(model, revoke.error).message}
           </Alert>
         )}
@@ -103,19 +81,19 @@ export default function TokensPage() {
         ) : tokens.isError ? (
           <ErrorPanel error={tokens.error} onRetry={() => void tokens.refetch()} />
         ) : tokens.data.length === 0 ? (
-          <Text c="dimmed">{TEXT.none}</Text>
+          <Text c="dimmed">{t('identity.tokens.none')}</Text>
         ) : (
           <Table.ScrollContainer minWidth={640}>
-            <Table striped aria-label={TEXT.list}>
+            <Table striped aria-label={t('identity.tokens.list')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>{TEXT.name}</Table.Th>
-                  <Table.Th>{TEXT.roles}</Table.Th>
-                  <Table.Th>{TEXT.created}</Table.Th>
-                  <Table.Th>{TEXT.expires}</Table.Th>
-                  <Table.Th>{TEXT.lastUsed}</Table.Th>
+                  <Table.Th>{t('identity.tokens.name')}</Table.Th>
+                  <Table.Th>{t('identity.tokens.roles')}</Table.Th>
+                  <Table.Th>{t('identity.tokens.created')}</Table.Th>
+                  <Table.Th>{t('identity.tokens.expires')}</Table.Th>
+                  <Table.Th>{t('identity.tokens.lastUsed')}</Table.Th>
                   <Table.Th>
-                    <VisuallyHidden>{TEXT.revoke}</VisuallyHidden>
+                    <VisuallyHidden>{t('identity.tokens.revoke')}</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -127,7 +105,9 @@ export default function TokensPage() {
                     <Table.Td>{formatDateTime(token.createdAt, locale)}</Table.Td>
                     <Table.Td>{formatDateTime(token.expiresAt, locale)}</Table.Td>
                     <Table.Td>
-                      {token.lastUsedAt === null ? TEXT.never : formatDateTime(token.lastUsedAt, locale)}
+                      {token.lastUsedAt === null
+                        ? t('identity.tokens.never')
+                        : formatDateTime(token.lastUsedAt, locale)}
                     </Table.Td>
                     <Table.Td>
                       <Button
@@ -135,9 +115,9 @@ export default function TokensPage() {
                         variant="default"
                         color="red"
                         onClick={() => setRevoking(token)}
-                        aria-label={`${TEXT.revoke}: ${token.name}`}
+                        aria-label={`${t('identity.tokens.revoke')}: ${token.name}`}
                       >
-                        {TEXT.revoke}
+                        {t('identity.tokens.revoke')}
                       </Button>
                     </Table.Td>
                   </Table.Tr>
@@ -147,12 +127,16 @@ export default function TokensPage() {
           </Table.ScrollContainer>
         )}
       </Stack>
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={TEXT.revokeTitle}>
+      <Modal
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title={t('identity.tokens.revokeTitle')}
+      >
         <Stack>
-          <Text size="sm">{TEXT.revokeText.replace('{name}', revoking?.name ?? '')}</Text>
+          <Text size="sm">{t('identity.tokens.revokeText', { name: revoking?.name ?? '' })}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>
-              {TEXT.cancel}
+              {t('common.cancel')}
             </Button>
             <Button
               color="red.8"
@@ -162,7 +146,7 @@ export default function TokensPage() {
                 revoke.mutate(revoking.id, { onSettled: () => setRevoking(null) });
               }}
             >
-              {TEXT.revoke}
+              {t('identity.tokens.revoke')}
             </Button>
           </Group>
         </Stack>
@@ -172,6 +156,7 @@ export default function TokensPage() {
 }
 
 function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void }) {
+  const t = useT();
   const { model, now } = useRuntime();
   const user = useUser();
   const allowed = tokenRoles(model, user.roles);
@@ -186,8 +171,8 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
       ? null
       : formProblem(model, create.error, ['name', 'roles', 'expiresAt']);
   const local = {
-    name: name.trim() === '' ? TEXT.nameMissing : undefined,
-    roles: roles.length === 0 ? TEXT.rolesMissing : undefined,
+    name: name.trim() === '' ? t('identity.tokens.nameMissing') : undefined,
+    roles: roles.length === 0 ? t('identity.tokens.rolesMissing') : undefined,
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -210,9 +195,9 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
     <Stack gap="sm" component="section" aria-labelledby="token-create">
       {confirm.dialog}
       <Title order={2} size="h3" id="token-create">
-        {TEXT.create}
+        {t('identity.tokens.create')}
       </Title>
-      <form onSubmit={submit} noValidate aria-label={TEXT.create}>
+      <form onSubmit={submit} noValidate aria-label={t('identity.tokens.create')}>
         <Stack gap="sm" maw={480}>
           {problem?.message != null && (
             <Alert color="red" role="alert" data-error-code={problem.code}>
@@ -220,8 +205,8 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
             </Alert>
           )}
           <TextInput
-            label={TEXT.name}
-            description={TEXT.nameHint}
+            label={t('identity.tokens.name')}
+            description={t('identity.tokens.nameHint')}
             required
             maxLength={100}
             value={name}
@@ -229,7 +214,7 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
             error={problem?.fields['name'] ?? (checked ? local.name : undefined)}
           />
           <MultiSelect
-            label={TEXT.roles}
+            label={t('identity.tokens.roles')}
             required
             data={allowed.map((role) => ({ value: role, label: model.roles[role]?.label ?? role }))}
             value={roles}
@@ -237,8 +222,8 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
             error={problem?.fields['roles'] ?? (checked ? local.roles : undefined)}
           />
           <Select
-            label={TEXT.expiry}
-            data={EXPIRY_DAYS.map((n) => ({ value: String(n), label: TEXT.days(n) }))}
+            label={t('identity.tokens.expiry')}
+            data={EXPIRY_DAYS.map((n) => ({ value: String(n), label: t('identity.tokens.days', { n }) }))}
             value={days}
             onChange={(value) => setDays(value ?? String(IDENTITY_LIFETIMES.tokenDefaultDays))}
             allowDeselect={false}
@@ -246,7 +231,7 @@ function CreateToken({ onCreated }: { onCreated(answer: NewTokenAnswer): void })
           />
           <Group>
             <Button type="submit" loading={create.isPending}>
-              {TEXT.submit}
+              {t('identity.tokens.submit')}
             </Button>
           </Group>
         </Stack>

@@ -5,6 +5,7 @@
  * advises: the server's policy (length, its list of common passwords) decides.
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from '@ninefold/model';
+import { type MessageKey } from '../i18n/catalogue';
 import { onDemand } from '../runtime/lazy';
 
 /** What the meter says of a password. */
@@ -13,24 +14,31 @@ export interface Strength {
   readonly percent: number;
   /** The bar's colour, which never says anything the text does not. */
   readonly color: 'red' | 'orange' | 'yellow' | 'teal' | 'green';
-  /** One plain sentence: what is wrong, or how good it is. */
-  readonly verdict: string;
+  /** One plain sentence: what is wrong, or how good it is (its catalogue key, with `STRENGTH_VALUES`). */
+  readonly verdict: MessageKey;
   /** Whether the server would refuse it for its length or as a common password (as far as we know). */
   readonly refused: boolean;
 }
 
 /** Every sentence the meter says, in one place (issue 15 translates them). */
 export const STRENGTH_TEXT = {
-  empty: `Use at least ${PASSWORD_RECOMMENDED_LENGTH} characters: a few unrelated words work well.`,
-  tooShort: `Too short: use at least ${PASSWORD_MIN_LENGTH} characters, better ${PASSWORD_RECOMMENDED_LENGTH}.`,
-  tooLong: `Too long: use at most ${PASSWORD_MAX_LENGTH} characters.`,
-  common: 'This is one of the most common passwords: choose another.',
-  context: 'Too close to your name, your address or the name of this app: choose another.',
-  weak: `Weak: easy to guess. Add more words, up to ${PASSWORD_RECOMMENDED_LENGTH} characters or more.`,
-  fair: `Fair. Longer is stronger: ${PASSWORD_RECOMMENDED_LENGTH} characters or more is best.`,
-  good: 'Good.',
-  strong: 'Strong.',
-  checking: 'Checking the strength…',
+  empty: 'identity.strength.empty',
+  tooShort: 'identity.strength.tooShort',
+  tooLong: 'identity.strength.tooLong',
+  common: 'identity.strength.common',
+  context: 'identity.strength.context',
+  weak: 'identity.strength.weak',
+  fair: 'identity.strength.fair',
+  good: 'identity.strength.good',
+  strong: 'identity.strength.strong',
+  checking: 'identity.strength.checking',
+} as const satisfies Record<string, MessageKey>;
+
+/** The numbers the verdicts speak of, for `t(verdict, STRENGTH_VALUES)`. */
+export const STRENGTH_VALUES = {
+  min: PASSWORD_MIN_LENGTH,
+  max: PASSWORD_MAX_LENGTH,
+  recommended: PASSWORD_RECOMMENDED_LENGTH,
 } as const;
 
 type Estimator = (

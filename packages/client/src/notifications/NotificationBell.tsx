@@ -22,14 +22,16 @@ import {
   useNewestNotifications,
   useRefreshAfterWrites,
 } from './notifications-api';
+import { type I18n } from '../i18n/i18n';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * The accessible name of the bell: what it is and how many are unread.
  *
- * @example bellLabel(3) // 'Notifications, 3 unread'
+ * @example bellLabel(3, t) // 'Notifications, 3 unread'
  */
-export function bellLabel(unread: number): string {
-  return unread === 0 ? 'Notifications' : `Notifications, ${unread} unread`;
+export function bellLabel(unread: number, t: I18n['t']): string {
+  return unread === 0 ? t('notifications.title') : t('notifications.bellUnread', { n: unread });
 }
 
 export default function NotificationBell({ userId }: { userId: string }) {
@@ -38,6 +40,7 @@ export default function NotificationBell({ userId }: { userId: string }) {
   const newest = useNewestNotifications(userId);
   useRefreshAfterWrites();
   const unread = newest.data?.unread ?? 0;
+  const t = useT();
   return (
     <Popover
       opened={opened}
@@ -50,7 +53,7 @@ export default function NotificationBell({ userId }: { userId: string }) {
     >
       <Popover.Target>
         <IconButton
-          aria-label={bellLabel(unread)}
+          aria-label={bellLabel(unread, t)}
           aria-haspopup="dialog"
           aria-expanded={opened}
           onClick={() => setOpened((open) => !open)}
@@ -92,11 +95,12 @@ function NotificationList({
   close(): void;
 }) {
   const markAll = useMarkAllRead(userId);
+  const t = useT();
   return (
     <Stack gap={0}>
       <Group justify="space-between" px="md" py="xs">
         <Text fw={600} size="sm" id={headingId}>
-          Notifications
+          {t('notifications.title')}
         </Text>
         {unread > 0 && (
           <TextButton
@@ -105,13 +109,13 @@ function NotificationList({
             onClick={() => markAll.mutate()}
             disabled={markAll.isPending}
           >
-            Mark all read
+            {t('notifications.markAllRead')}
           </TextButton>
         )}
       </Group>
       {query.isPending ? (
         <Text size="sm" c="dimmed" px="md" pb="md">
-          Loading…
+          {t('common.loading')}
         </Text>
       ) : query.isError ? (
         <Box px="md" pb="md">
@@ -119,7 +123,7 @@ function NotificationList({
         </Box>
       ) : query.data.items.length === 0 ? (
         <Text size="sm" c="dimmed" px="md" pb="md">
-          No notifications yet.
+          {t('notifications.empty')}
         </Text>
       ) : (
         <ScrollArea.Autosize mah={420} type="auto">
@@ -147,6 +151,7 @@ function NotificationItem({
 }) {
   const model = useModel();
   const markRead = useMarkRead(userId);
+  const t = useT();
   const unread = item.readAt === null;
   const to = detailPath(model, item.entity, item.recordId);
   const open = () => {
@@ -158,7 +163,7 @@ function NotificationItem({
       <span className="nf-notification-marker" aria-hidden />
       <Stack gap={2} miw={0}>
         <Text size="sm" fw={unread ? 700 : 400}>
-          {unread && <VisuallyHidden>Unread: </VisuallyHidden>}
+          {unread && <VisuallyHidden>{t('notifications.unreadPrefix')} </VisuallyHidden>}
           {item.subject}
         </Text>
         <Text size="sm" c="dimmed" lineClamp={3}>

@@ -13,21 +13,23 @@ import { useModel } from '../runtime/runtime';
 import { Loading } from '../admin/Loading';
 import { useDocumentTitle } from '../shell/title';
 import { useChangeSetting, useNotificationSettings } from './notifications-api';
+import { useT } from '../i18n/I18nProvider';
 
 export default function NotificationSettingsPage() {
-  useDocumentTitle('Notification settings');
+  const t = useT();
+  useDocumentTitle(t('first.notificationSettings'));
   const model = useModel();
   const user = useUser();
   const settings = useNotificationSettings(user.id);
   const change = useChangeSetting(user.id);
   return (
     <Stack gap="md" py="md" maw={640}>
-      <Title order={1}>Notification settings</Title>
+      <Title order={1}>{t('first.notificationSettings')}</Title>
       <Text size="sm" c="dimmed">
-        Choose what you are told about. Some notifications are always sent.
+        {t('notifications.settingsIntro')}
       </Text>
       {change.isError && (
-        <Alert color="red" role="alert" title="The setting was not saved">
+        <Alert color="red" role="alert" title={t('notifications.notSaved')}>
           {describeError(model, change.error).message}
         </Alert>
       )}
@@ -36,7 +38,7 @@ export default function NotificationSettingsPage() {
       ) : settings.isError ? (
         <ErrorPanel error={settings.error} onRetry={() => void settings.refetch()} />
       ) : settings.data.length === 0 ? (
-        <Text c="dimmed">This app sends no notifications.</Text>
+        <Text c="dimmed">{t('notifications.none')}</Text>
       ) : (
         <Stack gap="sm" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {settings.data.map((setting) => (
@@ -73,10 +75,11 @@ function SettingSwitch({
   saving: boolean;
   onChange(enabled: boolean): void;
 }) {
+  const t = useT();
   return (
     <Switch
       label={settingLabel(setting.notification)}
-      description={setting.mandatory ? 'Always sent' : undefined}
+      description={setting.mandatory ? t('notifications.alwaysSent') : undefined}
       checked={setting.mandatory || setting.enabled}
       disabled={setting.mandatory || saving}
       onChange={(event) => onChange(event.currentTarget.checked)}

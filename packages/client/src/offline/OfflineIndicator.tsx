@@ -16,6 +16,7 @@ import { useRuntime } from '../runtime/runtime';
 import { PendingWrites } from './PendingWrites';
 import { isWaiting, queueKey, useQueue } from './queue';
 import { type ReplayOutcome, type Replayer, startReplayer } from './replay';
+import { useI18n } from '../i18n/I18nProvider';
 
 function subscribeOnline(listener: () => void): () => void {
   window.addEventListener('online', listener);
@@ -32,10 +33,9 @@ function useOnline(): boolean {
   return useSyncExternalStore(subscribeOnline, onlineNow, () => true);
 }
 
-const changes = (n: number) => (n === 1 ? '1 change' : `${n} changes`);
-
 export default function OfflineIndicator({ userId }: { userId: string }) {
   const { model, http } = useRuntime();
+  const { t, dir } = useI18n();
   const client = useQueryClient();
   const key = queueKey(model, userId);
   const writes = useQueue(key);
@@ -71,14 +71,19 @@ export default function OfflineIndicator({ userId }: { userId: string }) {
   const refused = writes.length - waiting;
   const unreachable = !online || (waiting > 0 && outcome === 'unreachable');
   const said = [
-    !online ? 'Offline.' : unreachable ? 'The server cannot be reached.' : '',
-    waiting > 0 ? `${changes(waiting)} saved on this device, waiting to be sent.` : '',
-    refused > 0 ? `${changes(refused)} not sent: the server refused ${refused === 1 ? 'it' : 'them'}.` : '',
+    !online ? t('offline.offlineSentence') : unreachable ? t('offline.unreachable') : '',
+    waiting > 0 ? t('offline.waitingSentence', { n: waiting }) : '',
+    refused > 0 ? t('offline.refusedSentence', { n: refused }) : '',
   ]
     .filter((s) => s !== '')
     .join(' ');
   const shown = !online || writes.length > 0;
-  const label = refused > 0 ? `${refused} not sent` : waiting > 0 ? `${waiting} waiting` : 'Offline';
+  const label =
+    refused > 0
+      ? t('offline.notSentCount', { n: refused })
+      : waiting > 0
+        ? t('offline.waitingCount', { n: waiting })
+        : t('offline.offline');
   const Icon = refused > 0 ? IconAlertTriangle : unreachable ? IconCloudOff : IconCloudUpload;
 
   return (
@@ -94,7 +99,7 @@ export default function OfflineIndicator({ userId }: { userId: string }) {
           color={refused > 0 ? 'red' : unreachable ? 'gray' : 'blue'}
           leftSection={<Icon size={16} aria-hidden />}
           onClick={open}
-          aria-label={`${said} Show the changes on this device.`}
+          aria-label={t('offline.indicatorLabel', { status: said })}
           aria-haspopup="dialog"
           data-offline={!online || undefined}
         >
@@ -104,23 +109,26 @@ export default function OfflineIndicator({ userId }: { userId: string }) {
       {/* mounted only while open: a closed Drawer still re-renders its transition and scroll-lock machinery
           with every navigation of the shell */}
       {opened && (
-        <Drawer opened onClose={close} position="right" title="Changes on this device">
+        <Drawer
+          opened
+          onClose={close}
+          position={dir === 'rtl' ? 'left' : 'right'}
+          title={t('offline.drawerTitle')}
+        >
           <Stack gap="md">
             <Text size="sm">
-              {writes.length === 0
-                ? 'Nothing waits to be sent.'
-                : 'Changes made while the server could not be reached are kept here, for you only, and sent in order when it can be. A change the server refuses waits for you to fix or discard it.'}
+              {writes.length === 0 ? t('offline.nothingWaits') : t('offline.explanation')}
             </Text>
             {!online && (
               <Text size="sm" fw={600}>
-                You are offline.
+                {t('offline.youAreOffline')}
               </Text>
             )}
             {writes.length > 0 && <PendingWrites queue={key} writes={writes} onNavigate={close} />}
             {waiting > 0 && (
               <Group>
                 <Button size="xs" variant="default" onClick={() => replayer.current?.now()}>
-                  Send now
+                  {t('offline.sendNow')}
                 </Button>
               </Group>
             )}

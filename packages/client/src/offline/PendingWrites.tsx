@@ -14,6 +14,8 @@ import { message } from '../runtime/messages';
 import { createPath, detailPath, editPath } from '../runtime/paths';
 import { useModel } from '../runtime/runtime';
 import { type QueueKey, type QueuedWrite, isWaiting, queueKey, removeWrite, useQueue } from './queue';
+import { type I18n } from '../i18n/i18n';
+import { useI18n } from '../i18n/I18nProvider';
 
 /** The signed-in user's queue, re-rendering when it changes; no key when the model queues nothing. */
 export function useUserQueue(): { key: QueueKey | null; writes: readonly QueuedWrite[] } {
@@ -23,26 +25,39 @@ export function useUserQueue(): { key: QueueKey | null; writes: readonly QueuedW
   return { key, writes: useQueue(key) };
 }
 
-/** What a write does, in a few words: "New claim “Taxi”", "Changes to claim “Taxi” (Title)", "Submit: claim “Taxi”". */
-export function writeSummary(model: Model, write: QueuedWrite): string {
+/**
+ * What a write does, in a few words, in the reader's language: "New claim “Taxi”", "Changes to claim
+ * “Taxi” (Title)", "Submit: claim “Taxi”".
+ *
+ * @example writeSummary(model, write, i18n) // 'New claim “Taxi”'
+ */
+export function writeSummary(model: Model, write: QueuedWrite, i18n: Pick<I18n, 't' | 'language'>): string {
   const entity = model.entities[write.entity];
-  // "Claim" → "claim", but "API key" stays as it is
+  // English says "New claim": "Claim" → "claim", but "API key" stays as it is; the other languages
+  // put the label after a colon ("Création : Demande"), where it keeps its capital (and German its nouns')
   const word = entity?.label ?? write.entity;
-  const label = /^[A-Z][a-z]/.test(word) ? word.charAt(0).toLowerCase() + word.slice(1) : word;
-  const name = write.title === '' ? '' : ` “${write.title}”`;
+  const label =
+    i18n.language === 'en' && /^[A-Z][a-z]/.test(word) ? word.charAt(0).toLowerCase() + word.slice(1) : word;
+  const subject = write.title === '' ? label : `${label} “${write.title}”`;
+  const { t } = i18n;
   switch (write.kind) {
     case 'create':
-      return `New ${label}${name}`;
+      return t('offline.summaryCreate', { subject });
     case 'update': {
       // which fields: the record's page shows the values the server has, not these yet
       const fields = Object.keys(write.body ?? {}).map((f) => entity?.fields[f]?.label ?? f);
-      return `Changes to ${label}${name}${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`;
+      return fields.length > 0
+        ? t('offline.summaryUpdateFields', {
+            subject,
+            fields: new Intl.ListFormat(model.product.locale, { type: 'unit' }).format(fields),
+          })
+        : t('offline.summaryUpdate', { subject });
     }
     case 'delete':
-      return `Delete ${label}${name}`;
+      return t('offline.summaryDelete', { subject });
     case 'transition': {
       const transition = model.states[write.entity]?.transitions[write.transition ?? ''];
-      return `${transition?.label ?? write.transition ?? ''}: ${label}${name}`;
+      return t('offline.summaryTransition', { action: transition?.label ?? write.transition ?? '', subject });
     }
   }
 }
@@ -110,8 +125,10 @@ function WriteItem({
 }) {
   const model = useModel();
   const navigate = useNavigate();
+  const i18n = useI18n();
+  const { t } = i18n;
   const [confirming, setConfirming] = useState(false);
-  const summary = writeSummary(model, write);
+  const summary = writeSummary(model, write, i18n);
   const refusal = refusalOf(model, write);
   const fix = fixPath(model, write);
   const open =
@@ -131,17 +148,16 @@ function WriteItem({
           </Text>
           {refusal === null ? (
             <Badge color="blue" variant="light">
-              Waiting to be sent
+              {t('offline.waitingBadge')}
             </Badge>
           ) : (
             <Badge color="red" variant="light">
-              Not sent
+              {t('offline.notSentBadge')}
             </Badge>
           )}
         </Group>
         <Text size="xs" c="dimmed">
-          Saved on this device{' '}
-          <time dateTime={write.at}>{formatDateTime(write.at, model.product.locale)}</time>
+          {t('offline.savedOnDevice', { time: formatDateTime(write.at, model.product.locale) })}
         </Text>
         {refusal !== null && (
           <Text size="sm" c="red.8" data-error-code={refusal.code}>
@@ -149,35 +165,35 @@ function WriteItem({
           </Text>
         )}
         {confirming ? (
-          <Group gap="xs" role="group" aria-label={`Discard ${summary}?`}>
-            <Text size="sm">Discard this change? It will not be sent.</Text>
+          <Group gap="xs" role="group" aria-label={t('offline.discardQuestion', { summary })}>
+            <Text size="sm">{t('offline.discardConfirm')}</Text>
             <Button size="xs" color="red.8" onClick={() => removeWrite(queue, write.key)}>
-              Discard
+              {t('offline.discard')}
             </Button>
             <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-              Keep
+              {t('offline.keep')}
             </Button>
           </Group>
         ) : (
           <Group gap="xs">
             {fix !== null && (
               <Button size="xs" variant="light" onClick={() => go(fix, { offlineDraft: write.key })}>
-                Fix and send
+                {t('offline.fixAndSend')}
               </Button>
             )}
             {open !== null && (
               <Button size="xs" variant="default" onClick={() => go(open)}>
-                Open
+                {t('common.open')}
               </Button>
             )}
             <Button
               size="xs"
               variant="subtle"
               color="red"
-              aria-label={`Discard: ${summary}`}
+              aria-label={t('offline.discardLabel', { summary })}
               onClick={() => setConfirming(true)}
             >
-              Discard
+              {t('offline.discard')}
             </Button>
           </Group>
         )}

@@ -7,32 +7,29 @@ import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/cor
 import { FACETS } from '@ninefold/model';
 import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
+import { useT } from '../i18n/I18nProvider';
 
 export default function AboutPage() {
   const model = useModel();
-  useDocumentTitle('About this app');
+  const t = useT();
+  useDocumentTitle(t('first.about'));
   const facets = FACETS.map((key) => ({ key, ...model.facets[key] }));
   const unspecified = facets.filter((f) => !f.specified);
   return (
     <Stack maw={960}>
-      <Title order={1}>About this app</Title>
-      <Text>
-        {model.product.name} runs from its specification: nine sections that say what it does, its screens,
-        its data, its states, its rules, who may do what, the calls it makes, its errors and its limits.
-      </Text>
+      <Title order={1}>{t('first.about')}</Title>
+      <Text>{t('common.aboutIntro', { product: model.product.name })}</Text>
       {unspecified.length > 0 ? (
         <Text fw={600} data-testid="unspecified-summary">
-          {unspecified.length === 1
-            ? 'One section of the spec is not specified yet; the app uses a default for it.'
-            : `${unspecified.length} of the nine sections are not specified yet; the app uses a default for each.`}
+          {t('common.aboutUnspecified', { n: unspecified.length })}
         </Text>
       ) : (
-        <Text fw={600}>Every section of the spec is specified.</Text>
+        <Text fw={600}>{t('common.aboutAllSpecified')}</Text>
       )}
       <Title order={2} size="h3">
-        Not specified
+        {t('common.aboutNotSpecified')}
       </Title>
-      {unspecified.length === 0 && <Text c="dimmed">Nothing: the spec covers all nine sections.</Text>}
+      {unspecified.length === 0 && <Text c="dimmed">{t('common.aboutNothingUnspecified')}</Text>}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         {unspecified.map((facet) => (
           <Card
@@ -48,7 +45,7 @@ export default function AboutPage() {
                 {facet.section}. {facet.title}
               </Title>
               <Badge color="orange" variant="light">
-                Unspecified
+                {t('common.aboutUnspecifiedBadge')}
               </Badge>
             </Group>
             <Text size="sm" mt="xs">
@@ -60,7 +57,7 @@ export default function AboutPage() {
       {unspecified.length < facets.length && (
         <>
           <Title order={2} size="h3">
-            Specified
+            {t('common.aboutSpecified')}
           </Title>
           <Stack gap={4}>
             {facets
@@ -68,7 +65,7 @@ export default function AboutPage() {
               .map((facet) => (
                 <Group key={facet.key} gap="xs" data-facet={facet.key}>
                   <Badge color="teal" variant="light">
-                    Specified
+                    {t('common.aboutSpecifiedBadge')}
                   </Badge>
                   <Text size="sm">
                     {facet.section}. {facet.title}

@@ -7,24 +7,29 @@ import { FACETS } from '@ninefold/model';
 import { Markdown } from '../components/Markdown';
 import { useModel } from '../runtime/runtime';
 import { useDocumentTitle } from '../shell/title';
+import { useT } from '../i18n/I18nProvider';
 
 export default function HelpPage() {
   const model = useModel();
-  useDocumentTitle('Help');
+  const t = useT();
+  useDocumentTitle(t('first.help'));
   const sections = FACETS.map((key) => model.facets[key]).filter(
     (facet) => facet.specified && facet.prose.trim() !== '',
   );
   return (
     <Stack maw={760} gap="xs">
-      <Title order={1}>Help</Title>
+      <Title order={1}>{t('first.help')}</Title>
       {model.product.summary !== '' && <Text size="lg">{model.product.summary}</Text>}
       {model.product.audience.length > 0 && (
         <Text c="dimmed">
-          For:{' '}
-          {new Intl.ListFormat(model.product.locale, { type: 'conjunction' }).format(model.product.audience)}
+          {t('common.helpAudience', {
+            audience: new Intl.ListFormat(model.product.locale, { type: 'conjunction' }).format(
+              model.product.audience,
+            ),
+          })}
         </Text>
       )}
-      {sections.length === 0 && <Text>This product’s spec has no prose yet.</Text>}
+      {sections.length === 0 && <Text>{t('common.helpNoProse')}</Text>}
       {sections.map((facet) => (
         <section key={facet.section} aria-labelledby={`help-${facet.section}`}>
           <Title order={2} id={`help-${facet.section}`} mt="lg" mb="xs">

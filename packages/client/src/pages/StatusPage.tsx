@@ -2,6 +2,7 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode } from 'react';
 import { ButtonLink } from '../components/buttons';
 import { useDocumentTitle } from '../shell/title';
+import { useT } from '../i18n/I18nProvider';
 
 /** A page that says why there is nothing to show, with the catalogue's message and a way on. */
 export function StatusPage({
@@ -16,6 +17,7 @@ export function StatusPage({
   children?: ReactNode;
 }) {
   useDocumentTitle(title);
+  const t = useT();
   return (
     <Stack maw={560} py="xl" data-error-code={code}>
       <Title order={1}>{title}</Title>
@@ -23,7 +25,7 @@ export function StatusPage({
       {children}
       <Group>
         <ButtonLink to="/" variant="light">
-          Go to the start page
+          {t('first.goToStart')}
         </ButtonLink>
       </Group>
     </Stack>

@@ -44,6 +44,16 @@ export function releasePrerender(): void {
 }
 
 /**
+ * Removes the prerender at once when it is in a language other than the app's `locale` (the server
+ * knew the account's saved language and the browser's `Accept-Language`, not this browser's own
+ * choice): the reader sees the app's first frame rather than one picture in two languages.
+ */
+export function releasePrerenderUnlessIn(locale: string): void {
+  const mount = document.getElementById(PRERENDER_MOUNT_ID);
+  if (mount !== null && mount.lang !== locale) mount.remove();
+}
+
+/**
  * Removes the prerender in the commit that puts the app's own version of the screen on the page, so
  * that no frame shows neither (a layout effect runs before the browser paints).
  */

@@ -51,7 +51,8 @@ export async function prerender(request: PrerenderRequest): Promise<Prerender | 
   const entity = model.entities[screen?.entity ?? ''];
   if (screen === undefined || screen.kind !== 'list' || entity === undefined) return null;
 
-  const parts = createAppParts(model, { fetch: request.fetch });
+  // the browser's languages (or the spec's default); the account's saved one, once the session says it
+  const parts = createAppParts(model, { fetch: request.fetch, wanted: [...(request.languages ?? [])] });
   const { queryClient, runtime } = parts;
   const [session] = await Promise.all([
     queryClient.fetchQuery({ queryKey: SESSION_KEY, queryFn: () => fetchSession(runtime.http) }),
@@ -64,10 +65,14 @@ export async function prerender(request: PrerenderRequest): Promise<Prerender | 
       ),
     ),
     loadScreenCode('list'),
+    // every text of the page's language: a prerender never suspends on one
+    parts.i18n.ready(),
   ]).catch(() => [null]);
   // prerendered only where the app will show the list's rows (or its empty or error state) in its place
   if (session === null || session === undefined || !mayOpenScreen(model, session.context, screen))
     return null;
+  // in the language saved on the account, as the app will start in it
+  if (session.locale !== null) await parts.i18n.setLocale(session.locale);
   if (
     queryClient
       .getQueryCache()
@@ -106,6 +111,7 @@ export async function prerender(request: PrerenderRequest): Promise<Prerender | 
     const actions = screen.actions.some((name) => model.states[entity.name]?.transitions[name] !== undefined);
     return {
       html,
+      locale: parts.i18n.locale,
       state: queryClient
         .getQueryCache()
         .getAll()

@@ -9,9 +9,8 @@ import type { UserContext, WireRecord } from '@ninefold/engine';
 import { type Action, mayOpenScreen } from '@ninefold/engine/grants';
 import type { Screen, Transition } from '@ninefold/model';
 import { use, useMemo } from 'react';
-import type * as DecisionsModule from './decisions';
-import { onDemand } from './lazy';
 import { useSession } from '../auth/session';
+import { loadDecisions } from './load-decisions';
 import { useRuntime } from './runtime';
 
 export interface Authorizer {
@@ -27,18 +26,8 @@ export interface Authorizer {
   mayOpen(screen: Screen): boolean;
 }
 
-type Decisions = typeof DecisionsModule;
-
-const decisions = onDemand<Decisions>(() => import('./decisions'));
-
-/**
- * Loads the engine's decisions on records (once; again after a failure, so that a retry can
- * succeed). Start-up calls it for a screen's address, so that it loads beside the session.
- */
-export const loadDecisions = (): Promise<Decisions> => decisions.load();
-
-/** Whether the decisions have loaded: a component asking for them now does not suspend. */
-export const decisionsLoaded = (): boolean => decisions.current() !== null;
+// the loader lives apart so that start-up takes it without this hook (load-decisions.ts)
+export { decisionsLoaded, loadDecisions } from './load-decisions';
 
 /**
  * The engine's decisions for the signed-in user, at the runtime's clock. Until the evaluator has

@@ -21,6 +21,11 @@ export function loadMessageFormat(): Promise<void> {
   return icu.load().then(() => undefined);
 }
 
+/** The ICU compiler, once loaded (`loadMessageFormat`); null before. */
+export function messageCompiler(): MessageCompiler | null {
+  return icu.current();
+}
+
 /**
  * The catalogue message of a code.
  *

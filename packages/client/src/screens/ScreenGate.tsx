@@ -8,12 +8,13 @@ import { Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { type Model, type Screen } from '@ninefold/model';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { Suspense, startTransition, useEffect, useState } from 'react';
+import { useI18n } from '../i18n/I18nProvider';
 import { useSearchParams } from 'react-router';
 import { type Http } from '../api/http';
 import { recordListOptions } from '../api/list-query';
 import { useSession } from '../auth/session';
 import { ForbiddenPage } from '../pages/ForbiddenPage';
-import { decisionsLoaded, loadDecisions } from '../runtime/access';
+import { decisionsLoaded, loadDecisions } from '../runtime/load-decisions';
 import { onDemandComponent } from '../runtime/lazy';
 import { useHttp, useModel } from '../runtime/runtime';
 import { readListState, toListParams } from './list/list-params';
@@ -51,8 +52,11 @@ export function loadScreenCode(kind: Screen['kind']): Promise<unknown> {
 const codeOf = (kind: Screen['kind']) =>
   kind === 'create' || kind === 'edit' ? screens.form : screens[kind];
 
-export function ScreenGate({ screen }: { screen: Screen }) {
+export function ScreenGate({ screen: route }: { screen: Screen }) {
   const model = useModel();
+  // the screen as the reader meets it (its title in their language): routes are made once, from
+  // the model as the spec wrote it
+  const screen = model.screens.find((s) => s.id === route.id) ?? route;
   const { data: session } = useSession();
   // the roles' grants decide it: no need to wait for the engine's decisions on records
   if (!mayOpenScreen(model, session?.context ?? null, screen)) return <ForbiddenPage />;
@@ -82,31 +86,33 @@ function OpenScreen({ screen }: { screen: Screen }) {
 }
 
 /**
- * Whether a screen kind's code and, for the screens that decide on records, the engine's decisions
- * are here. Until they are, the screen's placeholder shows; their arrival renders the screen in a
+ * Whether a screen kind's code, the reader's texts and, for the screens that decide on records, the
+ * engine's decisions are here. Until they are, the screen's placeholder shows; their arrival renders the screen in a
  * transition, which React renders in slices between frames and shows at once (a Suspense fallback
  * would hold it back for up to 300 ms and render it in one long task). If either fails to load, the
  * screen renders all the same: its lazy component throws, and the error boundary offers a retry.
  */
 function useCodeReady(kind: Screen['kind']): boolean {
   const code = codeOf(kind);
+  // and the texts of the reader's language past the first ones, which every screen shows
+  const i18n = useI18n();
   const [failed, setFailed] = useState(false);
   const [, setArrived] = useState(0);
   // a list and a dashboard decide with the roles' grants alone; details and forms evaluate
   // conditions on records
   const decides = kind !== 'list' && kind !== 'dashboard';
-  const ready = code.current() !== null && (!decides || decisionsLoaded());
+  const ready = code.current() !== null && (!decides || decisionsLoaded()) && i18n.isReady();
   useEffect(() => {
     if (ready || failed) return;
     let live = true;
-    Promise.all([code.load(), decides ? loadDecisions() : null]).then(
+    Promise.all([code.load(), decides ? loadDecisions() : null, i18n.ready()]).then(
       () => live && startTransition(() => setArrived((n) => n + 1)),
       () => live && setFailed(true),
     );
     return () => {
       live = false;
     };
-  }, [ready, failed, code, decides]);
+  }, [ready, failed, code, decides, i18n]);
   return ready || failed;
 }
 

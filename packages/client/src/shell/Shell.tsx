@@ -31,6 +31,7 @@ import { isAdmin, visibleNav } from '@ninefold/engine/grants';
 import { hasAppNotifications } from '../notifications/app-notifications';
 import { lazyComponent } from '../runtime/lazy';
 import { useModel, useRuntime } from '../runtime/runtime';
+import { useT } from '../i18n/I18nProvider';
 import { AccountButton } from './AccountButton';
 import { NavIcon } from './icons';
 import './shell.css';
@@ -51,6 +52,7 @@ const LiveUpdates = lazyComponent(() => import('../live/LiveUpdates').then((modu
 
 export function Shell() {
   const { model, http, eventSource } = useRuntime();
+  const t = useT();
   const { data: user, refetch } = useSession();
   const queryClient = useQueryClient();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -68,7 +70,7 @@ export function Shell() {
     <ToastContext.Provider value={toastStore}>
       <div className="nf-shell" data-nav-open={opened || undefined}>
         <a href="#main" className="nf-skip-link">
-          Skip to content
+          {t('first.skipToContent')}
         </a>
         {/* the class keeps the header clear of the scrollbar while a dialog locks the page's scroll */}
         <header className="nf-shell-header right-scroll-bar-position">
@@ -79,7 +81,7 @@ export function Shell() {
                 onClick={toggle}
                 hiddenFrom="sm"
                 size="sm"
-                aria-label="Navigation"
+                aria-label={t('first.navigation')}
                 aria-controls="nf-nav"
                 aria-expanded={opened}
               />
@@ -125,7 +127,7 @@ export function Shell() {
             </Group>
           </Group>
         </header>
-        <nav className="nf-shell-nav" id="nf-nav" aria-label="Main">
+        <nav className="nf-shell-nav" id="nf-nav" aria-label={t('first.mainNavigation')}>
           <div className="nf-nav-scroll">
             {visibleNav(model, user?.context ?? null).map(({ item, screen }) => (
               <NavItemLink
@@ -140,14 +142,14 @@ export function Shell() {
             <Divider my="xs" />
             <NavItemLink
               to="/help"
-              label="Help"
+              label={t('first.help')}
               icon={<IconHelpCircle size={18} stroke={1.6} aria-hidden />}
             />
             <NavItemLink
               to="/about"
-              label="About this app"
+              label={t('first.about')}
               icon={<IconInfoCircle size={18} stroke={1.6} aria-hidden />}
-              badge={unspecified > 0 ? `${unspecified} unspecified` : undefined}
+              badge={unspecified > 0 ? t('first.unspecifiedBadge', { n: unspecified }) : undefined}
             />
           </div>
         </nav>
@@ -156,7 +158,7 @@ export function Shell() {
             <Suspense
               fallback={
                 <Center py="xl">
-                  <Loader aria-label="Loading" />
+                  <Loader aria-label={t('first.loader')} />
                 </Center>
               }
             >
@@ -165,7 +167,7 @@ export function Shell() {
           </ErrorBoundary>
         </main>
         {/* there from the start, so that what appears in it is announced */}
-        <div className="nf-toasts" aria-live="polite" aria-label="Messages" role="region">
+        <div className="nf-toasts" aria-live="polite" aria-label={t('first.messages')} role="region">
           {toasts.length > 0 && (
             <Suspense fallback={null}>
               <Toaster store={toastStore} toasts={toasts} />
@@ -207,13 +209,14 @@ function ColorSchemeToggle() {
   const { product } = useModel();
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
+  const t = useT();
   const next = computed === 'dark' ? 'light' : 'dark';
   const toggle = () => {
     setColorScheme(next);
     syncDeviceSettings(product.name, product.theme.colorScheme); // the server prerenders in the spec's
   };
   return (
-    <IconButton onClick={toggle} aria-label={`Switch to ${next} mode`}>
+    <IconButton onClick={toggle} aria-label={next === 'dark' ? t('first.darkMode') : t('first.lightMode')}>
       {computed === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
     </IconButton>
   );
@@ -221,17 +224,19 @@ function ColorSchemeToggle() {
 
 function SignInButton() {
   const location = useLocation();
+  const t = useT();
   return (
     <ButtonLink to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} size="xs">
-      Sign in
+      {t('first.signIn')}
     </ButtonLink>
   );
 }
 
 export function PageLoader() {
+  const t = useT();
   return (
     <Center py="xl">
-      <Loader aria-label="Loading" />
+      <Loader aria-label={t('first.loader')} />
     </Center>
   );
 }

@@ -23,6 +23,8 @@ import { useSession } from '../auth/session';
 import { useSignOut } from '../auth/session-actions';
 import { useUserQueue } from '../offline/PendingWrites';
 import { useModel } from '../runtime/runtime';
+import { LanguageItems } from '../i18n/LanguageMenu';
+import { useT } from '../i18n/I18nProvider';
 import { AccountButton } from './AccountButton';
 import '../styles/controls';
 
@@ -36,6 +38,7 @@ export default function UserMenu({
   roles: readonly string[];
 }) {
   const model = useModel();
+  const t = useT();
   const signOut = useSignOut();
   const navigate = useNavigate();
   const kept = useUserQueue().writes.length;
@@ -54,15 +57,19 @@ export default function UserMenu({
             {name}
           </Text>
           <Text size="xs">{email}</Text>
-          <Text size="xs">{roles.map((r) => model.roles[r]?.label ?? r).join(', ')}</Text>
+          <Text size="xs">
+            {new Intl.ListFormat(model.product.locale, { type: 'unit' }).format(
+              roles.map((r) => model.roles[r]?.label ?? r),
+            )}
+          </Text>
         </Menu.Label>
         <Menu.Divider />
         <Menu.Item component={Link} to={SIGNED_IN_PATHS.account} leftSection={<IconUser size={16} />}>
-          Your account
+          {t('first.yourAccount')}
         </Menu.Item>
         {mayHoldTokens && (
           <Menu.Item component={Link} to={SIGNED_IN_PATHS.accountTokens} leftSection={<IconKey size={16} />}>
-            API tokens
+            {t('first.apiTokens')}
           </Menu.Item>
         )}
         {Object.keys(model.notifications).length > 0 && (
@@ -71,17 +78,17 @@ export default function UserMenu({
             to={SIGNED_IN_PATHS.notificationSettings}
             leftSection={<IconBell size={16} />}
           >
-            Notification settings
+            {t('first.notificationSettings')}
           </Menu.Item>
         )}
-        {(admin || mayInvite) && <Menu.Label>Admin</Menu.Label>}
+        {(admin || mayInvite) && <Menu.Label>{t('first.admin')}</Menu.Label>}
         {mayInvite && (
           <Menu.Item
             component={Link}
             to={SIGNED_IN_PATHS.adminInvitations}
             leftSection={<IconUserPlus size={16} />}
           >
-            Invitations
+            {t('first.invitations')}
           </Menu.Item>
         )}
         {admin && (
@@ -91,34 +98,33 @@ export default function UserMenu({
               to={SIGNED_IN_PATHS.adminJobs}
               leftSection={<IconBriefcase size={16} />}
             >
-              Jobs
+              {t('first.jobs')}
             </Menu.Item>
             <Menu.Item
               component={Link}
               to={SIGNED_IN_PATHS.adminWebhooks}
               leftSection={<IconWebhook size={16} />}
             >
-              Webhook deliveries
+              {t('first.webhookDeliveries')}
             </Menu.Item>
             <Menu.Item component={Link} to={SIGNED_IN_PATHS.adminMail} leftSection={<IconMail size={16} />}>
-              Mail outbox
+              {t('first.mailOutbox')}
             </Menu.Item>
             <Menu.Item
               component={Link}
               to={SIGNED_IN_PATHS.adminAudit}
               leftSection={<IconListDetails size={16} />}
             >
-              Audit trail
+              {t('first.auditTrail')}
             </Menu.Item>
           </>
         )}
         {(admin || mayInvite) && <Menu.Divider />}
+        <LanguageItems />
+        <Menu.Divider />
         {kept > 0 && (
           // signing out keeps them: they are sent when this user signs in again, never for another
-          <Menu.Label data-testid="kept-on-sign-out">
-            {kept === 1 ? '1 change is' : `${kept} changes are`} not sent yet: signing out keeps{' '}
-            {kept === 1 ? 'it' : 'them'} on this device, sent when you sign in again.
-          </Menu.Label>
+          <Menu.Label data-testid="kept-on-sign-out">{t('offline.keptOnSignOut', { n: kept })}</Menu.Label>
         )}
         <Menu.Item
           leftSection={<IconLogout size={16} />}
@@ -126,7 +132,7 @@ export default function UserMenu({
             signOut.mutate(undefined, { onSettled: () => void navigate('/sign-in', { replace: true }) })
           }
         >
-          Sign out
+          {t('first.signOut')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

@@ -154,6 +154,15 @@ export const DIAGNOSTIC_CODES = {
     title:
       'A field is named like an expression name, which the bare name means: the field is reached as `self.name`.',
   },
+  NF335: { severity: 'warning', title: 'A text of the spec is not translated into one of its locales.' },
+  NF336: {
+    severity: 'warning',
+    title: 'A locale of the spec has no shipped catalogue of the app’s own texts: they will be English.',
+  },
+  NF337: {
+    severity: 'warning',
+    title: 'A translation file is for a locale the spec does not offer.',
+  },
   // Expressions
   NF401: { severity: 'error', title: 'An expression does not parse.' },
   NF402: { severity: 'error', title: 'An expression uses a name that is not defined there.' },

@@ -89,6 +89,7 @@ export function readErrors(ctx: CompileContext, entries: readonly YEntry[]): Rec
         ? (reader.string(description.value, `the description of \`${code}\``) ?? '')
         : (base?.description ?? ''),
       builtin: base !== undefined,
+      ...(base !== undefined && message !== base.message ? { reworded: true as const } : {}),
     };
   }
   return out;

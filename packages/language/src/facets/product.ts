@@ -1,10 +1,18 @@
 import { type Calls, type Product } from '@ninefold/model';
-import { isLocale } from '@ninefold/model';
+import { hasUiCatalogue, isLocale } from '@ninefold/model';
 import { type YEntry } from '../source/yaml.js';
 import { type CompileContext } from './context.js';
 import { mapOf } from './reader.js';
 
-export const PRODUCT_KEYS = ['name', 'summary', 'audience', 'locale', 'theme', 'dashboard'] as const;
+export const PRODUCT_KEYS = [
+  'name',
+  'summary',
+  'audience',
+  'locale',
+  'locales',
+  'theme',
+  'dashboard',
+] as const;
 export const THEME_KEYS = ['primaryColor', 'colorScheme'] as const;
 export const CALLS_KEYS = ['basePath', 'timeoutMs', 'retries', 'offlineQueue', 'realtime'] as const;
 const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
@@ -34,16 +42,7 @@ export function readProduct(
     return e ? reader.string(e.value, `\`product.${key}\``) : null;
   };
   const firstParagraph = (prose.split(/\n\s*\n/)[0] ?? '').trim().replace(/\s*\n\s*/g, ' ');
-  let locale = str('locale') ?? 'en';
-  if (!isLocale(locale)) {
-    bag.report(
-      'NF207',
-      m.get('locale')!.value.span,
-      `\`${locale}\` is not a BCP 47 locale tag.`,
-      'use a tag like `en`, `en-GB` or `de-DE`',
-    );
-    locale = 'en';
-  }
+  const { locale, locales } = readLocales(ctx, m);
   let primaryColor = '#4c6ef5';
   let colorScheme: Product['theme']['colorScheme'] = 'auto';
   const theme = m.get('theme');
@@ -81,11 +80,78 @@ export function readProduct(
     summary: str('summary') ?? firstParagraph,
     audience: readAudience(ctx, m.get('audience')),
     locale,
+    locales,
     theme: { primaryColor, colorScheme },
     dashboard: dashboardEntry
       ? (reader.boolean(dashboardEntry.value, '`product.dashboard`') ?? false)
       : false,
   };
+}
+
+/**
+ * `product.locale` and `product.locales` (decision 0068): the locales the product is offered in, the
+ * default first. Either key alone says it; both must agree on the default. Each tag's span is kept
+ * (`locale:<tag>`) for the translation checks, and a locale without a shipped UI catalogue is
+ * warned of (NF336).
+ */
+function readLocales(
+  ctx: CompileContext,
+  m: Map<string, YEntry>,
+): { locale: string; locales: readonly string[] } {
+  const { reader, bag } = ctx;
+  const tagAt = (node: YEntry['value'], where: string): string | null => {
+    const tag = reader.string(node, where);
+    if (tag === null) return null;
+    if (isLocale(tag)) return tag;
+    bag.report(
+      'NF207',
+      node.span,
+      `\`${tag}\` is not a BCP 47 locale tag.`,
+      'use a tag like `en`, `en-GB` or `de-DE`',
+    );
+    return null;
+  };
+  const single = m.get('locale');
+  const one = single === undefined ? null : tagAt(single.value, '`product.locale`');
+  const listed = m.get('locales');
+  const locales: string[] = [];
+  const spans = new Map<string, YEntry['value']>();
+  if (listed !== undefined) {
+    for (const item of reader.list(listed.value, '`product.locales`')) {
+      const tag = tagAt(item, 'each entry of `product.locales`');
+      if (tag === null) continue;
+      if (locales.some((t) => t.toLowerCase() === tag.toLowerCase())) {
+        bag.report('NF210', item.span, `\`${tag}\` is listed twice in \`product.locales\`.`, 'list it once');
+        continue;
+      }
+      locales.push(tag);
+      spans.set(tag, item);
+    }
+    if (one !== null && locales.length > 0 && one.toLowerCase() !== locales[0]!.toLowerCase()) {
+      bag.report(
+        'NF207',
+        single!.value.span,
+        `\`product.locale\` is \`${one}\` but \`product.locales\` starts with \`${locales[0]}\`: the first of \`locales\` is the default.`,
+        `remove \`product.locale\`, or list \`${one}\` first in \`product.locales\``,
+      );
+    }
+  }
+  if (locales.length === 0) {
+    const tag = one ?? 'en';
+    locales.push(tag);
+    if (single !== undefined) spans.set(tag, single.value);
+  }
+  for (const [tag, node] of spans) {
+    ctx.spans.set(`locale:${tag}`, node.span);
+    if (!hasUiCatalogue(tag))
+      bag.report(
+        'NF336',
+        node.span,
+        `No catalogue of the app’s own texts ships for \`${tag}\`: its buttons, menus and messages will be English.`,
+        'the shipped languages are en, fr, de, es, pt, ja and ar; the spec’s own words still follow its translation file',
+      );
+  }
+  return { locale: locales[0]!, locales };
 }
 
 /**

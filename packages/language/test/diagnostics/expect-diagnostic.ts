@@ -13,6 +13,8 @@ export interface ExpectedDiagnostic {
   readonly column: number;
   readonly message?: RegExp;
   readonly hint?: RegExp;
+  /** The file it is in, when not the spec: a translation file (decision 0068). */
+  readonly file?: string;
 }
 
 /**
@@ -63,11 +65,15 @@ export function expectDiagnostic(
   src: string | Uint8Array,
   expected: ExpectedDiagnostic,
   file: string = fileFor(src),
-  options: { readonly maxBytes?: number } = {},
+  options: { readonly maxBytes?: number; readonly translations?: Readonly<Record<string, string>> } = {},
 ): { diagnostic: Diagnostic; result: CompileResult } {
   const result = compile(src, { file, ...options });
   const found = result.diagnostics.find(
-    (d) => d.code === expected.code && d.line === expected.line && d.column === expected.column,
+    (d) =>
+      d.code === expected.code &&
+      d.line === expected.line &&
+      d.column === expected.column &&
+      d.file === (expected.file ?? file),
   );
   if (found === undefined) {
     expect.fail(
@@ -75,7 +81,7 @@ export function expectDiagnostic(
     );
   }
   expect(found.severity).toBe(DIAGNOSTIC_CODES[expected.code].severity);
-  expect(found.file).toBe(file);
+  expect(found.file).toBe(expected.file ?? file);
   expect(found.message.length).toBeGreaterThan(0);
   if (expected.message) expect(found.message).toMatch(expected.message);
   if (expected.hint) expect(found.hint ?? '').toMatch(expected.hint);

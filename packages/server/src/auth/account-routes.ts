@@ -13,6 +13,7 @@ import {
   isEmail,
   type Model,
   RETRY_AFTER_HEADER,
+  type SessionAnswer,
   type SessionMethod,
   type WireSession,
 } from '@ninefold/model';
@@ -24,7 +25,7 @@ import { decodeInteger, isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
-import { PASSWORD_HASH_COLUMN, TABLES } from '../schema/names.js';
+import { LOCALE_COLUMN, PASSWORD_HASH_COLUMN, TABLES } from '../schema/names.js';
 import { readTexts } from './identity-input.js';
 import { loginLimiterOf } from './login-limiter.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';
@@ -207,6 +208,24 @@ export function registerAccountRoutes(
     return reply.code(204).send();
   });
 
+  // the language the user picked in the app (decision 0067): theirs on every device they sign in on
+  api.put(apiPath(model, API_PATHS.accountLocale), async (request, reply) => {
+    const { user } = requirePerson(request);
+    const locale = readLocale(model, request.body);
+    await database.db
+      .updateTable(usersTable(model))
+      .set({ [LOCALE_COLUMN]: locale })
+      .where('id', '=', user.id)
+      .execute();
+    // every session of the user carries it: they are read afresh
+    sessionCacheOf(database).forgetUser(user.id);
+    const { id, email, name, roles } = user;
+    const answer: SessionAnswer = {
+      user: { id, email, name, roles, locale, context: requireUserContext(request) },
+    };
+    return reply.send(answer);
+  });
+
   api.put(apiPath(model, API_PATHS.accountEmail), async (request, reply) => {
     const { user } = requirePerson(request);
     const at = now();
@@ -282,6 +301,37 @@ export function mayChangeOwnEmail(model: Model, user: UserContext, now: Date): b
 }
 
 /** The body of an e-mail change: `{ email }`, an address, normalised as every other path stores it. */
+/**
+ * The locale of a language choice: one of the spec's `product.locales` (as the spec spells it), or
+ * null to forget the choice.
+ */
+function readLocale(model: Model, body: unknown): string | null {
+  const value =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['locale'] : undefined;
+  if (value === null) return null;
+  const offered = model.product.locales;
+  const locale =
+    typeof value === 'string' ? offered.find((tag) => tag.toLowerCase() === value.toLowerCase()) : undefined;
+  if (locale !== undefined) return locale;
+  throw new ApiError(
+    'E_VALIDATION',
+    {},
+    {
+      errors: [
+        {
+          field: 'locale',
+          code: 'E_NOT_ONE_OF',
+          params: {
+            field: 'Language',
+            value: typeof value === 'string' ? value : '',
+            allowed: offered.join(', '),
+          },
+        },
+      ],
+    },
+  );
+}
+
 function readEmail(body: unknown): string {
   const { email } = readTexts(body, { email: 'Email' }, 'an e-mail change');
   const normalized = normalizeEmail(email);

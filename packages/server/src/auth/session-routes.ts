@@ -20,7 +20,7 @@ import { unstorable } from '../db/storable-text.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
 import { userContext } from '../resources/records.js';
-import { PASSWORD_HASH_COLUMN } from '../schema/names.js';
+import { LOCALE_COLUMN, PASSWORD_HASH_COLUMN } from '../schema/names.js';
 import { recordAuthEvent, requestOrigin } from '../audit/auth-events.js';
 import { loginLimiterOf } from './login-limiter.js';
 import { secondStepChallenge } from './mfa/policy.js';
@@ -64,7 +64,7 @@ export function registerSessionRoutes(
     }
     const row = await database.db
       .selectFrom(usersTable(model))
-      .select(['id', 'email', 'name', 'roles', 'disabled', PASSWORD_HASH_COLUMN])
+      .select(['id', 'email', 'name', 'roles', 'disabled', PASSWORD_HASH_COLUMN, LOCALE_COLUMN])
       .where('email', '=', normalizeEmail(email))
       .executeTakeFirst();
     const stored = row?.[PASSWORD_HASH_COLUMN];
@@ -152,7 +152,8 @@ async function sessionUser(model: Model, database: Database, user: UserSummary):
 }
 
 function summaryWith(user: UserSummary, context: UserContext): SessionUser {
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles, context };
+  const locale = user.locale ?? null;
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles, locale, context };
 }
 
 function clearCookie(request: FastifyRequest, reply: FastifyReply, model: Model): void {

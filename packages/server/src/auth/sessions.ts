@@ -8,7 +8,7 @@ import * as crypto from 'node:crypto';
 import { type Database } from '../db/open.js';
 import { weakMemo } from '../memo.js';
 import { type EntityTable, decodeRow, entityTable, selectColumns } from '../resources/records.js';
-import { TABLES } from '../schema/names.js';
+import { TABLES, LOCALE_COLUMN } from '../schema/names.js';
 import { type ActiveSession, sessionCacheOf } from './session-cache.js';
 import { type UserSummary, toSummary, usersTable } from './users.js';
 
@@ -146,7 +146,14 @@ export async function readSession(
     cache.forgetSession(id);
     return NONE;
   }
-  const user = toSummary({ id: row[2], email: row[3], name: row[4], roles: row[5], disabled: row[6] });
+  const user = toSummary({
+    id: row[2],
+    email: row[3],
+    name: row[4],
+    roles: row[5],
+    disabled: row[6],
+    [LOCALE_COLUMN]: row[8],
+  });
   if (user.disabled) {
     await endSession(database, id);
     return NONE;
@@ -189,10 +196,10 @@ function active(session: ActiveSession): SessionLookup {
 
 /**
  * A lookup's row, by position: the session's `created_at` and `last_seen_at`, the user's `id`,
- * `email`, `name`, `roles` and `disabled`, the session's `authenticated_at`, then (with a User
- * entity) every column of their record.
+ * `email`, `name`, `roles` and `disabled`, the session's `authenticated_at`, the user's picked
+ * locale, then (with a User entity) every column of their record.
  */
-const SESSION_COLUMNS = 8;
+const SESSION_COLUMNS = 9;
 
 /** The session lookup of a database and model, compiled once. */
 interface SessionQueries {
@@ -214,6 +221,7 @@ function compileSessionQueries(database: Database, model: Model): SessionQueries
     's.last_seen_at',
     ...['id', 'email', 'name', 'roles', 'disabled'].map((c) => `u.${c}`),
     's.authenticated_at',
+    `u.${LOCALE_COLUMN}`,
   ];
   // the user's record, lists of refs from their join tables (decision 0044)
   const record =

@@ -5,4 +5,6 @@ export interface UserSummary {
   readonly name: string;
   readonly roles: readonly string[];
   readonly disabled: boolean;
+  /** The locale they picked in the app (decision 0067), null until they pick one or where not read. */
+  readonly locale?: string | null;
 }

@@ -10,7 +10,7 @@ import { recordHistory } from '../audit/history.js';
 import { decodeBoolean, decodeInteger, encodeBoolean, isUniqueViolation } from '../db/dialect.js';
 import { type Database } from '../db/open.js';
 import { ApiError, type FieldIssue } from '../http/errors.js';
-import { PASSWORD_HASH_COLUMN, TABLES, tableName } from '../schema/names.js';
+import { LOCALE_COLUMN, PASSWORD_HASH_COLUMN, TABLES, tableName } from '../schema/names.js';
 import { hashPassword } from './password.js';
 import { checkNewPassword } from './password-policy.js';
 import { sessionCacheOf } from './session-cache.js';
@@ -266,6 +266,7 @@ export function toSummary(row: Record<string, unknown>): UserSummary {
     name: String(row['name'] ?? ''),
     roles: parseRoles(row['roles']),
     disabled: decodeBoolean(row['disabled']),
+    locale: typeof row[LOCALE_COLUMN] === 'string' ? row[LOCALE_COLUMN] : null,
   };
 }
 

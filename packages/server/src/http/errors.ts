@@ -15,6 +15,7 @@ import {
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { formatMessage } from '@ninefold/engine';
 import { RETRY_AFTER_SECONDS, isConnectionFailure } from '../db/connection-failure.js';
+import { modelIn, readerLocale } from './reader-locale.js';
 
 export type Params = Readonly<Record<string, Value | undefined>>;
 
@@ -99,18 +100,37 @@ export function problemOf(
 }
 
 /**
- * Sends a problem response.
+ * Sends a problem response, its message in the reader's language (decision 0068): the spec's
+ * locale that fits the request best, said in `Content-Language`.
  *
  * @example return sendProblem(reply, model, new ApiError('E_UNAUTHENTICATED'));
  */
 export function sendProblem(reply: FastifyReply, model: Model, error: ApiError): FastifyReply {
-  const problem = problemOf(model, error.code, error.params, {
-    errors: error.errors,
+  const locale = readerLocale(model, reply.request);
+  reply.header('content-language', locale);
+  const shown = modelIn(model, locale);
+  const problem = problemOf(shown, error.code, error.params, {
+    errors: shown === model ? error.errors : error.errors.map((issue) => withLabel(model, shown, issue)),
     detail: error.detail,
     correlationId: String(reply.request.id),
   });
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+}
+
+/**
+ * A field issue whose `{field}` is the field's label in the default locale, with the reader's label
+ * instead: the engine names fields from the spec's model, the reader reads their own language.
+ */
+function withLabel(model: Model, shown: Model, issue: FieldIssue): FieldIssue {
+  const label = issue.params?.['field'];
+  if (issue.field === null || typeof label !== 'string') return issue;
+  for (const [name, entity] of Object.entries(model.entities)) {
+    if (entity.fields[issue.field]?.label !== label) continue;
+    const translated = shown.entities[name]?.fields[issue.field]?.label;
+    return translated === undefined ? issue : { ...issue, params: { ...issue.params, field: translated } };
+  }
+  return issue;
 }
 
 /**

@@ -72,6 +72,27 @@ export function signedOutModel(model: Model): Model {
     constants,
     limits: { ...model.limits, requestsPerMinute: guest === undefined ? {} : { guest } },
     facets: model.facets,
+    ...signedOutTranslations(model, Object.keys(errors)),
     signedOut: true,
+  };
+}
+
+/**
+ * The translations of what a visitor is shown (decision 0068): the product, the prose, the kept
+ * messages; never a label of what is behind the sign-in.
+ */
+function signedOutTranslations(model: Model, codes: readonly string[]): Pick<Model, 'translations'> {
+  if (model.translations === undefined) return {};
+  const shown = (key: string) =>
+    key.startsWith('product.') ||
+    key.startsWith('facets.') ||
+    codes.some((code) => key === `errors.${code}.message`);
+  return {
+    translations: Object.fromEntries(
+      Object.entries(model.translations).map(([locale, words]) => [
+        locale,
+        Object.fromEntries(Object.entries(words).filter(([key]) => shown(key))),
+      ]),
+    ),
   };
 }

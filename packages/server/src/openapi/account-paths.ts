@@ -133,6 +133,31 @@ export function accountPaths(
       responses: { '204': { description: 'Ended.' } },
     }),
   };
+  paths[apiPath(model, API_PATHS.accountLocale)] = {
+    put: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION'], {
+      operationId: 'chooseLocale',
+      tags: ['account'],
+      summary:
+        'Saves the language you picked in the app, one of the product’s locales (E_VALIDATION ' +
+        'otherwise), or forgets it (null): the app follows it on every device you sign in on.',
+      security: SESSION_ONLY,
+      parameters: [csrf],
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['locale'],
+          additionalProperties: false,
+          properties: {
+            locale: { type: ['string', 'null'], enum: [...model.product.locales, null] },
+          },
+        }),
+      },
+      responses: {
+        '200': { description: 'Your session, with the locale.', content: json(ref('SessionUser')) },
+      },
+    }),
+  };
   paths[apiPath(model, API_PATHS.accountEmail)] = {
     put: op([...changing, 'E_FORBIDDEN', 'E_VALIDATION', 'E_UNIQUE', 'E_REAUTH_REQUIRED'], {
       operationId: 'changeEmail',

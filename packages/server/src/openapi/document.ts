@@ -67,12 +67,16 @@ export function openApiDocument(model: Model): Json & { paths: Record<string, Re
       properties: {
         user: {
           type: 'object',
-          required: ['id', 'email', 'name', 'roles', 'context'],
+          required: ['id', 'email', 'name', 'roles', 'locale', 'context'],
           properties: {
             id: { type: 'string' },
             email: { type: 'string' },
             name: { type: 'string' },
             roles: { type: 'array', items: { type: 'string' } },
+            locale: {
+              type: ['string', 'null'],
+              description: 'The language the user picked in the app (one of the product’s locales), or null.',
+            },
             context: {
               type: 'object',
               description: 'The user as rules see them: their own User record, id and roles.',

@@ -5,7 +5,7 @@
 import { JOIN_COLUMNS, columnType, encodeValue, isJoinList, storageEncoding } from '@ninefold/engine';
 import { FIELD_TYPE_INFO, type Entity, type Field, type Model, type Value } from '@ninefold/model';
 import { type StorageType } from '../db/dialect.js';
-import { PASSWORD_HASH_COLUMN, indexName, listTableName, tableName } from './names.js';
+import { LOCALE_COLUMN, PASSWORD_HASH_COLUMN, indexName, listTableName, tableName } from './names.js';
 import { type IndexNeed, childListIndexes, listScreenIndexes } from './list-indexes.js';
 import { type Column, type Index, SCHEMA_VERSION, type Schema, type Table } from './schema.js';
 import { serverTables, system } from './server-tables.js';
@@ -67,6 +67,7 @@ function entityTable(model: Model, entity: Entity): Table {
   }
   if (entity.builtin && entity.name === 'User') {
     columns.push(system(PASSWORD_HASH_COLUMN, 'text', 'password-hash', { notNull: false }));
+    columns.push(system(LOCALE_COLUMN, 'text', 'locale', { notNull: false }));
   }
 
   return { name, entity: entity.name, columns, indexes: entityIndexes(model, entity, name, columns) };

@@ -54,6 +54,12 @@ export const TABLES = {
 /** The users table's column that holds the argon2id hash; never part of the User entity. */
 export const PASSWORD_HASH_COLUMN = 'password_hash';
 
+/**
+ * The users table's column that holds the locale the user picked in the app (decision 0067), null
+ * until they pick one; never part of the User entity.
+ */
+export const LOCALE_COLUMN = 'preferred_locale';
+
 /** PostgreSQL truncates identifiers beyond 63 bytes. */
 const MAX_IDENTIFIER = 63;
 

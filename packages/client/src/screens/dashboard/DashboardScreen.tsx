@@ -9,6 +9,7 @@ import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type Screen } from '@ninefold/model';
 import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { useT } from '../../i18n/I18nProvider';
 import { useModel } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
 import { listTarget } from './click-through';
@@ -18,6 +19,7 @@ import { WidgetCard } from './WidgetCard';
 export default function DashboardScreen({ screen }: { screen: Screen }) {
   useDocumentTitle(screen.title);
   const model = useModel();
+  const t = useT();
   const { data: session } = useSession();
   const user = session?.context ?? null;
   const figures = useDashboardFigures(screen.id);
@@ -28,12 +30,12 @@ export default function DashboardScreen({ screen }: { screen: Screen }) {
       {figures.error !== null && (
         <ErrorPanel
           error={figures.error}
-          title="The figures could not be loaded"
+          title={t('dashboard.loadFailed')}
           onRetry={() => void figures.refetch()}
           alwaysRetry
         />
       )}
-      {screen.widgets.length === 0 && <Text>This dashboard has no figures yet.</Text>}
+      {screen.widgets.length === 0 && <Text>{t('dashboard.noFigures')}</Text>}
       {(figures.error === null || figures.data !== undefined) && (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {screen.widgets.map((widget) => {

@@ -6,24 +6,31 @@
 import { Anchor, Table } from '@mantine/core';
 import { type Entity, type Widget, humanize } from '@ninefold/model';
 import { Link } from 'react-router';
+import { useI18n } from '../../i18n/I18nProvider';
+import { type I18n } from '../../i18n/i18n';
+import { inPhrase } from '../list/noun';
 import { type ChartPoint } from './figures';
 
 /**
- * The header of a widget's value column.
+ * The header of a widget's value column, in the reader's language.
  *
- * @example measureLabel(claim, { kind: 'sum', field: 'amount' }) // 'Sum of amount'
+ * @example measureLabel(claim, { kind: 'sum', field: 'amount' }, t, 'en') // 'Sum of amount'
  */
-export function measureLabel(entity: Entity, measure: Widget['measure']): string {
+export function measureLabel(
+  entity: Entity,
+  measure: Widget['measure'],
+  t: I18n['t'],
+  language: string,
+): string {
   if (measure.kind === 'count') return entity.pluralLabel;
-  const label = (entity.fields[measure.field]?.label ?? humanize(measure.field)).toLowerCase();
-  const words = { sum: 'Sum of', avg: 'Average', min: 'Lowest', max: 'Highest' } as const;
-  return `${words[measure.kind]} ${label}`;
+  const field = inPhrase(entity.fields[measure.field]?.label ?? humanize(measure.field), language);
+  return t(`dashboard.${measure.kind}`, { field });
 }
 
 /** The header of a widget's group column: its `by` field's label. */
-function groupLabel(entity: Entity, widget: Widget): string {
+function groupLabel(entity: Entity, widget: Widget, t: I18n['t']): string {
   const field = widget.by?.field;
-  if (field === undefined) return 'Rows';
+  if (field === undefined) return t('dashboard.rows');
   return entity.fields[field]?.label ?? humanize(field);
 }
 
@@ -43,13 +50,14 @@ export interface FigureTableProps {
  * @example <FigureTable entity={claim} widget={widget} points={points} labelledBy="w-title" hrefOf={href} />
  */
 export function FigureTable({ entity, widget, points, labelledBy, hrefOf }: FigureTableProps) {
+  const { t, language } = useI18n();
   return (
     <Table aria-labelledby={labelledBy}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th scope="col">{groupLabel(entity, widget)}</Table.Th>
+          <Table.Th scope="col">{groupLabel(entity, widget, t)}</Table.Th>
           <Table.Th scope="col" ta="right">
-            {measureLabel(entity, widget.measure)}
+            {measureLabel(entity, widget.measure, t, language)}
           </Table.Th>
         </Table.Tr>
       </Table.Thead>

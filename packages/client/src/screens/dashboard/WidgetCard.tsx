@@ -8,6 +8,7 @@ import { type Entity, type Widget, type WidgetFigure } from '@ninefold/model';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { TextButton } from '../../components/buttons';
+import { useI18n, useT } from '../../i18n/I18nProvider';
 import { GroupChart } from './charts';
 import { type ListTarget, groupFilters, listHref } from './click-through';
 import { FigureTable } from './FigureTable';
@@ -29,6 +30,7 @@ export interface WidgetCardProps {
  * @example <WidgetCard widget={widget} entity={claim} figure={figure} target={target} locale="en-GB" />
  */
 export function WidgetCard({ widget, entity, figure, target, locale }: WidgetCardProps) {
+  const t = useT();
   const titleId = useId();
   const [asTable, setAsTable] = useState(false);
   const charted = widget.chart === 'bar' || widget.chart === 'line' || widget.chart === 'pie';
@@ -52,10 +54,10 @@ export function WidgetCard({ widget, entity, figure, target, locale }: WidgetCar
               size="xs"
               variant="default"
               aria-pressed={asTable}
-              aria-label={`${widget.title}: table view`}
+              aria-label={t('dashboard.tableView', { title: widget.title })}
               onClick={() => setAsTable((shown) => !shown)}
             >
-              Table
+              {t('dashboard.table')}
             </TextButton>
           )}
         </Group>
@@ -74,7 +76,7 @@ export function WidgetCard({ widget, entity, figure, target, locale }: WidgetCar
         )}
         {target !== null && !target.exact && (
           <Text size="xs" c="dimmed">
-            Opens {target.screen.title}, which shows more than this figure counts.
+            {t('dashboard.opensWider', { screen: target.screen.title })}
           </Text>
         )}
       </Stack>
@@ -92,6 +94,7 @@ function Figure({
   asTable,
 }: Required<WidgetCardProps> & { figure: WidgetFigure; titleId: string; asTable: boolean }) {
   const navigate = useNavigate();
+  const { t, language } = useI18n();
   const wholeHref = target === null ? null : listHref(target.screen, {});
   if (isEmptyFigure(figure))
     return (
@@ -99,7 +102,7 @@ function Figure({
         {widget.chart === 'number' && figure.value === 0 && (
           <BigNumber text="0" href={wholeHref} titleId={titleId} />
         )}
-        <Text c="dimmed">{emptyText(entity)}</Text>
+        <Text c="dimmed">{emptyText(entity, t, language)}</Text>
       </Stack>
     );
   const points = chartPoints(entity, widget, figure, locale);
@@ -111,7 +114,7 @@ function Figure({
   if (figure.groups === null) {
     const text = formatFigure(entity, widget, figure.value, locale);
     if (widget.chart !== 'table') return <BigNumber text={text} href={wholeHref} titleId={titleId} />;
-    const whole = [{ index: 0, label: 'All', value: 0, text }];
+    const whole = [{ index: 0, label: t('dashboard.all'), value: 0, text }];
     return (
       <FigureTable
         entity={entity}

@@ -5,6 +5,8 @@
  */
 import { type Entity, type FigureValue, type Widget, type WidgetFigure } from '@ninefold/model';
 import { formatDecimal, formatInteger, formatValue, padScale } from '../../format/values';
+import { type I18n } from '../../i18n/i18n';
+import { inPhrase } from '../list/noun';
 
 /** The digits an average is shown with when its field has no scale of its own. */
 const AVERAGE_DIGITS = 2;
@@ -69,12 +71,12 @@ export function isEmptyFigure(figure: WidgetFigure): boolean {
 }
 
 /**
- * What a widget shows over no rows.
+ * What a widget shows over no rows, in the reader's language.
  *
- * @example emptyText(claim) // 'No claims yet'
+ * @example emptyText(claim, t, 'en') // 'No claims yet'
  */
-export function emptyText(entity: Entity): string {
-  return `No ${entity.pluralLabel.toLowerCase()} yet`;
+export function emptyText(entity: Entity, t: I18n['t'], language: string): string {
+  return t('dashboard.empty', { entities: inPhrase(entity.pluralLabel, language) });
 }
 
 /**

@@ -8,8 +8,10 @@ import { recordKeys, useDeleteRecord } from '../../api/records';
 import { deleteConsequences, useReferences } from '../../api/references';
 import { recordTitle } from '../../api/ref-labels';
 import { useToasts } from '../../feedback/toasts';
+import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';
+import { lowerLabel } from './related';
 
 /**
  * Deletes a record after asking. The dialog first asks what refers to the record (decision 0043):
@@ -32,6 +34,7 @@ export function DeleteAction({
   disabled?: boolean;
 }) {
   const model = useModel();
+  const t = useT();
   const client = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
   const remove = useDeleteRecord(entity);
@@ -64,16 +67,21 @@ export function DeleteAction({
         onClick={open}
         disabled={disabled}
       >
-        Delete
+        {t('detail.delete')}
       </Button>
-      <Modal opened={opened} onClose={dismiss} title={`Delete ${entity.label.toLowerCase()}`} centered>
+      <Modal
+        opened={opened}
+        onClose={dismiss}
+        title={t('detail.deleteTitle', { entity: lowerLabel(entity.label, model.product.locale) })}
+        centered
+      >
         <Stack gap="md">
-          <Text>Delete “{recordTitle(entity, record)}”? This cannot be undone.</Text>
+          <Text>{t('detail.deleteQuestion', { title: recordTitle(entity, record) })}</Text>
           {references.isPending && (
             <Group gap="xs">
               <Loader size="xs" aria-hidden />
               <Text size="sm" c="dimmed">
-                Checking what refers to it…
+                {t('detail.checkingReferences')}
               </Text>
             </Group>
           )}
@@ -93,14 +101,14 @@ export function DeleteAction({
               <Text size="sm">{describeError(model, error).message}</Text>
               {stale && (
                 <Button mt="sm" size="xs" variant="default" color="red" onClick={reload}>
-                  Reload
+                  {t('detail.reload')}
                 </Button>
               )}
             </Alert>
           )}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={dismiss} disabled={remove.isPending}>
-              Cancel
+              {t('detail.cancel')}
             </Button>
             <Button
               // shade 8 whatever the theme's primary shade: white on red's shade 6 reads at 3.3:1
@@ -113,7 +121,12 @@ export function DeleteAction({
                   { id: record.id, version: record.version },
                   {
                     onSuccess: () => {
-                      toasts.show({ message: `${entity.label} “${recordTitle(entity, record)}” deleted` });
+                      toasts.show({
+                        message: t('detail.deleted', {
+                          entity: entity.label,
+                          title: recordTitle(entity, record),
+                        }),
+                      });
                       onDeleted();
                     },
                     onError: (e) => {
@@ -123,7 +136,7 @@ export function DeleteAction({
                 )
               }
             >
-              Delete
+              {t('detail.delete')}
             </Button>
           </Group>
         </Stack>

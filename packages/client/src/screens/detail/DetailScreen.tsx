@@ -28,6 +28,8 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { RefLink } from '../../components/FieldValue';
 import { StateBadge } from '../../components/StateBadge';
 import { formatDateTime } from '../../format/values';
+import { useT } from '../../i18n/I18nProvider';
+import { richText } from '../../i18n/rich';
 import { PendingWrites, useUserQueue } from '../../offline/PendingWrites';
 import { isWaiting } from '../../offline/queue';
 import { NotFoundPage } from '../../pages/NotFoundPage';
@@ -40,6 +42,7 @@ import { HistoryTimeline } from './HistoryTimeline';
 import { LiveNote } from './LiveNote';
 import { RecordFields } from './RecordFields';
 import { RelatedRecords } from './RelatedRecords';
+import { lowerLabel } from './related';
 import { TransitionActions } from './TransitionActions';
 
 export default function DetailScreen({ screen }: { screen: Screen }) {
@@ -53,11 +56,13 @@ export default function DetailScreen({ screen }: { screen: Screen }) {
 
 function RecordDetail({ screen, entity, id }: { screen: Screen; entity: Entity; id: string }) {
   const { data: record, error, refetch } = useRecord(entity, id);
+  const t = useT();
+  const locale = useModel().product.locale;
   const missing = error instanceof ApiError && error.status === 404;
   // the not-found page names itself; a loaded record is named by its title, with the screen's
   useDocumentTitle(
     missing
-      ? 'Not found'
+      ? t('detail.notFound')
       : record !== undefined
         ? `${recordTitle(entity, record)} · ${screen.title}`
         : screen.title,
@@ -70,14 +75,14 @@ function RecordDetail({ screen, entity, id }: { screen: Screen; entity: Entity; 
     return (
       <ErrorPanel
         error={error}
-        title={`${screen.title} could not be loaded`}
+        title={t('detail.loadFailed', { title: screen.title })}
         onRetry={() => void refetch()}
         alwaysRetry
       />
     );
   return (
     <Center py="xl">
-      <Loader aria-label={`Loading ${entity.label.toLowerCase()}`} />
+      <Loader aria-label={t('detail.loading', { entity: lowerLabel(entity.label, locale) })} />
     </Center>
   );
 }
@@ -86,6 +91,7 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
   const model = useModel();
   const access = useAuthorizer();
   const navigate = useNavigate();
+  const t = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   const title = recordTitle(entity, record);
 
@@ -127,7 +133,7 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
         </Group>
       </Stack>
 
-      <Group gap="xs" wrap="wrap" role="group" aria-label="Actions">
+      <Group gap="xs" wrap="wrap" role="group" aria-label={t('detail.actions')}>
         {mayEdit && (
           <Button
             component={Link}
@@ -136,7 +142,7 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
             size="sm"
             leftSection={<IconPencil size={16} aria-hidden />}
           >
-            Edit
+            {t('detail.edit')}
           </Button>
         )}
         <TransitionActions
@@ -159,15 +165,11 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
       {queue.key !== null && ownWrites.length > 0 && (
         <Alert
           color={waiting ? 'blue' : 'red'}
-          title={waiting ? 'Not sent yet' : 'Not sent'}
+          title={waiting ? t('detail.notSentYet') : t('detail.notSent')}
           data-testid="record-pending"
         >
           <Stack gap="sm">
-            <Text size="sm">
-              {waiting
-                ? 'Saved on this device: sent when the server can be reached. What is shown below is the record as the server last sent it; its other actions wait until then.'
-                : 'The server refused this change to the record.'}
-            </Text>
+            <Text size="sm">{waiting ? t('detail.waitingBody') : t('detail.refusedBody')}</Text>
             <PendingWrites queue={queue.key} writes={ownWrites} showRecordLink={false} />
           </Stack>
         </Alert>
@@ -184,7 +186,7 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
       <section aria-labelledby="nf-history-heading">
         <Stack gap="sm">
           <Title order={2} size="h3" id="nf-history-heading">
-            History
+            {t('detail.history')}
           </Title>
           <HistoryTimeline entity={entity} id={record.id} />
         </Stack>
@@ -196,30 +198,29 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
 /** When the record was created and last changed, and by whom (the last change's author comes from the history). */
 function SystemInfo({ entity, record }: { entity: Entity; record: ApiRecord }) {
   const locale = useModel().product.locale;
+  const t = useT();
   const { data: history } = useHistory(entity, record.id);
   // undefined until the history is loaded; null when the system made the last change
   const lastBy = history?.at(-1)?.by;
   const changed = record.updatedAt !== record.createdAt;
+  const created = <time dateTime={record.createdAt}>{formatDateTime(record.createdAt, locale)}</time>;
+  const updated = <time dateTime={record.updatedAt}>{formatDateTime(record.updatedAt, locale)}</time>;
   return (
     <Text size="sm" c="dimmed" data-testid="system-info">
-      Created <time dateTime={record.createdAt}>{formatDateTime(record.createdAt, locale)}</time>
-      {record.createdBy !== null && (
-        <>
-          {' '}
-          by <RefLink entity="User" id={record.createdBy} />
-        </>
-      )}
+      {record.createdBy === null
+        ? richText(t, 'detail.created', { at: created })
+        : richText(t, 'detail.createdBy', {
+            at: created,
+            by: <RefLink entity="User" id={record.createdBy} />,
+          })}
       {changed && (
         <>
-          {' · '}Last changed{' '}
-          <time dateTime={record.updatedAt}>{formatDateTime(record.updatedAt, locale)}</time>
-          {lastBy === null && ' by the system'}
-          {typeof lastBy === 'string' && (
-            <>
-              {' '}
-              by <RefLink entity="User" id={lastBy} />
-            </>
-          )}
+          {' · '}
+          {lastBy === null
+            ? richText(t, 'detail.changedBySystem', { at: updated })
+            : typeof lastBy === 'string'
+              ? richText(t, 'detail.changedBy', { at: updated, by: <RefLink entity="User" id={lastBy} /> })
+              : richText(t, 'detail.changed', { at: updated })}
         </>
       )}
     </Text>

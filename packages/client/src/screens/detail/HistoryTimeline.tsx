@@ -5,6 +5,9 @@ import { useHistory } from '../../api/records';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { formatDateTime } from '../../format/values';
+import { type MessageKey } from '../../i18n/catalogue';
+import { useT } from '../../i18n/I18nProvider';
+import { richText } from '../../i18n/rich';
 import { useModel } from '../../runtime/runtime';
 
 /**
@@ -13,12 +16,13 @@ import { useModel } from '../../runtime/runtime';
  */
 export function HistoryTimeline({ entity, id }: { entity: Entity; id: string }) {
   const { data, error, isPending, refetch } = useHistory(entity, id);
-  if (isPending) return <Loader size="sm" aria-label="Loading the history" />;
+  const t = useT();
+  if (isPending) return <Loader size="sm" aria-label={t('detail.historyLoading')} />;
   if (error !== null) return <ErrorPanel error={error} onRetry={() => void refetch()} alwaysRetry />;
-  if (data.length === 0) return <Text c="dimmed">Nothing has happened yet.</Text>;
+  if (data.length === 0) return <Text c="dimmed">{t('detail.historyEmpty')}</Text>;
   const entries = [...data].reverse();
   return (
-    <Timeline bulletSize={24} lineWidth={2} role="list" aria-label="History">
+    <Timeline bulletSize={24} lineWidth={2} role="list" aria-label={t('detail.history')}>
       {entries.map((entry) => (
         <Timeline.Item
           key={entry.id}
@@ -49,19 +53,21 @@ function ActionIcon({ action }: { action: HistoryEntry['action'] }) {
   }
 }
 
-const ACTION_WORDS: Record<HistoryEntry['action'], string> = {
-  create: 'Created',
-  update: 'Updated',
-  delete: 'Deleted',
-  transition: 'Changed state',
+const ACTION_WORDS: Record<HistoryEntry['action'], MessageKey> = {
+  create: 'detail.historyCreated',
+  update: 'detail.historyUpdated',
+  delete: 'detail.historyDeleted',
+  transition: 'detail.historyTransition',
 };
 
 function EntryTitle({ entity, entry }: { entity: Entity; entry: HistoryEntry }) {
   const model = useModel();
+  const t = useT();
   const machine = model.states[entity.name];
-  if (entry.action !== 'transition') return <>{ACTION_WORDS[entry.action]}</>;
+  if (entry.action !== 'transition') return <>{t(ACTION_WORDS[entry.action])}</>;
   const label =
-    (entry.transition !== null && machine?.transitions[entry.transition]?.label) || 'Changed state';
+    (entry.transition !== null && machine?.transitions[entry.transition]?.label) ||
+    t('detail.historyTransition');
   const stateLabel = (state: string | null) =>
     state === null ? '—' : (machine?.states[state]?.label ?? state);
   return (
@@ -70,7 +76,7 @@ function EntryTitle({ entity, entry }: { entity: Entity; entry: HistoryEntry }) 
       <Text span fw={400} c="dimmed" size="sm">
         ({stateLabel(entry.from)}
         <span aria-hidden> → </span>
-        <VisuallyHidden> to </VisuallyHidden>
+        <VisuallyHidden> {t('detail.historyTo')} </VisuallyHidden>
         {stateLabel(entry.to)})
       </Text>
     </>
@@ -79,24 +85,21 @@ function EntryTitle({ entity, entry }: { entity: Entity; entry: HistoryEntry }) 
 
 function EntryMeta({ entry }: { entry: HistoryEntry }) {
   const locale = useModel().product.locale;
+  const t = useT();
+  const at = <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>;
   return (
     <Text size="sm" c="dimmed">
       {/* no user: the system did it (a timed transition, the command line) */}
-      {entry.by === null ? (
-        'by the system · '
-      ) : (
-        <>
-          by <RefLink entity="User" id={entry.by} />
-          {' · '}
-        </>
-      )}
-      <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
+      {entry.by === null
+        ? richText(t, 'detail.historyBySystem', { at })
+        : richText(t, 'detail.historyBy', { at, by: <RefLink entity="User" id={entry.by} /> })}
     </Text>
   );
 }
 
 /** The changed fields the entity declares, in its order; the state is in the title already. */
 function EntryChanges({ entity, entry }: { entity: Entity; entry: HistoryEntry }) {
+  const t = useT();
   const changed = Object.values(entity.fields).filter((field) => entry.changes[field.name] !== undefined);
   if (changed.length === 0) return null;
   const created = entry.action === 'create';
@@ -118,7 +121,7 @@ function EntryChanges({ entity, entry }: { entity: Entity; entry: HistoryEntry }
                 <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
                   <FieldValue field={field} value={change.from} />
                   <span aria-hidden>→</span>
-                  <VisuallyHidden>changed to</VisuallyHidden>
+                  <VisuallyHidden>{t('detail.historyChangedTo')}</VisuallyHidden>
                   <FieldValue field={field} value={change.to} />
                 </span>
               )}

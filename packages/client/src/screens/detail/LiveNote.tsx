@@ -6,10 +6,15 @@
 import { Text } from '@mantine/core';
 import { type Entity } from '@ninefold/model';
 import { useState } from 'react';
+import { useT } from '../../i18n/I18nProvider';
 import { useLiveNews } from '../../live/use-live-news';
+import { useModel } from '../../runtime/runtime';
+import { lowerLabel } from './related';
 
 export function LiveNote({ entity, id }: { entity: Entity; id: string }) {
   const [changed, setChanged] = useState(false);
+  const t = useT();
+  const locale = useModel().product.locale;
   useLiveNews((news) => {
     if (news.resync) return;
     const others = news.changes.some(
@@ -19,7 +24,7 @@ export function LiveNote({ entity, id }: { entity: Entity; id: string }) {
   });
   return (
     <Text size="sm" c="dimmed" role="status" aria-live="polite" data-testid="live-note">
-      {changed ? `Someone else changed this ${entity.label.toLowerCase()} just now.` : ''}
+      {changed ? t('detail.changedJustNow', { entity: lowerLabel(entity.label, locale) }) : ''}
     </Text>
   );
 }

@@ -4,6 +4,9 @@ import { isPdf } from '../../api/files';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { FileDetail } from '../../components/FileValue';
 import { formatDateTime } from '../../format/values';
+import { type MessageKey } from '../../i18n/catalogue';
+import { type I18n } from '../../i18n/i18n';
+import { useT } from '../../i18n/I18nProvider';
 import { useModel } from '../../runtime/runtime';
 import './record-fields.css';
 
@@ -22,6 +25,7 @@ export function RecordFields({
   record: ApiRecord;
   names: readonly string[];
 }) {
+  const t = useT();
   const order = names.length > 0 ? names : Object.keys(entity.fields);
   // the state is the badge beside the title already
   const items = order.filter((name) => name !== 'state' && record[name] !== undefined);
@@ -32,7 +36,7 @@ export function RecordFields({
       <FieldList entity={entity} record={record} names={filled} />
       {empty.length > 0 && (
         <details className="nf-empty-fields" data-testid="empty-fields">
-          <summary>Empty fields ({empty.length})</summary>
+          <summary>{t('detail.emptyFields', { n: empty.length })}</summary>
           <FieldList entity={entity} record={record} names={empty} />
         </details>
       )}
@@ -54,6 +58,7 @@ function FieldList({
   record: ApiRecord;
   names: readonly string[];
 }) {
+  const t = useT();
   if (names.length === 0) return null;
   return (
     <DataList
@@ -80,7 +85,7 @@ function FieldList({
           (FIELD_TYPE_INFO[field.type].wide || (file && (field.many || isPdfValue(record[name]))));
         return (
           <DataList.Item key={name} data-field={name} style={wide ? { gridColumn: '1 / -1' } : undefined}>
-            <DataList.ItemLabel>{field?.label ?? humanize(name)}</DataList.ItemLabel>
+            <DataList.ItemLabel>{field?.label ?? systemLabel(name, t)}</DataList.ItemLabel>
             <DataList.ItemValue
               style={{ overflowWrap: 'anywhere', ...(wide ? { whiteSpace: 'pre-wrap' } : {}) }}
             >
@@ -98,6 +103,18 @@ function FieldList({
     </DataList>
   );
 }
+
+/** The name of a system column a screen lists: generated words, so the reader's language. */
+function systemLabel(name: string, t: I18n['t']): string {
+  const key = SYSTEM_LABELS[name];
+  return key === undefined ? humanize(name) : t(key);
+}
+
+const SYSTEM_LABELS: Readonly<Record<string, MessageKey>> = {
+  createdAt: 'detail.systemCreatedAt',
+  updatedAt: 'detail.systemUpdatedAt',
+  createdBy: 'detail.systemCreatedBy',
+};
 
 function isPdfValue(value: unknown): boolean {
   return isFileInfo(value) && isPdf(value);

@@ -19,7 +19,7 @@ import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { RecordLink, valueView } from '../../components/FieldValue';
 import { StateBadge } from '../../components/StateBadge';
-import { formatInteger } from '../../format/values';
+import { useT } from '../../i18n/I18nProvider';
 import { useAuthorizer } from '../../runtime/access';
 import { detailPath, screenFor } from '../../runtime/paths';
 import { useModel } from '../../runtime/runtime';
@@ -51,10 +51,11 @@ export const SECTION_PAGE = 10;
 export function RelatedRecords({ screen, record }: { screen: Screen; record: ApiRecord }) {
   const model = useModel();
   const { data: session } = useSession();
+  const t = useT();
   const user = session?.context ?? null;
   const sections = useMemo(
-    () => visibleSections(model, screen, user, (entity) => queryableFields(model, user, entity)),
-    [model, screen, user],
+    () => visibleSections(model, screen, user, (entity) => queryableFields(model, user, entity), t),
+    [model, screen, user, t],
   );
   return sections.map((section) => <Section key={section.key} section={section} parent={record} />);
 }
@@ -64,7 +65,10 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
   const access = useAuthorizer();
   const navigate = useNavigate();
   const headingId = useId();
+  const t = useT();
+  const locale = model.product.locale;
   const { child, via } = section;
+  const entities = lowerFirst(child.pluralLabel, locale);
   const [sort, setSort] = useState(() => sectionSort(model, child));
   const list = useRecordList(child, { filters: parentFilter(via, parent.id), sort, limit: SECTION_PAGE });
   const records = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
@@ -124,13 +128,19 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
               {section.heading}
             </Title>
             <Text c="dimmed" size="sm" data-testid="related-count">
-              {list.data === undefined ? '' : countOf(child, total, model.product.locale)}
+              {list.data === undefined
+                ? ''
+                : t('detail.relatedCount', {
+                    n: total,
+                    entity: lowerFirst(child.label, locale),
+                    entities,
+                  })}
             </Text>
           </div>
           <Group gap="xs">
             {mayList && (
               <Anchor component={Link} to={seeAllPath(listScreen.path, via, parent.id)} size="sm">
-                See all {lowerFirst(child.pluralLabel)}
+                {t('detail.seeAll', { entities })}
               </Anchor>
             )}
             {mayAdd && (
@@ -141,7 +151,7 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
                 size="xs"
                 leftSection={<IconPlus size={14} aria-hidden />}
               >
-                Add {lowerFirst(child.label)}
+                {t('detail.add', { entity: lowerFirst(child.label, locale) })}
               </Button>
             )}
           </Group>
@@ -150,17 +160,21 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
           <ErrorPanel
             error={list.error}
             onRetry={() => void list.refetch()}
-            title={`${section.heading} could not be loaded`}
+            title={t('detail.loadFailed', { title: section.heading })}
           />
         ) : list.isPending ? (
-          <Stack gap={6} aria-busy="true" aria-label={`Loading ${lowerFirst(section.heading)}`}>
+          <Stack
+            gap={6}
+            aria-busy="true"
+            aria-label={t('detail.loadingMany', { entities: lowerFirst(section.heading, locale) })}
+          >
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} height={36} radius="sm" />
             ))}
           </Stack>
         ) : records.length === 0 ? (
           <Text c="dimmed" size="sm" data-testid="related-empty">
-            {emptyText(section)}
+            {emptyText(section, t, locale)}
           </Text>
         ) : (
           <RecordTable
@@ -179,16 +193,16 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
             error={list.error}
             onRetry={() => void list.fetchNextPage()}
             alwaysRetry
-            title="More rows could not be loaded"
+            title={t('detail.moreFailed')}
           />
         )}
         {records.length > 0 && list.hasNextPage && !list.isFetchNextPageError && (
           <Center>
             {list.isFetchingNextPage ? (
-              <Loader size="sm" aria-label={`Loading more ${lowerFirst(child.pluralLabel)}`} />
+              <Loader size="sm" aria-label={t('detail.loadingMore', { entities })} />
             ) : (
               <Button variant="subtle" size="xs" onClick={() => void list.fetchNextPage()}>
-                Show more {lowerFirst(child.pluralLabel)} ({records.length} of {total} shown)
+                {t('detail.showMore', { entities, shown: records.length, total })}
               </Button>
             )}
           </Center>
@@ -206,9 +220,4 @@ function cellView(model: Model, entity: Entity, column: ListColumn, record: ApiR
   return (
     <RecordLink path={detailPath(model, entity.name, record.id)} title={recordTitle(entity, record)} strong />
   );
-}
-
-/** "1 comment", "12 comments", in the product's locale. */
-function countOf(entity: Entity, total: number, locale: string): string {
-  return `${formatInteger(total, locale)} ${lowerFirst(total === 1 ? entity.label : entity.pluralLabel)}`;
 }

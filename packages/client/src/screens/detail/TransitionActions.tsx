@@ -17,8 +17,10 @@ import { recordTitle } from '../../api/ref-labels';
 import { type ToastHandle, useToasts } from '../../feedback/toasts';
 import { detailPath } from '../../runtime/paths';
 import { FieldInput } from '../../fields/FieldInput';
+import { useT } from '../../i18n/I18nProvider';
 import { describeError, message } from '../../runtime/messages';
 import { useModel } from '../../runtime/runtime';
+import { lowerLabel } from './related';
 
 export interface TransitionActionsProps {
   readonly entity: string;
@@ -46,6 +48,8 @@ export function TransitionActions({
   onDone,
 }: TransitionActionsProps) {
   const model = useModel();
+  const t = useT();
+  const locale = model.product.locale;
   const machine = model.states[entity];
   const [open, setOpen] = useState<Transition | null>(null);
   const [done, setDone] = useState('');
@@ -71,30 +75,39 @@ export function TransitionActions({
         onSuccess: (next) => {
           setOpen(null);
           const state = next.state === undefined ? null : machine?.states[next.state]?.label;
-          setDone(state == null ? `${transition.label}: done.` : `${transition.label}: now ${state}.`);
+          setDone(
+            state == null
+              ? t('detail.transitionDone', { transition: transition.label })
+              : t('detail.transitionNow', { transition: transition.label, state }),
+          );
           const back = machine === undefined ? undefined : reverseOf(machine, transition, record, next);
           const path = detailPath(model, entity, next.id);
           const toast = toasts.show({
             message:
               state == null || next.state === record.state
-                ? `${definition.label}: ${transition.label.toLowerCase()} done`
-                : `${definition.label} moved to ${state}`,
+                ? t('detail.toastDone', {
+                    entity: definition.label,
+                    transition: lowerLabel(transition.label, locale),
+                  })
+                : t('detail.toastMoved', { entity: definition.label, state }),
             link: path === null ? undefined : { to: path, label: recordTitle(definition, next) },
             undo:
               back === undefined
                 ? undefined
                 : {
-                    label: 'Undo',
+                    label: t('detail.undo'),
                     run: async () => {
                       const undone = await fire
                         .mutateAsync({ id: next.id, version: next.version, transition: back.name })
                         .catch((error: unknown) => {
-                          throw new Error(`Not undone: ${describeError(model, error).message}`);
+                          throw new Error(
+                            t('detail.notUndone', { reason: describeError(model, error).message }),
+                          );
                         });
                       const now = undone.state === undefined ? null : machine?.states[undone.state]?.label;
                       return now == null
-                        ? `Undone: ${back.label}`
-                        : `Undone: ${definition.label} back to ${now}`;
+                        ? t('detail.undone', { transition: back.label })
+                        : t('detail.undoneBack', { entity: definition.label, state: now });
                     },
                   },
           });
@@ -104,7 +117,12 @@ export function TransitionActions({
           if (error instanceof WriteQueued) {
             // kept on the device: nothing to fix in the dialog; the record says it waits
             setOpen(null);
-            setDone(`${transition.label}: ${describeError(model, error).message}`);
+            setDone(
+              t('detail.transitionQueued', {
+                transition: transition.label,
+                message: describeError(model, error).message,
+              }),
+            );
             return;
           }
           // a direct fire that fails opens its dialog, where the error is shown
@@ -211,6 +229,7 @@ function TransitionDialog({
   onClose(): void;
 }) {
   const model = useModel();
+  const t = useT();
   const client = useQueryClient();
   const definition = model.entities[entity];
   const fields = transition.require
@@ -275,7 +294,7 @@ function TransitionDialog({
               <Text size="sm">{general}</Text>
               {stale && (
                 <Button mt="sm" size="xs" variant="default" color="red" onClick={reload}>
-                  Reload
+                  {t('detail.reload')}
                 </Button>
               )}
             </Alert>
@@ -294,7 +313,7 @@ function TransitionDialog({
           <Group justify="flex-end" gap="xs">
             {/* not "Cancel": a transition may well be called that (bookings' is) */}
             <Button variant="default" onClick={onClose} disabled={pending}>
-              Not now
+              {t('detail.notNow')}
             </Button>
             <Button type="submit" loading={pending} disabled={stale}>
               {transition.label}

@@ -5,7 +5,15 @@
  */
 import { accessFor } from '@ninefold/engine/grants';
 import type { UserContext } from '@ninefold/engine';
-import { type Entity, type Field, type Model, type RelatedSection, type Screen } from '@ninefold/model';
+import {
+  type Entity,
+  type Field,
+  type Model,
+  type RelatedSection,
+  type Screen,
+  languageOf,
+} from '@ninefold/model';
+import { type I18n } from '../../i18n/i18n';
 import { type ListColumn, isQueryable, listColumns } from '../list/columns';
 import { screenFor } from '../../runtime/paths';
 
@@ -39,7 +47,8 @@ export function declaredSections(model: Model, screen: Screen): readonly Related
 /**
  * The sections a user sees on a detail screen: those whose child they may read and whose ref they
  * may filter on (the server refuses a filter on a field it hides). A child shown twice (two refs to
- * the parent) is told apart by its ref: "Pairs by from", "Pairs by to".
+ * the parent) is told apart by its ref: "Pairs by from", "Pairs by to" (`t` says it in the
+ * reader's language; without it, in English).
  *
  * @example visibleSections(model, screen, customer) // [{ key: 'Comment.ticket', heading: 'Comments', … }]
  */
@@ -48,7 +57,11 @@ export function visibleSections(
   screen: Screen,
   user: UserContext | null,
   queryable: (entity: string) => ReadonlySet<string> | null,
+  t?: I18n['t'],
 ): RelatedView[] {
+  const locale = model.product.locale;
+  const by = (entities: string, field: string) =>
+    t === undefined ? `${entities} by ${field}` : t('detail.relatedBy', { entities, field });
   const resolved = declaredSections(model, screen).flatMap((section) => {
     const child = model.entities[section.entity];
     const via = child?.fields[section.via];
@@ -63,7 +76,7 @@ export function visibleSections(
       key: `${child.name}.${via.name}`,
       child,
       via,
-      heading: twice ? `${child.pluralLabel} by ${via.label.toLowerCase()}` : child.pluralLabel,
+      heading: twice ? by(child.pluralLabel, lowerLabel(via.label, locale)) : child.pluralLabel,
     };
   });
 }
@@ -141,12 +154,28 @@ export function seeAllPath(listPath: string, via: Field, parentId: string): stri
   return `${listPath}?${new URLSearchParams(parentFilter(via, parentId)).toString()}`;
 }
 
-/** "No comments yet". */
-export function emptyText(section: RelatedView): string {
-  return `No ${lowerFirst(section.child.pluralLabel)} yet`;
+/** "No comments yet", in the reader's language. */
+export function emptyText(section: RelatedView, t: I18n['t'], locale: string): string {
+  return t('detail.relatedEmpty', { entities: lowerFirst(section.child.pluralLabel, locale) });
 }
 
-/** "Claims" → "claims", but "API keys" stays as it is. */
-export function lowerFirst(word: string): string {
+/**
+ * A spec's word as it reads inside a sentence: "Claims" → "claims", but "API keys" stays as it
+ * is, and German keeps its nouns' capitals.
+ *
+ * @example lowerFirst('Claims') // 'claims'; lowerFirst('Anträge', 'de-DE') // 'Anträge'
+ */
+export function lowerFirst(word: string, locale?: string): string {
+  if (locale !== undefined && languageOf(locale) === 'de') return word;
   return /^[A-Z][a-z]/.test(word) ? word.charAt(0).toLowerCase() + word.slice(1) : word;
+}
+
+/**
+ * An entity's label inside a sentence, all in lower case ("Delete expense claim"), but as the spec
+ * wrote it in German, whose nouns keep their capitals.
+ *
+ * @example lowerLabel('Claim', 'en-GB') // 'claim'; lowerLabel('Antrag', 'de-DE') // 'Antrag'
+ */
+export function lowerLabel(label: string, locale: string): string {
+  return languageOf(locale) === 'de' ? label : label.toLocaleLowerCase(locale);
 }

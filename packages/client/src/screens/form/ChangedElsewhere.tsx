@@ -8,6 +8,9 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { type ApiRecord, type Entity } from '@ninefold/model';
 import { useEffect, useState } from 'react';
+import { useT } from '../../i18n/I18nProvider';
+import { useModel } from '../../runtime/runtime';
+import { lowerLabel } from '../detail/related';
 
 /**
  * The newer version of the form's record, while the user decides what to do with their edits.
@@ -55,20 +58,19 @@ export function ChangedElsewhereNotice({
   onReload: () => void;
   onKeep: () => void;
 }) {
-  const name = entity.label.toLowerCase();
+  const t = useT();
+  const name = lowerLabel(entity.label, useModel().product.locale);
   return (
     <div role="status" aria-live="polite" data-testid="changed-elsewhere">
       {shown && (
-        <Alert color="orange" title="Changed by someone else" role="none" mb="md" maw={720}>
-          <Text size="sm">
-            {`Someone else changed this ${name} while you were editing it. Reload to see their version (your changes here are lost), or keep editing: saving will then say that the ${name} changed.`}
-          </Text>
+        <Alert color="orange" title={t('form.changedElsewhere')} role="none" mb="md" maw={720}>
+          <Text size="sm">{t('form.changedElsewhereBody', { entity: name })}</Text>
           <Group mt="sm" gap="xs">
             <Button size="xs" variant="default" color="orange" loading={reloading} onClick={onReload}>
-              Reload
+              {t('form.reload')}
             </Button>
             <Button size="xs" variant="subtle" onClick={onKeep}>
-              Keep editing
+              {t('form.keepEditing')}
             </Button>
           </Group>
         </Alert>

@@ -15,6 +15,7 @@ import { useUserQueue } from '../../offline/PendingWrites';
 import { type QueueKey, type QueuedWrite } from '../../offline/queue';
 import { ForbiddenPage } from '../../pages/ForbiddenPage';
 import { NotFoundPage } from '../../pages/NotFoundPage';
+import { useI18n, useT } from '../../i18n/I18nProvider';
 import { useAuthorizer } from '../../runtime/access';
 import { useRuntime } from '../../runtime/runtime';
 import { useDocumentTitle } from '../../shell/title';
@@ -27,6 +28,10 @@ import { presetParents } from './parents';
 export { default as ProfileForm } from '../../identity/ProfileForm';
 
 export default function FormScreen({ screen }: { screen: Screen }) {
+  // the form's texts are here before its heading shows: asking for them inside the form would
+  // take the heading away again while they load
+  const i18n = useI18n();
+  if (!i18n.isReady()) throw i18n.ready();
   useDocumentTitle(screen.title);
   const { model } = useRuntime();
   // every visit is a fresh form, even when React never unmounted the last one in between
@@ -113,11 +118,12 @@ function EditForm({ screen, entity }: { screen: Screen; entity: Entity }) {
   const { id = '' } = useParams();
   const access = useAuthorizer();
   const query = useRecord(entity, id);
+  const t = useT();
 
   if (query.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Loader aria-label={t('form.loading')} />
       </Center>
     );
   }

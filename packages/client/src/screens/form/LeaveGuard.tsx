@@ -6,6 +6,7 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { type RefObject, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useNavigationBlocker } from '../../app/AppRouter';
+import { useT } from '../../i18n/I18nProvider';
 
 /**
  * @param dirty whether there is something to lose
@@ -13,6 +14,7 @@ import { useNavigationBlocker } from '../../app/AppRouter';
  */
 export function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: RefObject<boolean> }) {
   const here = useLocation();
+  const t = useT();
   const blocker = useNavigationBlocker(
     (next) => dirty && !leaving.current && here.pathname !== next.pathname,
   );
@@ -32,18 +34,18 @@ export function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: RefObj
     <Modal
       opened={blocker.blocked}
       onClose={() => blocker.reset()}
-      title="Leave without saving?"
+      title={t('form.leaveTitle')}
       centered
       transitionProps={{ duration: 0 }}
     >
-      <Text size="sm">Your changes have not been saved. If you leave now, they are lost.</Text>
+      <Text size="sm">{t('form.leaveBody')}</Text>
       <Group justify="flex-end" mt="md" wrap="wrap">
         <Button variant="default" onClick={() => blocker.reset()} data-autofocus>
-          Stay on this page
+          {t('form.stay')}
         </Button>
         {/* shade 8 whatever the theme's primary shade: white on red's shade 6 reads at 3.3:1 */}
         <Button color="red.8" onClick={() => blocker.proceed()}>
-          Leave without saving
+          {t('form.leave')}
         </Button>
       </Group>
     </Modal>

@@ -21,12 +21,14 @@ import { useCreateRecord, useUpdateRecord } from '../../api/records';
 import { recordTitle } from '../../api/ref-labels';
 import { useToasts } from '../../feedback/toasts';
 import { FieldInput } from '../../fields/FieldInput';
+import { useT } from '../../i18n/I18nProvider';
 import { InvitationDialog, isInvitationAnswer } from '../../identity/InvitationDialog';
 import { type QueueKey, type QueuedWrite, removeWrite } from '../../offline/queue';
 import { type Authorizer } from '../../runtime/access';
 import { describeError } from '../../runtime/messages';
 import { detailPath, listPath } from '../../runtime/paths';
 import { useRuntime } from '../../runtime/runtime';
+import { lowerLabel } from '../detail/related';
 import { ChangedElsewhereNotice, useChangedElsewhere } from './ChangedElsewhere';
 import { LeaveGuard } from './LeaveGuard';
 import {
@@ -68,6 +70,7 @@ export function RecordForm(props: RecordFormProps) {
   const create = useCreateRecord(entity);
   const update = useUpdateRecord(entity);
   const toasts = useToasts();
+  const t = useT();
   const operation = props.record === null ? 'create' : 'update';
 
   const [base, setBase] = useState<ApiRecord | null>(props.record);
@@ -159,8 +162,8 @@ export function RecordForm(props: RecordFormProps) {
       toasts.show({
         message:
           base === null
-            ? `${entity.label} “${recordTitle(entity, saved)}” created`
-            : `Changes to “${recordTitle(entity, saved)}” saved`,
+            ? t('form.created', { entity: entity.label, title: recordTitle(entity, saved) })
+            : t('form.saved', { title: recordTitle(entity, saved) }),
         link: savedPath === null ? undefined : { to: savedPath, label: recordTitle(entity, saved) },
       });
       if (props.onSaved !== undefined) {
@@ -274,7 +277,12 @@ export function RecordForm(props: RecordFormProps) {
       )}
       <Stack gap="md" maw={720}>
         {queued !== null && (
-          <Alert color="blue" title="Saved on this device" role="status" data-error-code="E_OFFLINE_QUEUED">
+          <Alert
+            color="blue"
+            title={t('form.savedOnDevice')}
+            role="status"
+            data-error-code="E_OFFLINE_QUEUED"
+          >
             <Text size="sm">{queued}</Text>
             <Group mt="sm">
               <Button
@@ -287,13 +295,13 @@ export function RecordForm(props: RecordFormProps) {
                   )
                 }
               >
-                Done
+                {t('form.done')}
               </Button>
             </Group>
           </Alert>
         )}
         {conflict !== null && (
-          <Alert color="orange" title="Changed by someone else" role="alert" data-error-code="E_CONFLICT">
+          <Alert color="orange" title={t('form.changedElsewhere')} role="alert" data-error-code="E_CONFLICT">
             <Text size="sm">{conflict}</Text>
             <Group mt="sm">
               <Button
@@ -303,7 +311,7 @@ export function RecordForm(props: RecordFormProps) {
                 loading={reloading}
                 onClick={() => void reload()}
               >
-                Reload
+                {t('form.reload')}
               </Button>
             </Group>
           </Alert>
@@ -340,10 +348,12 @@ export function RecordForm(props: RecordFormProps) {
               )
             }
           >
-            Cancel
+            {t('form.cancel')}
           </Button>
           <Button type="submit" loading={saving} disabled={saving}>
-            {base === null ? `Create ${entity.label.toLowerCase()}` : 'Save changes'}
+            {base === null
+              ? t('form.create', { entity: lowerLabel(entity.label, model.product.locale) })
+              : t('form.save')}
           </Button>
         </Group>
       </Stack>
@@ -382,6 +392,7 @@ function ErrorSummary({
   /** Counts the form's refusals: each new one focuses the summary, as soon as it is drawn. */
   focusRequest: number;
 }) {
+  const t = useT();
   const shown = problem !== null || lines.length > 0 || fields.length > 0;
   const ref = useRef<HTMLDivElement>(null);
   const focused = useRef(0);
@@ -396,7 +407,7 @@ function ErrorSummary({
     <Alert
       ref={ref}
       color="red"
-      title={problem !== null ? 'Not saved' : 'Please check'}
+      title={problem !== null ? t('form.notSaved') : t('form.pleaseCheck')}
       role="alert"
       tabIndex={-1}
       data-error-summary
@@ -411,7 +422,7 @@ function ErrorSummary({
           </Text>
         ))}
         {fields.length > 0 && (
-          <ul aria-label="Fields to check" style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
+          <ul aria-label={t('form.fieldsToCheck')} style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
             {fields.map((f) => (
               <li key={f.name}>
                 <Anchor
@@ -424,7 +435,7 @@ function ErrorSummary({
                     onOpen(f.name);
                   }}
                 >
-                  {f.label}: {f.message}
+                  {t('form.fieldProblem', { field: f.label, problem: f.message })}
                 </Anchor>
               </li>
             ))}

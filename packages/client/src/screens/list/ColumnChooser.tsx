@@ -5,6 +5,7 @@ import { Button } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { COLUMNS_BUTTON } from './columns-button';
 import { Suspense, useCallback, useMemo, useState } from 'react';
+import { useT } from '../../i18n/I18nProvider';
 import { lazyComponent } from '../../runtime/lazy';
 import { type ListColumn } from './columns';
 
@@ -60,17 +61,18 @@ export function ColumnChooser(props: {
   onToggle(name: string, hide: boolean): void;
 }) {
   const [wanted, setWanted] = useState(false);
+  const t = useT();
   if (!wanted)
     return (
       <Button {...COLUMNS_BUTTON} onClick={() => setWanted(true)}>
-        Columns
+        {t('list.columns')}
       </Button>
     );
   return (
     <Suspense
       fallback={
         <Button {...COLUMNS_BUTTON} loading>
-          Columns
+          {t('list.columns')}
         </Button>
       }
     >

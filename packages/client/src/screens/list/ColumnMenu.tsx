@@ -5,6 +5,7 @@
 import { Button, Checkbox, Popover, Stack, Text } from '@mantine/core';
 import { COLUMNS_BUTTON } from './columns-button';
 import { type ListColumn } from './columns';
+import { useT } from '../../i18n/I18nProvider';
 
 export default function ColumnMenu({
   columns,
@@ -15,16 +16,17 @@ export default function ColumnMenu({
   hidden: ReadonlySet<string>;
   onToggle(name: string, hide: boolean): void;
 }) {
+  const t = useT();
   const shown = columns.filter((c) => !hidden.has(c.name)).length;
   return (
     <Popover position="bottom-end" shadow="md" withinPortal trapFocus returnFocus defaultOpened>
       <Popover.Target>
-        <Button {...COLUMNS_BUTTON}>Columns</Button>
+        <Button {...COLUMNS_BUTTON}>{t('list.columns')}</Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <Stack gap="xs" role="group" aria-label="Columns shown">
+        <Stack gap="xs" role="group" aria-label={t('list.columnsShown')}>
           <Text size="sm" fw={500}>
-            Columns shown
+            {t('list.columnsShown')}
           </Text>
           {columns.map((column) => {
             const visible = !hidden.has(column.name);

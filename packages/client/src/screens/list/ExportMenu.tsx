@@ -4,24 +4,26 @@
  */
 import { Button, Menu } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
+import { useT } from '../../i18n/I18nProvider';
 
 /**
  * @example <ExportMenu url={(format) => http.url(entity.resource, { ...query, format })} />
  */
 export function ExportMenu({ url }: { url: (format: 'csv' | 'csv-raw') => string }) {
+  const t = useT();
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
-          Export CSV
+          {t('list.exportCsv')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item component="a" href={url('csv')} download>
-          CSV
+          {t('list.csv')}
         </Menu.Item>
         <Menu.Item component="a" href={url('csv-raw')} download>
-          CSV (raw values)
+          {t('list.csvRaw')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

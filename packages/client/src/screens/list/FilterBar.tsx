@@ -18,6 +18,7 @@ import {
 import { type CSSProperties, memo, useId } from 'react';
 import { ColorSwatch } from '../../components/FieldValue';
 import { RefPicker } from '../../components/RefPicker';
+import { useI18n, useT } from '../../i18n/I18nProvider';
 import './list.css';
 import { type ListColumn } from './columns';
 import { sortDirection } from './list-params';
@@ -95,7 +96,13 @@ function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
     case 'yes-no':
       return <BooleanFilter {...props} />;
     case 'range':
-      return <RangeFilter {...props} input={RANGE_INPUTS[info.bounds ?? 'decimal']} />;
+      return (
+        <RangeFilter
+          {...props}
+          input={RANGE_INPUTS[info.bounds ?? 'decimal']}
+          locale={model.product.locale}
+        />
+      );
     case 'contains':
       return <TextFilter {...props} />;
     case 'records':
@@ -116,6 +123,7 @@ function ValuesFilter({
   onChange,
   data,
 }: FilterProps & { data: { value: string; label: string }[] }) {
+  const t = useT();
   const key = filterParam(field.name, 'in');
   const value = splitList(filters[key]);
   return (
@@ -124,7 +132,7 @@ function ValuesFilter({
       data={data}
       value={value}
       onChange={(next) => onChange({ [key]: next.length === 0 ? null : next.join(',') })}
-      placeholder={value.length === 0 ? 'Any' : undefined}
+      placeholder={value.length === 0 ? t('list.any') : undefined}
       clearable
       searchable={data.length > 7}
       comboboxProps={DROPDOWN}
@@ -139,6 +147,7 @@ function ContainsValueFilter({
   onChange,
   data,
 }: FilterProps & { data: { value: string; label: string }[] }) {
+  const t = useT();
   const key = filterParam(field.name, 'contains');
   return (
     <Select
@@ -146,7 +155,7 @@ function ContainsValueFilter({
       data={data}
       value={filters[key] ?? null}
       onChange={(next) => onChange({ [key]: next })}
-      placeholder="Any"
+      placeholder={t('list.any')}
       clearable
       comboboxProps={DROPDOWN}
     />
@@ -172,6 +181,7 @@ function Choice({
   yes,
   no,
 }: FilterProps & { operator: 'eq' | 'isNull'; yes: string; no: string }) {
+  const t = useT();
   const key = filterParam(field.name, operator);
   const labelId = useId();
   const value = filters[key] === yes || filters[key] === no ? filters[key] : '';
@@ -180,9 +190,9 @@ function Choice({
       <Box role="radiogroup" aria-labelledby={`${labelId}-label`}>
         <Segments
           data={[
-            { value: '', label: 'Any' },
-            { value: yes, label: 'Yes' },
-            { value: no, label: 'No' },
+            { value: '', label: t('list.any') },
+            { value: yes, label: t('list.yes') },
+            { value: no, label: t('list.no') },
           ]}
           value={value}
           onChange={(next) => onChange({ [key]: next === '' ? null : next })}
@@ -245,12 +255,13 @@ function Segments({
 
 /** Contains some text, case-insensitively: `field[contains]=lyon`. */
 function TextFilter({ field, filters, onChange }: FilterProps) {
+  const t = useT();
   const key = filterParam(field.name, 'contains');
   return (
     <TypedInput
       label={field.label}
       value={filters[key] ?? ''}
-      placeholder="Contains…"
+      placeholder={t('list.contains')}
       onCommit={(next) => onChange({ [key]: next.trim() === '' ? null : next.trim() })}
     />
   );
@@ -258,6 +269,7 @@ function TextFilter({ field, filters, onChange }: FilterProps) {
 
 /** One value exactly: `color[eq]=#1e90ff`, a colour shown as its swatch beside it. */
 function ExactFilter({ field, filters, onChange }: FilterProps) {
+  const t = useT();
   const key = filterParam(field.name, 'eq');
   const color = FIELD_TYPE_INFO[field.type].input === 'color';
   const value = filters[key] ?? '';
@@ -265,10 +277,12 @@ function ExactFilter({ field, filters, onChange }: FilterProps) {
     <TypedInput
       label={field.label}
       value={value}
-      placeholder={color ? '#rrggbb' : 'Equals…'}
+      placeholder={color ? '#rrggbb' : t('list.equals')}
       leftSection={color && isColor(value) ? <ColorSwatch color={value} /> : undefined}
       invalid={(text) =>
-        !color || text.trim() === '' || isColor(text.trim()) ? null : 'Enter a colour, like #1e90ff'
+        !color || text.trim() === '' || isColor(text.trim())
+          ? null
+          : t('list.colourInvalid', { example: '#1e90ff' })
       }
       onCommit={(next) => {
         const text = next.trim();
@@ -280,6 +294,7 @@ function ExactFilter({ field, filters, onChange }: FilterProps) {
 
 /** Records of the referenced entity: `field[in]=id1,id2`, or `field[contains]=id` for a list of refs. */
 function RefFilter({ field, filters, onChange }: FilterProps) {
+  const t = useT();
   const op = field.many ? 'contains' : 'in';
   const key = filterParam(field.name, op);
   const target = field.to ?? '';
@@ -289,7 +304,7 @@ function RefFilter({ field, filters, onChange }: FilterProps) {
         entity={target}
         label={field.label}
         value={filters[key] ?? null}
-        placeholder="Anyone"
+        placeholder={t('list.anyone')}
         onChange={(next) => onChange({ [key]: typeof next === 'string' && next !== '' ? next : null })}
       />
     );
@@ -300,7 +315,7 @@ function RefFilter({ field, filters, onChange }: FilterProps) {
       label={field.label}
       multiple
       value={splitList(filters[key])}
-      placeholder="Any"
+      placeholder={t('list.any')}
       onChange={(next) => {
         const ids = next === null ? [] : typeof next === 'string' ? [next] : next;
         onChange({ [key]: ids.length === 0 ? null : ids.join(',') });
@@ -321,24 +336,33 @@ const RANGE_INPUTS: Readonly<Record<BoundFormat, RangeInput>> = {
 };
 
 /** From and to, both inclusive: `field[gte]` and `field[lte]`. */
-function RangeFilter({ field, filters, onChange, input }: FilterProps & { input: RangeInput }) {
+function RangeFilter({
+  field,
+  filters,
+  onChange,
+  input,
+  locale,
+}: FilterProps & { input: RangeInput; locale: string }) {
+  const t = useT();
   const from = filterParam(field.name, 'gte');
   const to = filterParam(field.name, 'lte');
   return (
     <Input.Wrapper label={field.label} labelElement="div">
       <div className="nf-range">
         <RangeBound
-          label={`${field.label} from`}
-          placeholder="From"
+          label={t('list.rangeFrom', { field: field.label })}
+          placeholder={t('list.from')}
           input={input}
+          locale={locale}
           end="start"
           value={filters[from] ?? ''}
           onCommit={(next) => onChange({ [from]: next })}
         />
         <RangeBound
-          label={`${field.label} to`}
-          placeholder="To"
+          label={t('list.rangeTo', { field: field.label })}
+          placeholder={t('list.to')}
           input={input}
+          locale={locale}
           end="end"
           value={filters[to] ?? ''}
           onCommit={(next) => onChange({ [to]: next })}
@@ -352,6 +376,7 @@ function RangeBound({
   label,
   placeholder,
   input,
+  locale,
   end,
   value,
   onCommit,
@@ -359,22 +384,28 @@ function RangeBound({
   label: string;
   placeholder: string;
   input: RangeInput;
+  /** The reader's locale (the localized model's): its decimal separator, its order of dates. */
+  locale: string;
   end: 'start' | 'end';
   value: string;
   onCommit(value: string | null): void;
 }) {
+  const { t } = useI18n();
   if (input === 'number') {
     return (
       <TypedInput
         label={label}
         hiddenLabel
-        value={value}
+        value={localNumber(value, locale)}
         placeholder={placeholder}
         inputMode="decimal"
+        lang={locale}
         invalid={(text) =>
-          text.trim() === '' || NUMBER.test(text.trim()) ? null : 'Enter a number, like 12.50'
+          text.trim() === '' || NUMBER.test(plainNumber(text, locale))
+            ? null
+            : t('list.numberInvalid', { example: localNumber('12.50', locale) })
         }
-        onCommit={(next) => onCommit(next.trim() === '' ? null : next.trim())}
+        onCommit={(next) => onCommit(next.trim() === '' ? null : plainNumber(next, locale))}
       />
     );
   }
@@ -383,6 +414,8 @@ function RangeBound({
   return (
     <TextInput
       aria-label={label}
+      // a date input shows the day in the order of its language: day/month in fr-FR
+      lang={locale}
       type={input === 'datetime' ? 'date' : input}
       value={shown}
       onChange={(event) => {
@@ -406,17 +439,18 @@ export function SortSelect({
   sort: string;
   onChange(changes: ParamChanges): void;
 }) {
+  const t = useT();
   if (columns.length === 0) return null;
   const data = columns.flatMap((c) => [
-    { value: c.name, label: `${c.label}, ascending` },
-    { value: `-${c.name}`, label: `${c.label}, descending` },
+    { value: c.name, label: t('list.sortAscending', { column: c.label }) },
+    { value: `-${c.name}`, label: t('list.sortDescending', { column: c.label }) },
   ]);
   const first = sort.split(',')[0] ?? '';
   const current = columns.find((c) => sortDirection(sort, c.name) !== null) === undefined ? null : first;
   return (
     <Select
-      aria-label="Sort by"
-      placeholder="Sort by"
+      aria-label={t('list.sortBy')}
+      placeholder={t('list.sortBy')}
       data={data}
       value={current}
       onChange={(next) => onChange({ sort: next })}
@@ -425,6 +459,35 @@ export function SortSelect({
       style={{ flex: '1 1 12rem' }}
     />
   );
+}
+
+/** The locale's decimal separator: `,` in fr, de, es and pt. */
+function decimalSeparator(locale: string): string {
+  const part = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal');
+  return part?.value ?? '.';
+}
+
+/**
+ * A query's number as the reader writes it.
+ *
+ * @example localNumber('12.50', 'fr-FR') // '12,50'
+ */
+export function localNumber(value: string, locale: string): string {
+  return value.replace('.', decimalSeparator(locale));
+}
+
+/**
+ * A number as the reader typed it, as the API takes it: the locale's decimal separator (and a
+ * point, which anyone may type) becomes the point; spaces and the grouping of thousands go.
+ *
+ * @example plainNumber('1 234,5', 'fr-FR') // '1234.5'
+ */
+export function plainNumber(text: string, locale: string): string {
+  const separator = decimalSeparator(locale);
+  const group = new Intl.NumberFormat(locale).formatToParts(12345).find((p) => p.type === 'group')?.value;
+  let plain = text.trim().replace(/[\s\u00a0\u202f]/g, '');
+  if (group !== undefined && group !== separator && !/\s/.test(group)) plain = plain.split(group).join('');
+  return separator === '.' ? plain : plain.replace(separator, '.');
 }
 
 function splitList(value: string | undefined): string[] {

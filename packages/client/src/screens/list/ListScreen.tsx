@@ -38,7 +38,8 @@ import { recordTitle } from '../../api/ref-labels';
 import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { valueView } from '../../components/FieldValue';
-import { formatInteger } from '../../format/values';
+import { useI18n } from '../../i18n/I18nProvider';
+import { type I18n } from '../../i18n/i18n';
 import { StateBadge } from '../../components/StateBadge';
 import { PendingWrites, useUserQueue } from '../../offline/PendingWrites';
 import { isWaiting } from '../../offline/queue';
@@ -52,6 +53,7 @@ import { useDocumentTitle } from '../../shell/title';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
 import { ExportMenu } from './ExportMenu';
 import { columnWidths } from './column-widths';
+import { inPhrase } from './noun';
 import type { ParamChanges } from './FilterBar';
 import { ParentLink } from './ParentLink';
 import { RecordCards } from './RecordCards';
@@ -90,6 +92,9 @@ export default function ListScreen({ screen }: { screen: Screen }) {
 
 function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
   const model = useModel();
+  const { t, language } = useI18n();
+  const entities = inPhrase(entity.pluralLabel, language);
+  const newLabel = t('list.new', { entity: inPhrase(entity.label, language) });
   const http = useHttp();
   // what the roles grant, without a record: no condition to evaluate, so no wait for CEL's evaluator
   const { data: session } = useSession();
@@ -179,12 +184,12 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
       header: column.label,
       accessorFn: (record) => record[column.name],
       cell: ({ row }) =>
-        cellView(model, entity, column, row.original, pathOf, open, pendingIds.has(row.original.id)),
+        cellView(model, entity, column, row.original, pathOf, open, pendingIds.has(row.original.id), t),
     }));
     if (transitionNames.length > 0)
       defs.push({
         id: ACTIONS_COLUMN,
-        header: 'Actions',
+        header: t('list.actions'),
         cell: ({ row }) => (
           <RowActions
             entity={entity.name}
@@ -197,7 +202,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
         ),
       });
     return defs;
-  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds, watchLeaving]);
+  }, [columns, entity, transitionNames, model, pathOf, open, pendingIds, watchLeaving, t]);
   // the actions' code (and the engine's decisions they ask) load beside the rows, not after them
   if (transitionNames.length > 0) {
     void rowActions.load().catch(() => undefined); // a failure shows where they render, with a retry
@@ -243,7 +248,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
     transitionNames.length > 0 ? { id: ACTIONS_COLUMN, count: transitionNames.length } : null,
   );
   const busy = list.isFetching && !isFetchingNextPage;
-  const countText = list.data === undefined ? '' : countOf(entity, total, model.product.locale);
+  const countText = list.data === undefined ? '' : countOf(entity, total, t, language);
   const sortPlaceholder = columns.some((c) => c.sortable) && <InputPlaceholder style={SORT_STYLE} />;
 
   return (
@@ -257,18 +262,13 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
           <Text c="dimmed" size="sm" role="status" aria-live="polite" data-testid="list-count">
             {countText}
           </Text>
-          <NewRowsNotice
-            entity={entity}
-            waiting={live.waiting}
-            onShow={showNew}
-            locale={model.product.locale}
-          />
+          <NewRowsNotice entity={entity} waiting={live.waiting} onShow={showNew} />
         </div>
         <Group gap="xs">
           {exportUrl !== null && <ExportMenu url={exportUrl} />}
           {mayCreate && (
             <Button component={Link} to={newPath} leftSection={<IconPlus size={16} aria-hidden />}>
-              New {lowerFirst(entity.label)}
+              {newLabel}
             </Button>
           )}
         </Group>
@@ -278,11 +278,15 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
         {searchable && (
           <div style={{ flex: '1 1 16rem', minWidth: 0 }}>
             <TypedInput
-              label={`Search ${lowerFirst(entity.pluralLabel)}`}
+              label={t('list.search', { entities })}
               hiddenLabel
               type="search"
               inputMode="search"
-              placeholder={`Search ${entity.search.map((f) => entity.fields[f]?.label ?? f).join(', ')}`}
+              placeholder={t('list.searchPlaceholder', {
+                fields: new Intl.ListFormat(model.product.locale, { type: 'unit' }).format(
+                  entity.search.map((f) => entity.fields[f]?.label ?? f),
+                ),
+              })}
               leftSection={<IconSearch size={16} aria-hidden />}
               value={state.q}
               onCommit={(q) => change({ q: q.trim() === '' ? null : q })}
@@ -297,7 +301,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             leftSection={<IconFilter size={16} aria-hidden />}
             rightSection={activeFilters > 0 ? <Badge size="sm">{activeFilters}</Badge> : null}
           >
-            Filters
+            {t('list.filters')}
           </Button>
         )}
         {phone &&
@@ -314,7 +318,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
             onClick={clearFilters}
             leftSection={<IconFilterOff size={16} aria-hidden />}
           >
-            Clear filters
+            {t('list.clearFilters')}
           </Button>
         )}
         <ColumnChooser columns={columns} hidden={hidden} onToggle={setHidden} />
@@ -324,7 +328,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
         <Collapse expanded={!phone || filtersOpen}>
           {controls ? (
             <Suspense fallback={<FiltersPlaceholder fields={filterFields} />}>
-              <section aria-label="Filters">
+              <section aria-label={t('list.filters')}>
                 <FilterBar
                   model={model}
                   entity={entity.name}
@@ -344,7 +348,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
         <section aria-labelledby="nf-queued-creates">
           <Stack gap="xs">
             <Title order={2} size="h4" id="nf-queued-creates">
-              Not sent yet
+              {t('list.notSentYet')}
             </Title>
             <PendingWrites queue={queue.key} writes={queuedCreates} />
           </Stack>
@@ -353,34 +357,26 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
 
       {list.isError && !isFetchNextPageError ? (
         <>
-          <ErrorPanel
-            error={list.error}
-            onRetry={() => void list.refetch()}
-            title="The list could not be loaded"
-          />
+          <ErrorPanel error={list.error} onRetry={() => void list.refetch()} title={t('list.loadFailed')} />
           <ReleasePrerender />
         </>
       ) : list.isPending ? (
-        <RowsLoading label={`Loading ${lowerFirst(entity.pluralLabel)}`} phone={phone} />
+        <RowsLoading label={t('list.loading', { entities })} phone={phone} />
       ) : records.length === 0 ? (
         <EmptyState
-          title={
-            filtering
-              ? `No ${lowerFirst(entity.pluralLabel)} match`
-              : `No ${lowerFirst(entity.pluralLabel)} yet`
-          }
+          title={filtering ? t('list.emptyFiltered', { entities }) : t('list.empty', { entities })}
           description={
             filtering
-              ? 'Nothing matches the search and filters. Change them, or clear them to see everything.'
+              ? t('list.emptyFilteredHint')
               : mayCreate
-                ? `Create the first one with “New ${lowerFirst(entity.label)}”.`
-                : 'There is nothing here for you yet.'
+                ? t('list.emptyCreateHint', { action: newLabel })
+                : t('list.emptyNothing')
           }
         >
           {filtering && (
             <Group justify="center" mt="sm">
               <Button variant="default" onClick={clearFilters}>
-                Clear filters
+                {t('list.clearFilters')}
               </Button>
             </Group>
           )}
@@ -388,9 +384,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
         </EmptyState>
       ) : (
         // the rows wait for their actions' code, rather than grow buttons once it arrives
-        <Suspense
-          fallback={<RowsLoading label={`Loading ${lowerFirst(entity.pluralLabel)}`} phone={phone} />}
-        >
+        <Suspense fallback={<RowsLoading label={t('list.loading', { entities })} phone={phone} />}>
           {phone ? (
             <RecordCards
               table={table}
@@ -423,16 +417,16 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
           error={list.error}
           onRetry={() => void fetchNextPage()}
           alwaysRetry
-          title="More rows could not be loaded"
+          title={t('list.moreFailed')}
         />
       )}
       {records.length > 0 && (hasNextPage || isFetchingNextPage) && !isFetchNextPageError && (
         <Center>
           {isFetchingNextPage ? (
-            <Loader size="sm" aria-label="Loading more" />
+            <Loader size="sm" aria-label={t('list.loadingMore')} />
           ) : (
             <Button variant="default" onClick={loadMore}>
-              Load more ({records.length} of {total} shown)
+              {t('list.loadMore', { shown: records.length, total })}
             </Button>
           )}
         </Center>
@@ -459,8 +453,9 @@ function InputPlaceholder({ style }: { style?: CSSProperties }) {
  * inputs replace it. Its inside is hidden from assistive technology, which reads the filters as busy.
  */
 function FiltersPlaceholder({ fields }: { fields: readonly Field[] }) {
+  const { t } = useI18n();
   return (
-    <section aria-label="Filters" aria-busy="true">
+    <section aria-label={t('list.filters')} aria-busy="true">
       <div className="nf-filters" aria-hidden="true">
         {fields.map((field) => (
           <Input.Wrapper key={field.name} label={field.label} labelElement="div">
@@ -503,6 +498,7 @@ function cellView(
   open: (path: string) => void,
   /** A change to the record waits in the offline queue. */
   pending: boolean,
+  t: I18n['t'],
 ): ReactNode {
   if (column.name === 'state') return <StateBadge entity={entity.name} state={record.state} />;
   if (column.name !== entity.display || FIELD_TYPE_INFO[column.field.type].cell === 'ref')
@@ -510,8 +506,8 @@ function cellView(
   const path = pathOf(record);
   const title = recordTitle(entity, record);
   const mark = pending && (
-    <Badge size="xs" variant="light" color="blue" ml={6} data-pending title="A change waits to be sent">
-      Pending
+    <Badge size="xs" variant="light" color="blue" ml={6} data-pending title={t('list.pendingTitle')}>
+      {t('list.pending')}
     </Badge>
   );
   if (path === null)
@@ -544,13 +540,11 @@ function recordPaths(model: Model, entity: string): (record: ApiRecord) => strin
   };
 }
 
-/** "1 claim", "60 claims", in the product's locale. */
-function countOf(entity: Entity, total: number, locale: string): string {
-  const word = total === 1 ? entity.label : entity.pluralLabel;
-  return `${formatInteger(total, locale)} ${lowerFirst(word)}`;
-}
-
-/** "Claims" → "claims", but "API keys" stays as it is. */
-function lowerFirst(word: string): string {
-  return /^[A-Z][a-z]/.test(word) ? word.charAt(0).toLowerCase() + word.slice(1) : word;
+/** "1 claim", "60 claims", in the reader's language and locale. */
+function countOf(entity: Entity, total: number, t: I18n['t'], language: string): string {
+  return t('list.count', {
+    count: total,
+    one: inPhrase(entity.label, language),
+    other: inPhrase(entity.pluralLabel, language),
+  });
 }

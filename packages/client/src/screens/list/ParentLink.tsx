@@ -3,6 +3,7 @@
  * decision 0047): the list's filter on a ref names the parent, linked to its page. The filter is
  * in the URL, so the link survives a reload.
  */
+import { useT } from '../../i18n/I18nProvider';
 import { Group, Text } from '@mantine/core';
 import { type Entity, type Model } from '@ninefold/model';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -43,10 +44,11 @@ export function ParentLink({
   entity: Entity;
   filters: Readonly<Record<string, string>>;
 }) {
+  const t = useT();
   const parents = filteredParents(model, entity, filters);
   if (parents.length === 0) return null;
   return (
-    <nav aria-label="Parent">
+    <nav aria-label={t('list.parent')}>
       {parents.map((parent) => (
         <Group key={parent.field} gap={4} data-parent={parent.field}>
           <IconArrowLeft size={14} aria-hidden />

@@ -23,6 +23,7 @@ export function TypedInput({
   onCommit,
   leftSection,
   type,
+  lang,
 }: {
   label: string;
   hiddenLabel?: boolean;
@@ -33,6 +34,8 @@ export function TypedInput({
   onCommit(value: string): void;
   leftSection?: ReactNode;
   type?: 'search' | 'text';
+  /** The language the text is written in, when it is not the page's (a number's format). */
+  lang?: string;
 }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
@@ -47,6 +50,7 @@ export function TypedInput({
       value={text}
       placeholder={placeholder}
       inputMode={inputMode}
+      lang={lang}
       error={problem}
       leftSection={leftSection}
       onChange={(event) => {

@@ -7,8 +7,9 @@
 import { Button } from '@mantine/core';
 import { type ApiRecord, type Entity } from '@ninefold/model';
 import { useMemo, useRef, useState } from 'react';
-import { formatInteger } from '../../format/values';
+import { useI18n } from '../../i18n/I18nProvider';
 import { useLiveNews } from '../../live/use-live-news';
+import { inPhrase } from './noun';
 
 /** The rows to show, and the held-back new ones among those loaded. */
 export interface LiveRows {
@@ -69,26 +70,23 @@ export function NewRowsNotice({
   entity,
   waiting,
   onShow,
-  locale,
 }: {
   entity: Entity;
   waiting: number;
   onShow: () => void;
-  locale: string;
 }) {
-  const word = waiting === 1 ? entity.label : entity.pluralLabel;
+  const { t, language } = useI18n();
   return (
     <div role="status" aria-live="polite" data-testid="new-rows">
       {waiting > 0 && (
         <Button variant="light" size="xs" onClick={onShow}>
-          {`${formatInteger(waiting, locale)} new ${lowerFirst(word)} — show`}
+          {t('list.newRows', {
+            count: waiting,
+            one: inPhrase(entity.label, language),
+            other: inPhrase(entity.pluralLabel, language),
+          })}
         </Button>
       )}
     </div>
   );
-}
-
-/** "Claims" → "claims", but "API keys" stays as it is. */
-function lowerFirst(word: string): string {
-  return /^[A-Z][a-z]/.test(word) ? word.charAt(0).toLowerCase() + word.slice(1) : word;
 }

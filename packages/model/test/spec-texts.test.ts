@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { compile } from '@ninefold/language';
+import { localizeModel, specTexts, type Model } from '../src/index.js';
+
+const source = `
+product:
+  name: Claims
+  locales: [en-GB, fr-FR, ar]
+entities:
+  Claim:
+    fields:
+      amount: { type: integer, label: Amount, help: In whole euros. }
+      status: { type: string }
+states:
+  Claim:
+    initial: draft
+    states: { draft: {}, paid: { label: Paid out } }
+    transitions:
+      pay: { from: draft, to: paid, confirm: Pay this claim? }
+errors:
+  E_TOO_MUCH: "{amount} is over the limit."
+  E_NOT_FOUND: "No such claim."
+`;
+
+const french = `
+product: { name: Notes de frais }
+entities:
+  Claim:
+    label: Note de frais
+    fields: { amount: { label: Montant, help: En euros entiers. } }
+states:
+  Claim:
+    states: { paid: { label: Payée } }
+    transitions: { pay: { label: Payer, confirm: Payer cette note ? } }
+errors:
+  E_TOO_MUCH: { message: "{amount} dépasse la limite." }
+  E_NOT_FOUND: { message: "Note introuvable." }
+`;
+
+function compiled(): Model {
+  const result = compile(source, { file: 'claims.yaml', translations: { 'claims.fr-FR.yaml': french } });
+  if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+  return result.model;
+}
+
+describe('the spec’s words in a locale', () => {
+  it('names every translatable text by its key', () => {
+    const texts = specTexts(compiled());
+    expect(texts['entities.Claim.fields.amount.help']).toBe('In whole euros.');
+    expect(texts['states.Claim.transitions.pay.confirm']).toBe('Pay this claim?');
+    expect(texts['errors.E_NOT_FOUND.message']).toBe('No such claim.'); // reworded built-in
+    expect(texts['errors.E_REQUIRED.message']).toBeUndefined(); // the app's, not the spec's
+    expect(Object.keys(texts).some((key) => key.startsWith('entities.User.'))).toBe(false);
+  });
+
+  it('replaces each translated word and keeps the default locale’s for the rest', () => {
+    const model = compiled();
+    const shown = localizeModel(model, 'fr-FR', { E_REQUIRED: '{field} est obligatoire.' });
+    expect(shown.product.name).toBe('Notes de frais');
+    expect(shown.product.locale).toBe('fr-FR');
+    const claim = shown.entities['Claim']!;
+    expect([claim.label, claim.pluralLabel]).toEqual(['Note de frais', 'Claims']);
+    expect(claim.fields['amount']).toMatchObject({ label: 'Montant', help: 'En euros entiers.' });
+    expect(claim.fields['status']!.label).toBe(model.entities['Claim']!.fields['status']!.label);
+    expect(shown.states['Claim']!.states['paid']!.label).toBe('Payée');
+    expect(shown.states['Claim']!.transitions['pay']).toMatchObject({
+      label: 'Payer',
+      confirm: 'Payer cette note ?',
+    });
+    expect(shown.errors['E_TOO_MUCH']!.message).toBe('{amount} dépasse la limite.');
+    // the spec reworded it: its own translation wins over the shipped one
+    expect(shown.errors['E_NOT_FOUND']!.message).toBe('Note introuvable.');
+    expect(shown.errors['E_REQUIRED']!.message).toBe('{field} est obligatoire.');
+  });
+
+  it('reads a same-language locale’s words, and none for the default or an untranslated locale', () => {
+    const model = compiled();
+    expect(localizeModel(model, 'fr-CA').entities['Claim']!.label).toBe('Note de frais');
+    expect(localizeModel(model, 'ar').entities['Claim']!.label).toBe('Claim');
+    expect(localizeModel(model, 'en-GB')).toBe(model);
+    expect(localizeModel(model, 'en-US').entities['Claim']!.label).toBe('Claim');
+  });
+});

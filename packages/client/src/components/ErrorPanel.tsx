@@ -1,10 +1,14 @@
-import { Alert, Group, Text } from '@mantine/core';
 import { describeError, isRetryable } from '../runtime/messages';
 import { useModel } from '../runtime/runtime';
 import { TextButton } from './buttons';
 import { useT } from '../i18n/I18nProvider';
 
-/** A failure as its catalogue message, with a retry when trying again may help. */
+/**
+ * A failure as its catalogue message, with a retry when trying again may help. Drawn as Mantine's
+ * light red `Alert` draws itself (`shell.css`), without its code and styles: the first page shows
+ * this panel when the session or a screen's code cannot be had, and loads neither otherwise
+ * (decision 0069).
+ */
 export function ErrorPanel({
   error,
   onRetry,
@@ -21,15 +25,16 @@ export function ErrorPanel({
   const t = useT();
   const { code, message } = describeError(model, error);
   return (
-    <Alert color="red" title={title ?? t('first.errorTitle')} role="alert" data-error-code={code}>
-      <Text size="sm">{message}</Text>
+    <div className="nf-error-panel" role="alert" data-error-code={code}>
+      <div className="nf-error-panel-title">{title ?? t('first.errorTitle')}</div>
+      <p className="nf-error-panel-message">{message}</p>
       {onRetry !== undefined && (alwaysRetry || isRetryable(error)) && (
-        <Group mt="sm">
+        <div className="nf-error-panel-actions">
           <TextButton size="xs" variant="default" onClick={onRetry}>
             {t('first.tryAgain')}
           </TextButton>
-        </Group>
+        </div>
       )}
-    </Alert>
+    </div>
   );
 }

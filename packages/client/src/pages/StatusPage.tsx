@@ -1,4 +1,5 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Group, Stack } from '@mantine/core';
+import { Heading } from '../components/Heading';
 import { type ReactNode } from 'react';
 import { ButtonLink } from '../components/buttons';
 import { useDocumentTitle } from '../shell/title';
@@ -20,8 +21,8 @@ export function StatusPage({
   const t = useT();
   return (
     <Stack maw={560} py="xl" data-error-code={code}>
-      <Title order={1}>{title}</Title>
-      <Text>{message}</Text>
+      <Heading order={1}>{title}</Heading>
+      <p className="nf-text">{message}</p>
       {children}
       <Group>
         <ButtonLink to="/" variant="light">

@@ -4,7 +4,8 @@
  * heading shows where the screen will draw it, so the first paint already says where the user is.
  */
 import { mayOpenScreen } from '@ninefold/engine/grants';
-import { Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Center, Loader, Stack } from '@mantine/core';
+import { Heading } from '../components/Heading';
 import { type Model, type Screen } from '@ninefold/model';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { Suspense, startTransition, useEffect, useState } from 'react';
@@ -132,10 +133,10 @@ function ScreenPlaceholder({ screen }: { screen: Screen }) {
       return (
         <Stack gap="md">
           <div>
-            <Title order={1}>{screen.title}</Title>
-            <Text size="sm" aria-hidden>
+            <Heading order={1}>{screen.title}</Heading>
+            <p className="nf-text" data-size="sm" aria-hidden>
               {'\u00a0'}
-            </Text>
+            </p>
           </div>
           {loader}
         </Stack>
@@ -144,23 +145,23 @@ function ScreenPlaceholder({ screen }: { screen: Screen }) {
     case 'edit':
       return (
         <>
-          <Title order={1} mb="md">
+          <Heading order={1} className="nf-title-above-form">
             {screen.title}
-          </Title>
+          </Heading>
           {loader}
         </>
       );
     case 'dashboard':
       return (
         <Stack gap="md">
-          <Title order={1}>{screen.title}</Title>
+          <Heading order={1}>{screen.title}</Heading>
           {loader}
         </Stack>
       );
     case 'page':
       return (
         <Stack maw={760} gap="xs">
-          <Title order={1}>{screen.title}</Title>
+          <Heading order={1}>{screen.title}</Heading>
           {loader}
         </Stack>
       );

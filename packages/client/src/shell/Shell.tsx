@@ -5,13 +5,10 @@
  * scroll-lock code the first page would otherwise load.
  */
 import {
-  Badge,
   Burger,
   Center,
-  Divider,
   Group,
   Loader,
-  Title,
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
@@ -24,6 +21,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router';
 import { useSession } from '../auth/session';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { Heading } from '../components/Heading';
 import { ToastContext, createToastStore, useShownToasts } from '../feedback/toasts';
 import { ButtonLink, IconButton } from '../components/buttons';
 import { syncDeviceSettings } from '../prerender/client';
@@ -86,9 +84,9 @@ export function Shell() {
                 aria-expanded={opened}
               />
               <UnstyledButton component={Link} to="/" miw={0}>
-                <Title order={2} size="h4" lineClamp={1}>
+                <Heading order={2} size={4} lineClamp={1}>
                   {model.product.name}
-                </Title>
+                </Heading>
               </UnstyledButton>
             </Group>
             <Group gap="xs" wrap="nowrap">
@@ -139,7 +137,7 @@ export function Shell() {
             ))}
           </div>
           <div>
-            <Divider my="xs" />
+            <hr className="nf-nav-divider" />
             <NavItemLink
               to="/help"
               label={t('first.help')}
@@ -197,9 +195,8 @@ function NavItemLink({
       <span className="nf-nav-link-section">{icon}</span>
       <span className="nf-nav-link-label">{label}</span>
       {badge !== undefined && (
-        <Badge size="xs" variant="light" color="orange" className="nf-nav-link-badge">
-          {badge}
-        </Badge>
+        // drawn as Mantine's light orange `Badge` (shell.css), whose code the first page does without
+        <span className="nf-nav-link-badge">{badge}</span>
       )}
     </Link>
   );

@@ -3,6 +3,10 @@
  * screen, the sign-in page and the account menu import them before their own (`list.ts`, …), in
  * the order of Mantine's full sheet.
  */
+import '@mantine/core/styles/CloseButton.css';
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/Paper.css';
 import '@mantine/core/styles/Overlay.css';

@@ -1,18 +1,21 @@
 /**
  * Screenshots of the key screens, for the docs: sign-in, a list, a detail with its transitions, a
  * form showing a validation error, and the seed's page about unspecified facets — at desktop
- * (1280×800) and phone (390×844) widths, light, and the list and detail also dark.
+ * (1280×800) and phone (390×844) widths, light, and the list and detail also dark; then the help
+ * desk in French and, right to left, in Arabic (its spec offers both), as a browser asking for that
+ * language first meets it.
  * Not part of the test run: `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts`
  * (after `npm run build`). Written to docs/screenshots/.
  */
+/* global document -- in the page */
 import { checkFieldValue, formatMessage } from '@ninefold/engine';
 import { type Field } from '@ninefold/model';
 import { mkdir } from 'node:fs/promises';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mayOpenScreen, visibleNav } from '@ninefold/engine';
-import { recordReadyFor, refIdsFor, userContext, writableList } from './harness/arrange';
-import { DESKTOP, PHONE, launchBrowser, newContext, settled, signInOn } from './harness/browser';
+import { readableBy, recordReadyFor, refIdsFor, userContext, writableList } from './harness/arrange';
+import { DESKTOP, PHONE, launchBrowser, newContext, settled, signIn, signInOn } from './harness/browser';
 import { startExample } from './harness/server';
 import { fieldControl, fillField, formFields, pathOf, submitButton, titles } from './harness/ui';
 import { generateRecord } from '@ninefold/demo';
@@ -137,5 +140,63 @@ test('screenshots of the key screens', async () => {
     }
   } finally {
     await seed.close();
+  }
+});
+
+test('screenshots in a second language, and right to left', async () => {
+  const example = await startExample('examples/helpdesk.md');
+  try {
+    const model = example.model;
+    // the role that works the queue: the first whose navigation has a list with a detail page beside it
+    let chosen: { role: string; list: string; detail: string } | null = null;
+    for (const role of Object.keys(model.roles)) {
+      const user = await userContext(example, role);
+      for (const { screen } of visibleNav(model, user).filter(({ screen }) => screen.kind === 'list')) {
+        const detail = model.screens.find(
+          (s) => s.kind === 'detail' && s.entity === screen.entity && mayOpenScreen(model, user, s),
+        );
+        const record = detail === undefined ? null : await readableBy(example, role, screen.entity!);
+        if (detail !== undefined && record !== null) {
+          chosen = { role, list: screen.path, detail: pathOf(detail.path, record.id) };
+          break;
+        }
+      }
+      if (chosen !== null && chosen.role !== Object.keys(model.roles)[0]) break;
+    }
+    expect(chosen, 'no role may open a list and a record of it').not.toBeNull();
+    const { role, list, detail } = chosen!;
+    // signed in once; each language's browser carries the session's cookie
+    await signIn(browser, example, role).then((session) => session.context.close());
+    const [name = '', value = ''] = (example.cookies.get(role) ?? '').split('=');
+    const shots = [
+      ['fr-FR', { desktop: DESKTOP }],
+      ['ar', VIEWPORTS],
+    ] as const;
+    for (const [locale, viewports] of shots) {
+      for (const [width, viewport] of Object.entries(viewports)) {
+        const context = await browser.newContext({
+          baseURL: example.url,
+          viewport,
+          locale,
+          colorScheme: 'light',
+          reducedMotion: 'reduce',
+        });
+        try {
+          await context.addCookies([{ name, value, url: example.url }]);
+          const page = await context.newPage();
+          await page.goto(list);
+          await settled(page);
+          expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
+          await shoot(page, `list-${locale}-${width}-light`);
+          await page.goto(detail);
+          await settled(page);
+          await shoot(page, `detail-${locale}-${width}-light`);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  } finally {
+    await example.close();
   }
 });

@@ -14,7 +14,7 @@ import {
   timeFromText,
   timeToText,
 } from '../src/fields/locale-dates';
-import { type World, modelOf, renderApp, world } from './harness';
+import { type World, modelOf, offering, renderApp, world } from './harness';
 
 // screens and the locale's catalogue load on demand: allow for a busy machine
 configure({ asyncUtilTimeout: 10_000 });
@@ -180,4 +180,28 @@ describe('the locale’s notation, read and written', () => {
     const instant = dateTimeFromText('25/12/2026 09:30', 'fr-FR');
     expect(instant).toBe(new Date(2026, 11, 25, 9, 30).toISOString());
   });
+});
+
+describe('a record’s page right to left', () => {
+  it('shows what people typed in its own direction, the page around it in Arabic', async () => {
+    const arabic = await world(offering(modelOf('expense-claims.md'), 'ar'));
+    await arabic.user('ann', ['employee']);
+    const created = await arabic.api('ann', 'POST', '/api/claims', {
+      title: 'Train to Lyon.',
+      amount: '18.50',
+      merchant: 'SNCF, Gare de Lyon.',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    renderApp(arabic, { as: 'ann', path: `/claims/${String(created.body['id'])}`, locale: 'ar' });
+    const heading = await screen.findByRole('heading', { name: 'Train to Lyon.', level: 1 });
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'));
+    // the title and a typed value are isolated, each in the direction of its first strong letter
+    // (the Unicode bidi algorithm): an English sentence keeps its full stop at its end
+    expect(heading).toHaveAttribute('dir', 'auto');
+    const merchant = await screen.findAllByText('SNCF, Gare de Lyon.');
+    for (const shown of merchant) expect(shown.closest('[dir="auto"]')).not.toBeNull();
+    // a value the app formats (an amount) is not: it follows the page
+    const amounts = screen.getAllByText(/18[.,٫]50/);
+    for (const amount of amounts) expect(amount.closest('[dir="auto"]')).toBeNull();
+  }, 60_000);
 });

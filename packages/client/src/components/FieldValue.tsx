@@ -91,7 +91,10 @@ export function valueView(model: Model, field: Field, value: Value | undefined):
     default:
       return cell satisfies never;
   }
-  return formatValue(field, value, model.product.locale);
+  const shown = formatValue(field, value, model.product.locale);
+  // what people typed reads in its own direction: an English sentence in an Arabic page keeps its
+  // full stop at its end (the Unicode bidi algorithm's first strong letter, `dir="auto"`)
+  return field.type === 'string' || field.type === 'text' ? <span dir="auto">{shown}</span> : shown;
 }
 
 /** An empty value: a dash, named for screen readers. */
@@ -140,7 +143,7 @@ export function RecordLink({
 }) {
   if (path === null) return title;
   return (
-    <Link to={path} className={strong ? 'nf-value-link nf-value-title' : 'nf-value-link'}>
+    <Link to={path} className={strong ? 'nf-value-link nf-value-title' : 'nf-value-link'} dir="auto">
       {title}
     </Link>
   );

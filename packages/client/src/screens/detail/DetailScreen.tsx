@@ -125,7 +125,14 @@ function Loaded({ screen, entity, record }: { screen: Screen; entity: Entity; re
           </Anchor>
         )}
         <Group gap="sm" align="center" wrap="wrap">
-          <Title order={1} ref={heading} tabIndex={-1} style={{ overflowWrap: 'anywhere', outline: 'none' }}>
+          <Title
+            order={1}
+            ref={heading}
+            tabIndex={-1}
+            // the record's title reads in its own direction (an English title in an Arabic page)
+            dir="auto"
+            style={{ overflowWrap: 'anywhere', outline: 'none' }}
+          >
             {title}
           </Title>
           <StateBadge entity={entity.name} state={record.state} />

@@ -2,7 +2,7 @@
  * CSV export in words and in raw values (decision 0065), on SQLite and PostgreSQL through the real
  * server: by default a state shows its label, an enum value and a boolean their words, a ref the
  * referenced record's name (or "(hidden)" when the reader may not see it), money and dates the
- * product's locale; `format=csv-raw` writes the stored values and the ids.
+ * product's locale, the server's own words (yes, the state column) in its language (German here); `format=csv-raw` writes the stored values and the ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF, DIALECTS, checkedInject, givenUser, login, specModel, testServer } from '@ninefold/testkit';
@@ -106,14 +106,14 @@ for (const dialect of DIALECTS) {
       expect(rest).toEqual([]);
       const cell = (label: string) => row[header.indexOf(label)];
       expect(header).not.toContain('Id');
-      expect(cell('State')).toBe('Being written');
+      expect(cell('Status')).toBe('Being written');
       expect(cell('Kind')).toBe('Walk in');
-      expect(cell('Paid')).toBe('Yes');
+      expect(cell('Paid')).toBe('Ja');
       expect(cell('Total')).toBe('1.234,50\u00a0€');
       expect(cell('Due on')).toBe('01.03.2026');
       expect(cell('Customer')).toBe('Ada Lovelace');
       // the clerk may not read secrets: the ref is hidden, never its id
-      expect(cell('Vault')).toBe('(hidden)');
+      expect(cell('Vault')).toBe('(verborgen)');
       expect(response.body).not.toContain(String(order['id']));
       expect(response.body).not.toContain(String(order['customer']));
     });

@@ -8,6 +8,7 @@
 import { type DateBucket } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectName } from '../db/dialect.js';
+import { serverWords } from '../http/server-words.js';
 
 /** Beyond this many buckets between the first and the last, the empty ones are not filled in. */
 export const MAX_FILLED_BUCKETS = 1000;
@@ -61,8 +62,8 @@ export function fillBuckets<T>(
 }
 
 /**
- * A bucket as a reader reads it, in the product's locale and UTC: `26 Nov 2026` for a day,
- * `Week of 23 Nov 2026` for a week, `November 2026` for a month.
+ * A bucket as a reader reads it, in their locale and UTC: `26 Nov 2026` for a day,
+ * `Week of 23 Nov 2026` for a week, `November 2026` for a month (`novembre 2026` in `fr-FR`).
  *
  * @example bucketLabel('2026-11-01', 'month', 'en-GB') // 'November 2026'
  */
@@ -73,5 +74,5 @@ export function bucketLabel(key: string, bucket: DateBucket, locale: string): st
     return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
   }
   const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
-  return bucket === 'week' ? `Week of ${day}` : day;
+  return bucket === 'week' ? serverWords(locale).weekOf(day) : day;
 }

@@ -1,7 +1,8 @@
 /**
- * The labels of a widget's groups (decision 0046), as a reader sees each key: an enum value as the
- * app shows it (humanized), a state by its label, a boolean as Yes or No, a date bucket by its first
- * day (`date-buckets.ts`), and a ref by the referenced record's display field — only when the viewer
+ * The labels of a widget's groups (decision 0046), as a reader sees each key, in their language
+ * (decision 0067): an enum value as the app shows it (humanized), a state by its label (the spec's
+ * translation of it), a boolean as yes or no, a date bucket by its first day in the reader's locale
+ * (`date-buckets.ts`), and a ref by the referenced record's display field — only when the viewer
  * may read that record and that field (the target's list permission in SQL, `queryableFields`);
  * otherwise by a neutral label, never its id. The groups without a value (`null`) are labelled
  * "(none)" and come last; enum and state groups come in their declared order, refs by label.
@@ -16,19 +17,16 @@ import {
 } from '@ninefold/model';
 import { type Database } from '../db/open.js';
 import { type EntityTable } from '../resources/records.js';
+import { modelIn } from '../http/reader-locale.js';
+import { serverWords } from '../http/server-words.js';
 import { bucketLabel } from './date-buckets.js';
 import { refNames } from '../resources/ref-names.js';
 import { type Tables, type Viewer } from './readable-rows.js';
 
-/** The label of a ref the viewer may not read (or whose title field they may not read). */
-export const HIDDEN_LABEL = '(hidden)';
-/** The label of the group of rows without a value. */
-export const NONE_LABEL = '(none)';
-
 /**
  * The groups with their labels, in the `by` field's order.
  *
- * @example await labelGroups(context, widget, info, [{ key: 'travel', value: 3 }], viewer) // [{ key: 'travel', label: 'Travel', value: 3 }]
+ * @example await labelGroups(context, widget, info, [{ key: 'travel', value: 3 }], viewer, 'en-GB') // [{ key: 'travel', label: 'Travel', value: 3 }]
  */
 export async function labelGroups(
   context: { readonly model: Model; readonly database: Database; readonly tables: Tables },
@@ -36,17 +34,20 @@ export async function labelGroups(
   info: EntityTable,
   groups: readonly { key: Value; value: FigureValue }[],
   viewer: Viewer,
+  locale: string = context.model.product.locale,
 ): Promise<FigureGroup[]> {
   const { model } = context;
+  const shown = modelIn(model, locale);
+  const words = serverWords(locale);
   const by = widget.by!;
   const valued = groups.filter((g) => g.key !== null);
-  const none = groups.filter((g) => g.key === null).map((g) => ({ ...g, label: NONE_LABEL }));
+  const none = groups.filter((g) => g.key === null).map((g) => ({ ...g, label: words.none }));
   let labelled: FigureGroup[];
   if (by.bucket !== null) {
     const bucket = by.bucket;
-    labelled = valued.map((g) => ({ ...g, label: bucketLabel(String(g.key), bucket, model.product.locale) }));
+    labelled = valued.map((g) => ({ ...g, label: bucketLabel(String(g.key), bucket, locale) }));
   } else if (by.field === 'state') {
-    const machine = model.states[widget.entity];
+    const machine = shown.states[widget.entity];
     const order = Object.keys(machine?.states ?? {});
     labelled = inOrder(
       valued.map((g) => ({ ...g, label: machine?.states[String(g.key)]?.label ?? humanize(String(g.key)) })),
@@ -57,7 +58,7 @@ export async function labelGroups(
     const type = by.field === 'createdBy' ? 'ref' : field?.type;
     if (type === 'boolean') {
       labelled = inOrder(
-        valued.map((g) => ({ ...g, label: g.key === true ? 'Yes' : 'No' })),
+        valued.map((g) => ({ ...g, label: g.key === true ? words.yes : words.no })),
         [false, true],
       );
     } else if (type === 'ref') {
@@ -69,8 +70,8 @@ export async function labelGroups(
         viewer,
       );
       labelled = valued
-        .map((g) => ({ ...g, label: titles.get(String(g.key)) ?? HIDDEN_LABEL }))
-        .sort((a, b) => a.label.localeCompare(b.label, model.product.locale));
+        .map((g) => ({ ...g, label: titles.get(String(g.key)) ?? words.hidden }))
+        .sort((a, b) => a.label.localeCompare(b.label, locale));
     } else {
       labelled = inOrder(
         valued.map((g) => ({ ...g, label: humanize(String(g.key)) })),

@@ -8,11 +8,12 @@
  */
 import { mayOpenScreen } from '@ninefold/engine';
 import { API_PATHS, type DashboardFigures, type Model, type WidgetFigure } from '@ninefold/model';
-import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { requireUserContext } from '../auth/request-auth.js';
 import { type Database } from '../db/open.js';
 import { ApiError } from '../http/errors.js';
 import { apiPath } from '../http/paths.js';
+import { readerLocale } from '../http/reader-locale.js';
 import { entityTables } from './readable-rows.js';
 import { widgetFigure } from './widget-figure.js';
 
@@ -35,16 +36,22 @@ export function registerDashboardRoutes(
   const figures = { model, database, tables: entityTables(model) };
   api.get(
     `${apiPath(model, API_PATHS.dashboards)}/:screen`,
-    async (request: FastifyRequest<{ Params: { screen: string } }>): Promise<DashboardFigures> => {
+    async (
+      request: FastifyRequest<{ Params: { screen: string } }>,
+      reply: FastifyReply,
+    ): Promise<DashboardFigures> => {
       const user = requireUserContext(request);
       const screen = model.screens.find((s) => s.id === request.params.screen && s.kind === 'dashboard');
       if (screen === undefined || !mayOpenScreen(model, user, screen))
         throw new ApiError('E_NOT_FOUND', { entity: 'dashboard' });
       const viewer = { user, now: now() };
+      // the groups' labels in the reader's language (decision 0067)
+      const locale = readerLocale(model, request);
+      reply.header('content-language', locale);
       const widgets: WidgetFigure[] = [];
       // one query at a time: a dashboard's widgets share the request's connection and clock
       for (const widget of screen.widgets) {
-        const figure = await widgetFigure(figures, widget, viewer);
+        const figure = await widgetFigure(figures, widget, viewer, locale);
         if (figure !== null) widgets.push(figure);
       }
       return { screen: screen.id, widgets };

@@ -2,7 +2,7 @@
  * One widget's figure (decision 0046): its measure over the rows of its entity that the viewer may
  * read — the list's permission SQL (`toSqlFilter` of the viewer's read access) — and that hold the
  * widget's `where`, whole or grouped by its `by` field, in one SQL query; then each group labelled
- * (`group-labels.ts`). A widget the viewer may not see is null (the route leaves it out): over an
+ * (`group-labels.ts`) in the reader's language. A widget the viewer may not see is null (the route leaves it out): over an
  * entity they may not read, or measuring or grouping a field their read mask hides on some record
  * (`queryableFields`).
  */
@@ -22,12 +22,13 @@ export const MAX_GROUPS = 500;
 /**
  * A widget's figure as the viewer may see it, or null when they may not see it at all.
  *
- * @example await widgetFigure({ model, database, tables }, widget, viewer) // { id, value: 12, groups: null }
+ * @example await widgetFigure({ model, database, tables }, widget, viewer, 'en-GB') // { id, value: 12, groups: null }
  */
 export async function widgetFigure(
   context: { readonly model: Model; readonly database: Database; readonly tables: Tables },
   widget: Widget,
   viewer: Viewer,
+  locale: string = context.model.product.locale,
 ): Promise<WidgetFigure | null> {
   const { model, database, tables } = context;
   const info = tables(widget.entity);
@@ -59,8 +60,8 @@ export async function widgetFigure(
     key: bucket === null ? decodeKey(stored, row.g) : row.g === null ? null : String(row.g),
     value: figureValue(widget.measure, measuredField, row),
   }));
-  const labelled = await labelGroups(context, widget, info, groups, viewer);
-  return { id: widget.id, value: null, groups: fillEmptyBuckets(widget, labelled, model.product.locale) };
+  const labelled = await labelGroups(context, widget, info, groups, viewer, locale);
+  return { id: widget.id, value: null, groups: fillEmptyBuckets(widget, labelled, locale) };
 }
 
 /** The aggregate columns of a widget's query: `n` always, `s` and `c` as its measure needs. */

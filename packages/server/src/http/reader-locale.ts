@@ -51,6 +51,18 @@ export function modelIn(model: Model, locale: string): Model {
 }
 
 /**
+ * The locale a person is written to outside a request (a notification): their saved choice when the
+ * spec still offers its language, else the spec's default.
+ *
+ * @example savedLocale(model, 'fr-FR') // 'fr-FR'; savedLocale(model, null) // model.product.locale
+ */
+export function savedLocale(model: Model, saved: string | null | undefined): string {
+  const offered = model.product.locales;
+  if (offered.length <= 1 || typeof saved !== 'string' || saved === '') return model.product.locale;
+  return pickLocale([saved], offered);
+}
+
+/**
  * Which of the spec's locales a request is answered in: the person's saved choice (when the user
  * record carries one), else `Accept-Language`, else the default.
  *

@@ -4,7 +4,8 @@
  * The recipients (`recipients.ts`) lose the person who made the change — no one is told of their
  * own change — and everyone who turned the notification off, unless it is mandatory. Then the key
  * rule: a user who may not read the record (their roles, its row conditions) is never told, and
- * each user's subject and message are rendered with only the fields they may read, as the read
+ * each user's subject and message are rendered, in the language they saved on their account (else
+ * the spec's default), with only the fields they may read, as the read
  * path masks them (`maskRecord`) — a hidden field renders as empty text. `user.*` (the actor) is
  * rendered likewise with what the recipient may read of the actor's User record.
  *
@@ -36,6 +37,7 @@ import { MAIL_JOB, type MailPayload } from '../mail/send.js';
 import { type MailSettings } from '../mail/settings.js';
 import { TABLES } from '../schema/names.js';
 import { type NotifyPayload } from './enqueue.js';
+import { modelIn, savedLocale } from '../http/reader-locale.js';
 import { type RecipientUser, findRecipients, userById } from './recipients.js';
 import { loadReferences, withRefLabels } from './ref-labels.js';
 import { type RenderValues, renderTemplate } from './render.js';
@@ -137,10 +139,16 @@ async function whoIsTold(
       ? null
       : await userById(database, model, payload.actor);
   const references = await loadReferences(database, model, entity, record);
-  const render = (values: RenderValues) => ({
-    subject: renderTemplate(model, notification.subject, values),
-    message: renderTemplate(model, notification.message, values),
-  });
+  // in the recipient's language (decision 0067): the spec's template as its translation file words
+  // it, with that locale's numbers and dates; the model of each locale is made once and kept
+  const render = (values: RenderValues, locale: string) => {
+    const shown = modelIn(model, locale);
+    const words = shown.notifications[notification.name] ?? notification;
+    return {
+      subject: renderTemplate(shown, words.subject, values),
+      message: renderTemplate(shown, words.message, values),
+    };
+  };
   const told: Told[] = [];
   for (const user of recipients.users) {
     if (off.has(user.id)) continue;
@@ -151,10 +159,13 @@ async function whoIsTold(
     told.push({
       userId: user.id,
       email: user.email,
-      ...render({
-        record: withRefLabels(model, user.context, entity, readable, references, now),
-        user: actorFields(actorValues),
-      }),
+      ...render(
+        {
+          record: withRefLabels(model, user.context, entity, readable, references, now),
+          user: actorFields(actorValues),
+        },
+        savedLocale(model, user.locale),
+      ),
     });
   }
   if (notification.channels.includes('email') && recipients.addresses.length > 0) {
@@ -170,7 +181,8 @@ async function whoIsTold(
       ),
       user: actorFields(actor === null ? null : pick(actor.context, fieldsForEveryone(model, 'User'))),
     };
-    const rendered = render(values);
+    // an outside address has no saved language: the spec's default
+    const rendered = render(values, model.product.locale);
     for (const address of recipients.addresses) told.push({ userId: null, email: address, ...rendered });
   }
   return told;

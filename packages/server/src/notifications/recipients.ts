@@ -13,6 +13,7 @@ import { type UserContext } from '@ninefold/engine';
 import { type Model, type Notification, type Value } from '@ninefold/model';
 import { normalizeEmail, toSummary, usersTable } from '../auth/users.js';
 import { type Database } from '../db/open.js';
+import { LOCALE_COLUMN } from '../schema/names.js';
 import { columnSql, columnValues, decodeRow, entityTable } from '../resources/records.js';
 
 /** A user to tell, as the rules see them. */
@@ -20,6 +21,8 @@ export interface RecipientUser {
   readonly id: string;
   readonly email: string;
   readonly context: UserContext;
+  /** The locale they saved on their account (decision 0067), or null for the spec's default. */
+  readonly locale: string | null;
 }
 
 /** The people and outside addresses a notification names for a record. */
@@ -98,7 +101,9 @@ async function usersMatching(
   if (ids.length === 0 && roles.length === 0 && emails.length === 0) return [];
   const entity = model.entities['User'];
   const info = entity === undefined ? null : entityTable(model, entity);
-  const columns = [...new Set(['id', 'email', 'name', 'roles', 'disabled', ...(info?.columns ?? [])])];
+  const columns = [
+    ...new Set(['id', 'email', 'name', 'roles', 'disabled', LOCALE_COLUMN, ...(info?.columns ?? [])]),
+  ];
   // lists of refs from their join tables (decision 0044)
   const table = usersTable(model);
   const selections = columns.map((c) =>
@@ -121,7 +126,10 @@ async function usersMatching(
     const base = { id: summary.id, roles: [...summary.roles] };
     const context: UserContext =
       info === null ? base : { ...decodeRow(info, columnValues(info, row)), ...base };
-    return { user: { id: summary.id, email: summary.email, context }, disabled: summary.disabled };
+    return {
+      user: { id: summary.id, email: summary.email, context, locale: summary.locale ?? null },
+      disabled: summary.disabled,
+    };
   });
 }
 

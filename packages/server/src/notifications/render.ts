@@ -15,7 +15,8 @@ export interface RenderValues {
 }
 
 /**
- * Renders an ICU template in the product's locale with the recipient's values. An argument without
+ * Renders an ICU template in the model's locale — the recipient's: `deliver.ts` passes the model as
+ * a reader of their language meets it (`modelIn`) — with the recipient's values. An argument without
  * a value (a field they may not read, an empty field, a name the record does not have) renders as
  * empty text; a template that cannot be rendered at all comes back as written.
  *

@@ -1,14 +1,17 @@
 /**
  * A list as CSV: every row the list would show, read page by page along the keyset so that memory
  * stays flat whatever the count. Columns are the fields the user may read; a value a row's mask
- * hides is empty. Cells are in words by default (`csv-labels.ts`); `format=csv-raw` writes the
- * stored values, with the ids.
+ * hides is empty. Cells are in words by default (`csv-labels.ts`), headers and words in the reader's
+ * language (`readerLocale`: saved, else Accept-Language, else the spec's default); `format=csv-raw`
+ * writes the stored values, with the ids, under the spec's own labels (system columns in English).
  */
 import { queryableFields } from '@ninefold/engine';
 import { type Value, isFileInfo } from '@ninefold/model';
 import { type FastifyReply } from 'fastify';
 import { type RawBuilder } from 'kysely';
 import { Readable } from 'node:stream';
+import { modelIn, readerLocale } from '../http/reader-locale.js';
+import { serverWords } from '../http/server-words.js';
 import { type Caller } from './caller.js';
 import { csvLabeller } from './csv-labels.js';
 import { type PageReader } from './list-page.js';
@@ -35,13 +38,18 @@ export function exportCsv(
   const fields = Object.values(info.entity.fields).filter((f) => readable === null || readable.has(f.name));
   const hasState = model.states[entity] !== undefined;
   // in words, a record is named by its fields; its id is only for the raw values (decision 0065)
-  const labels = raw ? null : csvLabeller(resource, caller);
+  // in words, in the reader's language (decision 0067); the raw values keep the headers a program
+  // reading them expects: the spec's own labels, the system columns in English
+  const locale = raw ? model.product.locale : readerLocale(model, reply.request);
+  const shown = raw ? model : modelIn(model, locale);
+  const words = serverWords(raw ? 'en' : locale);
+  const labels = raw ? null : csvLabeller(resource, caller, locale);
   const columns = [
-    ...(raw ? [{ name: 'id', label: 'Id' }] : []),
-    ...(hasState ? [{ name: 'state', label: 'State' }] : []),
-    ...fields.map((f) => ({ name: f.name, label: f.label })),
-    { name: 'createdAt', label: 'Created' },
-    { name: 'updatedAt', label: 'Updated' },
+    ...(raw ? [{ name: 'id', label: words.id }] : []),
+    ...(hasState ? [{ name: 'state', label: words.state }] : []),
+    ...fields.map((f) => ({ name: f.name, label: shown.entities[entity]?.fields[f.name]?.label ?? f.label })),
+    { name: 'createdAt', label: words.created },
+    { name: 'updatedAt', label: words.updated },
   ];
   const pageSize = model.limits.maxPageSize;
   const next = (last: Record<string, Value>) =>
@@ -73,6 +81,7 @@ export function exportCsv(
       `attachment; filename="${info.entity.resource}-${caller.today}${raw ? '-raw' : ''}.csv"`,
     )
     .header('cache-control', 'no-store')
+    .header('content-language', locale)
     .send(Readable.from(lines()));
 }
 

@@ -1,16 +1,16 @@
 /**
  * The cells of a CSV export as the app shows them (decision 0065): a state by its label, an enum
  * value and a boolean in words, a ref by the referenced record's name (or "(hidden)"), money with
- * its currency and dates in the product's locale. The raw export (`format=csv-raw`) skips this.
+ * its currency and dates in the reader's locale (decision 0067: the spec's translated state labels,
+ * the server's words in its language). The raw export (`format=csv-raw`) skips this.
  */
 import { type Entity, type Field, type Model, type Value, humanize, isFileInfo } from '@ninefold/model';
 import { entityTables } from '../dashboards/readable-rows.js';
+import { modelIn } from '../http/reader-locale.js';
+import { serverWords } from '../http/server-words.js';
 import { type Caller } from './caller.js';
 import { refNames } from './ref-names.js';
 import { type EntityResource } from './resource.js';
-
-/** The label of a ref the reader may not see. */
-const HIDDEN = '(hidden)';
 
 /** Writes one page of rows' cells in words; `prepare` first reads the names of the page's refs. */
 export interface CsvLabeller {
@@ -23,10 +23,15 @@ export interface CsvLabeller {
  *
  * @example const labels = csvLabeller(resource, caller); await labels.prepare(rows); labels.cell('state', 'draft') // 'Draft'
  */
-export function csvLabeller(resource: EntityResource, caller: Caller): CsvLabeller {
+export function csvLabeller(
+  resource: EntityResource,
+  caller: Caller,
+  locale: string = resource.model.product.locale,
+): CsvLabeller {
   const { model, database } = resource;
   const entity = resource.info.entity;
-  const locale = model.product.locale;
+  const shown = modelIn(model, locale);
+  const words = serverWords(locale);
   const context = { model, database, tables: entityTables(model) };
   const viewer = { user: caller.user, now: caller.now };
   const refs = refTargets(entity);
@@ -44,7 +49,7 @@ export function csvLabeller(resource: EntityResource, caller: Caller): CsvLabell
       case 'enum':
         return humanize(String(value));
       case 'boolean':
-        return value === true ? 'Yes' : 'No';
+        return value === true ? words.yes : words.no;
       case 'money': {
         const key = `${field.currency ?? ''}|${field.scale ?? ''}`;
         let format = money.get(key);
@@ -57,7 +62,7 @@ export function csvLabeller(resource: EntityResource, caller: Caller): CsvLabell
       case 'datetime':
         return instant.format(new Date(String(value)));
       case 'ref':
-        return field.to === null ? String(value) : (names.get(field.to)?.get(String(value)) ?? HIDDEN);
+        return field.to === null ? String(value) : (names.get(field.to)?.get(String(value)) ?? words.hidden);
       default:
         return isFileInfo(value) ? value.name : value;
     }
@@ -79,7 +84,7 @@ export function csvLabeller(resource: EntityResource, caller: Caller): CsvLabell
     },
     cell(column, value) {
       if (value === null || value === undefined) return value;
-      if (column === 'state') return stateLabel(model, entity, String(value));
+      if (column === 'state') return stateLabel(shown, entity, String(value));
       const field =
         column === 'createdAt' || column === 'updatedAt'
           ? ({ type: 'datetime' } as Field)

@@ -1,6 +1,6 @@
 /**
  * The labels of a widget's groups (decision 0046), as a reader sees each key: an enum value as the
- * app shows it (humanized), a state by its label, a boolean as Yes or No, a date bucket by its first
+ * app shows it (its label, `enumLabel`), a state by its label, a boolean as Yes or No, a date bucket by its first
  * day (`date-buckets.ts`), and a ref by the referenced record's display field — only when the viewer
  * may read that record and that field (the target's list permission in SQL, `queryableFields`);
  * otherwise by a neutral label, never its id. The groups without a value (`null`) are labelled
@@ -12,6 +12,7 @@ import {
   type Model,
   type Value,
   type Widget,
+  enumLabel,
   humanize,
 } from '@ninefold/model';
 import { type Database } from '../db/open.js';
@@ -73,7 +74,7 @@ export async function labelGroups(
         .sort((a, b) => a.label.localeCompare(b.label, model.product.locale));
     } else {
       labelled = inOrder(
-        valued.map((g) => ({ ...g, label: humanize(String(g.key)) })),
+        valued.map((g) => ({ ...g, label: enumLabel(field, String(g.key)) })),
         field?.values ?? [],
       );
     }

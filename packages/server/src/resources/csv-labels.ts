@@ -3,7 +3,15 @@
  * value and a boolean in words, a ref by the referenced record's name (or "(hidden)"), money with
  * its currency and dates in the product's locale. The raw export (`format=csv-raw`) skips this.
  */
-import { type Entity, type Field, type Model, type Value, humanize, isFileInfo } from '@ninefold/model';
+import {
+  type Entity,
+  type Field,
+  type Model,
+  type Value,
+  enumLabel,
+  humanize,
+  isFileInfo,
+} from '@ninefold/model';
 import { entityTables } from '../dashboards/readable-rows.js';
 import { type Caller } from './caller.js';
 import { refNames } from './ref-names.js';
@@ -42,7 +50,7 @@ export function csvLabeller(resource: EntityResource, caller: Caller): CsvLabell
   const one = (field: Field, value: Value): Value => {
     switch (field.type) {
       case 'enum':
-        return humanize(String(value));
+        return enumLabel(field, String(value));
       case 'boolean':
         return value === true ? 'Yes' : 'No';
       case 'money': {

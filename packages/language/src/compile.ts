@@ -1,7 +1,7 @@
 import { DiagnosticBag, type Diagnostic, type Span } from './diagnostics/diagnostic.js';
 import { own } from './own.js';
 import { suggestion } from './diagnostics/suggest.js';
-import { celTypeOf } from '@ninefold/model';
+import { celTypeOf, withRoleLabels } from '@ninefold/model';
 import { Environments, checkExpression } from './expressions/check.js';
 import { readConstants, readLimits } from './facets/constants.js';
 import { type CompileContext } from './facets/context.js';
@@ -378,7 +378,8 @@ function compileText(
   const compiled: Model = {
     modelVersion: MODEL_VERSION,
     product,
-    entities: ctx.entities,
+    // the built-in `roles` field labels its values as the roles are labelled
+    entities: { ...ctx.entities, User: withRoleLabels(ctx.entities['User']!, roles) },
     states: ctx.states,
     rules,
     roles,

@@ -118,6 +118,12 @@ const fieldObject = strictObject(
       minItems: 1,
       uniqueItems: true,
     },
+    valueLabels: {
+      type: 'object',
+      description:
+        'The label of each value of an enum field that should not read as its name humanised, by value: `valueLabels: { urgent: Urgent! }`. Translated as `entities.<Entity>.fields.<field>.values.<value>`.',
+      additionalProperties: { type: 'string' },
+    },
     currency: text('The ISO 4217 currency of a money field, like `EUR`.', { pattern: '^[A-Z]{3}$' }),
     scale: int(
       'Digits after the decimal point of a decimal or money field. Defaults to the currency’s, or 2.',

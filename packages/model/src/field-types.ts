@@ -46,6 +46,25 @@ export function plainField(name: string, type: FieldType): Field {
   };
 }
 
+/**
+ * The label of one value of an enum field, as every place that shows or offers it reads it: the
+ * field's `valueLabels` (the spec's label, translated), else the value humanised.
+ *
+ * @example enumLabel(priority, 'urgent') // 'Urgent!' (or, for a French reader, 'Urgente !')
+ */
+export function enumLabel(field: Pick<Field, 'valueLabels'> | undefined, value: string): string {
+  const labels = field?.valueLabels;
+  return labels !== undefined && Object.hasOwn(labels, value) ? labels[value]! : humanize(value);
+}
+
+/** The labels of all the values of an enum: `labels`' for those it names, the rest humanised. */
+export function valueLabelsOf(
+  values: readonly string[],
+  labels: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return Object.fromEntries(values.map((v) => [v, Object.hasOwn(labels, v) ? labels[v]! : humanize(v)]));
+}
+
 /** Keys of a field's notation that only some types accept (beyond label, help, required, …). */
 export const FIELD_CONSTRAINTS = [
   'min',
@@ -54,6 +73,7 @@ export const FIELD_CONSTRAINTS = [
   'maxLength',
   'pattern',
   'values',
+  'valueLabels',
   'currency',
   'scale',
   'precision',
@@ -389,7 +409,7 @@ export const FIELD_TYPE_INFO: Readonly<Record<FieldType, FieldTypeInfo>> = {
     json: { type: 'string' },
     cel: 'string',
     storage: TEXT,
-    constraints: ['values', 'many', 'unique'],
+    constraints: ['values', 'valueLabels', 'many', 'unique'],
     requires: ['values'],
     bounds: null,
     defaultMaxLength: null,

@@ -220,6 +220,12 @@ export interface Field {
   readonly pattern: string | null;
   /** Allowed values of an enum. */
   readonly values: readonly string[] | null;
+  /**
+   * For an enum: the label of every one of its values, by value — the spec's `valueLabels`, else the
+   * value humanised (`high_risk` → "High risk"); translated like every text of the spec. What every
+   * place that shows or offers a value shows (`enumLabel`). Absent for every other type.
+   */
+  readonly valueLabels?: Readonly<Record<string, string>>;
   /** ISO 4217 currency of a money field. */
   readonly currency: string | null;
   /** Digits after the decimal point of a decimal or money field. */

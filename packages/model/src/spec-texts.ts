@@ -6,7 +6,7 @@
  * `localizeModel` all speak of the same key. One walk over the model names them all: what it
  * visits is exactly what can be translated.
  */
-import { type FacetKey, type Model } from './model.js';
+import { type Entity, type FacetKey, type Model, type Role } from './model.js';
 
 /** The translations of a spec, by locale (`fr-FR`), then by key (`entities.Claim.label`). */
 export type SpecTranslations = Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -55,6 +55,19 @@ export function translationsFor(model: Model, locale: string): Readonly<Record<s
   return same === undefined ? {} : all[same]!;
 }
 
+/**
+ * The built-in `User` with the labels of its `roles` values those of the roles (translated with
+ * them: `roles.<name>.label`), so that a role reads the same on a user as in the roles' list.
+ */
+export function withRoleLabels(entity: Entity, roles: Readonly<Record<string, Role>>): Entity {
+  const field = entity.fields['roles'];
+  if (entity.name !== 'User' || field?.valueLabels === undefined) return entity;
+  const valueLabels = Object.fromEntries(
+    Object.entries(field.valueLabels).map(([v, label]) => [v, roles[v]?.label ?? label]),
+  );
+  return { ...entity, fields: { ...entity.fields, roles: { ...field, valueLabels } } };
+}
+
 /** Rebuilds the model, each text passed through `word` with its key. */
 function walk(model: Model, word: Word): Model {
   const map = <T, U>(record: Readonly<Record<string, T>>, f: (name: string, value: T) => U) =>
@@ -65,8 +78,13 @@ function walk(model: Model, word: Word): Model {
     summary: word('product.summary', model.product.summary),
     audience: model.product.audience.map((text, i) => word(`product.audience.${i}`, text)),
   };
+  const roles = map(model.roles, (name, role) => ({
+    ...role,
+    label: word(`roles.${name}.label`, role.label),
+    description: word(`roles.${name}.description`, role.description),
+  }));
   const entities = map(model.entities, (name, entity) => {
-    if (entity.builtin) return entity;
+    if (entity.builtin) return withRoleLabels(entity, roles);
     const at = `entities.${name}`;
     return {
       ...entity,
@@ -77,6 +95,14 @@ function walk(model: Model, word: Word): Model {
         ...field,
         label: word(`${at}.fields.${f}.label`, field.label),
         help: word(`${at}.fields.${f}.help`, field.help),
+        ...(field.valueLabels === undefined
+          ? {}
+          : {
+              // a value with a dot in it cannot be a key's part, so it keeps its label
+              valueLabels: map(field.valueLabels, (v, label) =>
+                v.includes('.') ? label : word(`${at}.fields.${f}.values.${v}`, label),
+              ),
+            }),
       })),
       children: map(entity.children, (c, child) => ({
         ...child,
@@ -98,11 +124,6 @@ function walk(model: Model, word: Word): Model {
           ? null
           : word(`states.${name}.transitions.${t}.confirm`, transition.confirm),
     })),
-  }));
-  const roles = map(model.roles, (name, role) => ({
-    ...role,
-    label: word(`roles.${name}.label`, role.label),
-    description: word(`roles.${name}.description`, role.description),
   }));
   const screens = model.screens.map((screen) => ({
     ...screen,

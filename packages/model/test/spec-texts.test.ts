@@ -11,6 +11,9 @@ entities:
     fields:
       amount: { type: integer, label: Amount, help: In whole euros. }
       status: { type: string }
+      kind: { type: enum, values: [travel, meals, v1.0], valueLabels: { meals: Meals and drinks } }
+roles:
+  clerk: { label: Clerk, Claim: { read: true } }
 states:
   Claim:
     initial: draft
@@ -27,7 +30,11 @@ product: { name: Notes de frais }
 entities:
   Claim:
     label: Note de frais
-    fields: { amount: { label: Montant, help: En euros entiers. } }
+    fields:
+      amount: { label: Montant, help: En euros entiers. }
+      kind: { values: { travel: Déplacements, meals: Repas } }
+roles:
+  clerk: { label: Commis }
 states:
   Claim:
     states: { paid: { label: Payée } }
@@ -51,6 +58,23 @@ describe('the spec’s words in a locale', () => {
     expect(texts['errors.E_NOT_FOUND.message']).toBe('No such claim.'); // reworded built-in
     expect(texts['errors.E_REQUIRED.message']).toBeUndefined(); // the app's, not the spec's
     expect(Object.keys(texts).some((key) => key.startsWith('entities.User.'))).toBe(false);
+    // every value of an enum, whether the spec labels it or not; a value with a dot is no key's part
+    expect(texts['entities.Claim.fields.kind.values.meals']).toBe('Meals and drinks');
+    expect(texts['entities.Claim.fields.kind.values.travel']).toBe('Travel');
+    expect(Object.keys(texts).filter((key) => key.includes('.values.'))).toHaveLength(2);
+  });
+
+  it('translates the labels of enum values, and a user’s roles with the roles', () => {
+    const model = compiled();
+    const shown = localizeModel(model, 'fr-FR');
+    expect(shown.entities['Claim']!.fields['kind']!.valueLabels).toEqual({
+      travel: 'Déplacements',
+      meals: 'Repas',
+      'v1.0': 'V1.0',
+    });
+    expect(model.entities['User']!.fields['roles']!.valueLabels).toEqual({ clerk: 'Clerk' });
+    expect(shown.entities['User']!.fields['roles']!.valueLabels).toEqual({ clerk: 'Commis' });
+    expect(shown.entities['Claim']!.fields['amount']!.valueLabels).toBeUndefined();
   });
 
   it('replaces each translated word and keeps the default locale’s for the rest', () => {

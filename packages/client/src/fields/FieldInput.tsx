@@ -18,7 +18,7 @@ import {
   Textarea,
   type TextInputProps,
 } from '@mantine/core';
-import { FIELD_TYPE_INFO, type Value, humanize, isColor, normalizeColor } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type Value, enumLabel, isColor, normalizeColor } from '@ninefold/model';
 import { useState } from 'react';
 import { useT } from '../i18n/I18nProvider';
 import { RefPicker } from '../components/RefPicker';
@@ -187,7 +187,7 @@ function EnumInput(props: FieldInputProps & { common: Common }) {
     return (
       <MultiSelect
         {...common}
-        data={values.map((value) => ({ value, label: humanize(value) }))}
+        data={values.map((value) => ({ value, label: enumLabel(field, value) }))}
         value={selected}
         onChange={(next) => props.onChange(next)}
         searchable={values.length > 7}
@@ -204,7 +204,7 @@ function EnumInput(props: FieldInputProps & { common: Common }) {
       {...common}
       data={[
         ...(blank ? [{ value: '', label: common.required ? t('fields.choose') : '—' }] : []),
-        ...values.map((value) => ({ value, label: humanize(value) })),
+        ...values.map((value) => ({ value, label: enumLabel(field, value) })),
         // a value the spec no longer lists still shows as what it is
         ...(current !== '' && !values.includes(current) ? [{ value: current, label: current }] : []),
       ]}

@@ -2,7 +2,7 @@
  * Values as people read them, in the product's locale: money with its currency, dates without a
  * time zone shift, enum values as words. Pure functions; `FieldValue` renders them.
  */
-import { type Field, type Value, humanize, isFileInfo } from '@ninefold/model';
+import { type Field, type Value, enumLabel, isFileInfo } from '@ninefold/model';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -129,7 +129,7 @@ export function formatValue(
     case 'time':
       return formatTime(String(value));
     case 'enum':
-      return humanize(String(value));
+      return enumLabel(field, String(value));
     case 'json':
       return JSON.stringify(value);
     case 'file':

@@ -135,6 +135,7 @@ export const DIAGNOSTIC_CODES = {
   },
   NF326: { severity: 'error', title: 'Computed values read each other in a cycle.' },
   NF327: { severity: 'error', title: 'Two widgets of a dashboard have the same id.' },
+  NF328: { severity: 'error', title: 'An enum field labels a value that is not one of its `values`.' },
   NF329: { severity: 'error', title: 'A related section’s `via` is not a ref to the screen’s entity.' },
   NF330: { severity: 'error', title: 'A related section is listed twice.' },
   NF331: {

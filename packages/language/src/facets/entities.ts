@@ -16,6 +16,7 @@ import {
   humanize,
   pluralLabel as englishPlural,
   plainField,
+  valueLabelsOf,
 } from '@ninefold/model';
 import { type YEntry, type YNode } from '../source/yaml.js';
 import { currencyScale, isCurrency } from '@ninefold/model';
@@ -29,7 +30,14 @@ import {
   readComputed,
 } from './computed.js';
 import { article, capital, checkName, mapOf, pluralize } from './reader.js';
-import { MAX_PRECISION, checkOrder, readBound, readDefault, readEnumValues } from './field-values.js';
+import {
+  MAX_PRECISION,
+  checkOrder,
+  readBound,
+  readDefault,
+  readEnumValues,
+  readValueLabels,
+} from './field-values.js';
 import { readFileKeys } from './field-files.js';
 import { TYPE_ALIASES, hintFor } from './field-hints.js';
 
@@ -58,6 +66,7 @@ export const FIELD_KEYS = [
   'maxLength',
   'pattern',
   'values',
+  'valueLabels',
   'currency',
   'scale',
   'precision',
@@ -124,7 +133,13 @@ export function builtinUser(roleNames: readonly string[]): Entity {
         maxLength: { value: 254, constant: null },
       }),
       name: field('name', 'string', { required: true, maxLength: { value: 120, constant: null } }),
-      roles: field('roles', 'enum', { many: true, values: [...roleNames], required: true }),
+      roles: field('roles', 'enum', {
+        many: true,
+        values: [...roleNames],
+        // the roles' own labels once they are read (`withRoleLabels`)
+        valueLabels: valueLabelsOf(roleNames),
+        required: true,
+      }),
       disabled: field('disabled', 'boolean', { default: { value: false } }),
     },
   };
@@ -325,6 +340,8 @@ function readField(
     const values = m.get('values');
     if (values === undefined) reader.missing(entry.keySpan, 'values', where, 'values: [low, medium, high]');
     else field.values = readEnumValues(ctx, values.value, where);
+    const labels = readValueLabels(ctx, m.get('valueLabels')?.value, field.values, where);
+    if (labels !== null) field.valueLabels = labels;
   }
   if (info.constraints.includes('currency')) {
     const cur = m.get('currency');

@@ -39,6 +39,8 @@ export function hintFor(key: string): string {
       return 'only ref fields point to an entity: use `type: ref`';
     case 'values':
       return 'only enum fields list their values: use `type: enum`';
+    case 'valueLabels':
+      return 'only enum fields label their values: use `type: enum` with `values`';
     case 'many':
       return 'lists are for ref, enum, file and image fields';
     case 'onDelete':

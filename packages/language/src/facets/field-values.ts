@@ -12,6 +12,7 @@ import {
   type Field,
   type FieldDefault,
   type Value,
+  valueLabelsOf,
 } from '@ninefold/model';
 import { describe, type YEntry, type YNode } from '../source/yaml.js';
 import {
@@ -71,6 +72,36 @@ export function readEnumValues(ctx: CompileContext, node: YNode, where: string):
     out.push(value);
   }
   return out;
+}
+
+/**
+ * The labels of an enum's values (`valueLabels: { low: Low, urgent: Urgent! }`), each for a value of
+ * `values` (NF328, with the near one); every value the map leaves out is labelled by its name,
+ * humanised. Null when `values` could not be read.
+ */
+export function readValueLabels(
+  ctx: CompileContext,
+  node: YNode | undefined,
+  values: readonly string[] | null,
+  where: string,
+): Record<string, string> | null {
+  if (values === null) return null;
+  const labels: Record<string, string> = {};
+  const m = node === undefined ? null : ctx.reader.map(node, `the value labels of ${where}`, null);
+  for (const [value, e] of m ?? []) {
+    if (!values.includes(value)) {
+      ctx.bag.report(
+        'NF328',
+        e.keySpan,
+        `\`${value}\` is not one of the values of ${where}, so it has no label to give.`,
+        suggestion(value, values, 'value'),
+      );
+      continue;
+    }
+    const label = ctx.reader.string(e.value, `the label of value \`${value}\` of ${where}`);
+    if (label !== null && label.trim() !== '') labels[value] = label;
+  }
+  return valueLabelsOf(values, labels);
 }
 
 /** A bound: a literal of the field's kind, or the name of a constant holding one. */

@@ -1,7 +1,7 @@
 /**
  * The labels of a widget's groups (decision 0046), as a reader sees each key, in their language
- * (decision 0067): an enum value as the app shows it (humanized), a state by its label (the spec's
- * translation of it), a boolean as yes or no, a date bucket by its first day in the reader's locale
+ * (decision 0067): an enum value by its label (`enumLabel`, the spec's translation of it), a state
+ * by its label, a boolean as yes or no, a date bucket by its first day in the reader's locale
  * (`date-buckets.ts`), and a ref by the referenced record's display field — only when the viewer
  * may read that record and that field (the target's list permission in SQL, `queryableFields`);
  * otherwise by a neutral label, never its id. The groups without a value (`null`) are labelled
@@ -13,6 +13,7 @@ import {
   type Model,
   type Value,
   type Widget,
+  enumLabel,
   humanize,
 } from '@ninefold/model';
 import { type Database } from '../db/open.js';
@@ -74,7 +75,11 @@ export async function labelGroups(
         .sort((a, b) => a.label.localeCompare(b.label, locale));
     } else {
       labelled = inOrder(
-        valued.map((g) => ({ ...g, label: humanize(String(g.key)) })),
+        valued.map((g) => ({
+          ...g,
+          // the label the reader's language gives the value (the spec's translation of it)
+          label: enumLabel(shown.entities[widget.entity]?.fields[by.field] ?? field, String(g.key)),
+        })),
         field?.values ?? [],
       );
     }

@@ -4,7 +4,15 @@
  * its currency and dates in the reader's locale (decision 0067: the spec's translated state labels,
  * the server's words in its language). The raw export (`format=csv-raw`) skips this.
  */
-import { type Entity, type Field, type Model, type Value, humanize, isFileInfo } from '@ninefold/model';
+import {
+  type Entity,
+  type Field,
+  type Model,
+  type Value,
+  enumLabel,
+  humanize,
+  isFileInfo,
+} from '@ninefold/model';
 import { entityTables } from '../dashboards/readable-rows.js';
 import { modelIn } from '../http/reader-locale.js';
 import { serverWords } from '../http/server-words.js';
@@ -47,7 +55,8 @@ export function csvLabeller(
   const one = (field: Field, value: Value): Value => {
     switch (field.type) {
       case 'enum':
-        return humanize(String(value));
+        // in the reader's language: the spec's translation of the value's label
+        return enumLabel(shown.entities[entity.name]?.fields[field.name] ?? field, String(value));
       case 'boolean':
         return value === true ? words.yes : words.no;
       case 'money': {

@@ -10,8 +10,8 @@ import {
   type BoundFormat,
   type Field,
   type Model,
+  enumLabel,
   filterParam,
-  humanize,
   isColor,
   normalizeColor,
 } from '@ninefold/model';
@@ -86,7 +86,7 @@ function FieldFilter({ model, ...props }: FilterProps & { model: Model }) {
   const info = FIELD_TYPE_INFO[field.type];
   switch (info.filter) {
     case 'values': {
-      const data = (field.values ?? []).map((v) => ({ value: v, label: humanize(v) }));
+      const data = (field.values ?? []).map((v) => ({ value: v, label: enumLabel(field, v) }));
       return field.many ? (
         <ContainsValueFilter {...props} data={data} />
       ) : (

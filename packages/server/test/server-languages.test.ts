@@ -48,6 +48,7 @@ entities:
       paid: boolean
       total: { type: money, currency: EUR }
       dueOn: date
+      channel: { type: enum, values: [web, phone], valueLabels: { phone: By phone } }
 states:
   Order:
     initial: draft
@@ -65,13 +66,19 @@ screens:
       - { title: Paid or not, entity: Order, by: paid }
       - { title: By month, entity: Order, by: dueOn }
       - { title: By week, entity: Order, by: dueOn, bucket: week }
+      - { title: By channel, entity: Order, by: channel }
 `;
 
 const FRENCH = `
 entities:
   Order:
     label: Commande
-    fields: { number: { label: Numéro }, paid: { label: Payée }, total: { label: Montant }, dueOn: { label: Échéance } }
+    fields:
+      number: { label: Numéro }
+      paid: { label: Payée }
+      total: { label: Montant }
+      dueOn: { label: Échéance }
+      channel: { label: Canal, values: { web: Site web, phone: Par téléphone } }
 states:
   Order: { states: { draft: { label: En rédaction }, sent: { label: Envoyée } } }
 `;
@@ -159,7 +166,13 @@ for (const dialect of DIALECTS) {
         [1, true, '2026-03-02'],
         [2, false, '2026-03-03'],
       ] as const) {
-        const created = await call(ann, 'POST', '/api/orders', { number, paid, total: '1234.5', dueOn });
+        const created = await call(ann, 'POST', '/api/orders', {
+          number,
+          paid,
+          total: '1234.5',
+          dueOn,
+          channel: 'phone',
+        });
         expect(created.statusCode, created.body).toBe(201);
       }
 
@@ -172,19 +185,45 @@ for (const dialect of DIALECTS) {
       // Ann saved French: French even when her browser asks for English
       const french = await csv(ann, 'en');
       expect(french.language).toBe('fr-FR');
-      expect(french.header).toEqual(['État', 'Numéro', 'Payée', 'Montant', 'Échéance', 'Créé', 'Modifié']);
-      expect(french.first.slice(0, 5)).toEqual([
+      expect(french.header).toEqual([
+        'État',
+        'Numéro',
+        'Payée',
+        'Montant',
+        'Échéance',
+        'Canal',
+        'Créé',
+        'Modifié',
+      ]);
+      expect(french.first.slice(0, 6)).toEqual([
         'En rédaction',
         '1',
         'Oui',
         '1\u202f234,50\u00a0€',
         '2 mars 2026',
+        'Par téléphone',
       ]);
       // Bob saved nothing: his browser's language, else the spec's default
       const english = await csv(bob);
       expect(english.language).toBe('en-GB');
-      expect(english.header).toEqual(['State', 'Number', 'Paid', 'Total', 'Due on', 'Created', 'Updated']);
-      expect(english.first.slice(0, 5)).toEqual(['Being written', '1', 'Yes', '€1,234.50', '2 Mar 2026']);
+      expect(english.header).toEqual([
+        'State',
+        'Number',
+        'Paid',
+        'Total',
+        'Due on',
+        'Channel',
+        'Created',
+        'Updated',
+      ]);
+      expect(english.first.slice(0, 6)).toEqual([
+        'Being written',
+        '1',
+        'Yes',
+        '€1,234.50',
+        '2 Mar 2026',
+        'By phone',
+      ]);
       expect((await csv(bob, 'fr-CH, fr;q=0.9')).first[0]).toBe('En rédaction');
 
       const figures = async (cookie: string, language?: string) => {
@@ -199,12 +238,14 @@ for (const dialect of DIALECTS) {
         ['Non', 'Oui'],
         ['mars 2026'],
         ['Semaine du 2 mars 2026'],
+        ['Par téléphone'],
       ]);
       expect(await figures(bob)).toEqual([
         ['Being written'],
         ['No', 'Yes'],
         ['March 2026'],
         ['Week of 2 Mar 2026'],
+        ['By phone'],
       ]);
       expect((await figures(bob, 'fr'))[0]).toEqual(['En rédaction']);
       await server.app.close();

@@ -67,6 +67,13 @@ describe('lists and dashboards in other languages', { timeout: 90_000 }, () => {
     // the toolbar and the table's own chrome
     expect(screen.getByRole('button', { name: 'Colonnes' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Filtres' })).toBeInTheDocument();
+    // the system columns and filters are named by the app, so in French too, beside the spec's fields
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(expect.arrayContaining(['État', 'Modifié le']));
+    expect(headers).not.toEqual(expect.arrayContaining(['State']));
+    expect(headers).not.toEqual(expect.arrayContaining(['Updated']));
+    const filters = await screen.findByRole('region', { name: 'Filtres', busy: false });
+    expect(within(filters).getByLabelText('État', { selector: 'input' })).toBeInTheDocument();
   });
 
   it('shows a dashboard widget’s chrome in Japanese', async () => {

@@ -87,7 +87,12 @@ export function App({ parts, history }: { parts: AppParts; history?: GuardedHist
     [parts.runtime, model, i18n, version],
   );
   const closeDialog = i18n.t('first.closeDialog');
-  const theme = useMemo(() => productTheme(model.product.theme, closeDialog), [model, closeDialog]);
+  // a text of the areas past the first: asked for once they are here, not to suspend the first render
+  const showPassword = i18n.isReady() ? i18n.t('identity.showPassword') : undefined;
+  const theme = useMemo(
+    () => productTheme(model.product.theme, { closeDialog, showPassword }),
+    [model, closeDialog, showPassword],
+  );
   const navigation = useMemo(
     () => history ?? guardHistory(UNSAFE_createBrowserHistory({ v5Compat: true })),
     [history],

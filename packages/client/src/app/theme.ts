@@ -8,6 +8,7 @@ import {
   type MantineColorsTuple,
   type MantineThemeOverride,
   type ModalProps,
+  type PasswordInputProps,
   createTheme,
 } from '@mantine/core';
 import type { Theme } from '@ninefold/model';
@@ -41,29 +42,50 @@ export function shadesOf(hex: string): MantineColorsTuple | null {
   ] as unknown as MantineColorsTuple;
 }
 
+/** The texts the theme gives Mantine's components, in the reader's language. */
+export interface ThemeTexts {
+  /** Every dialog's close button (`t('first.closeDialog')`); English without it. */
+  readonly closeDialog?: string;
+  /**
+   * The eye button of every password input, a toggle (`aria-pressed` says whether the password
+   * shows): `t('identity.showPassword')`, once the areas past the first are here; Mantine's English
+   * without it (no password input shows before then: the screens that have one wait for them).
+   */
+  readonly showPassword?: string | undefined;
+}
+
 /**
  * What every product shares, for WCAG AA: links always underlined (a colour alone does not mark a
- * link in running text), and every dialog's close button named. Plain objects, as `Modal.extend`
- * would return them: naming the components themselves would load the dialog's code with the shell.
+ * link in running text), and every dialog's close button and password input's eye named in the
+ * reader's language. Plain objects, as `Modal.extend` would return them: naming the components
+ * themselves would load the dialog's code with the shell.
  */
-const accessibleWith = (closeDialog: string) =>
+const accessibleWith = ({ closeDialog = 'Close dialog', showPassword }: ThemeTexts) =>
   ({
     components: {
       Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
       Modal: {
         defaultProps: { closeButtonProps: { 'aria-label': closeDialog } } satisfies Partial<ModalProps>,
       },
+      ...(showPassword === undefined
+        ? {}
+        : {
+            PasswordInput: {
+              defaultProps: {
+                visibilityToggleButtonProps: { 'aria-label': showPassword },
+              } satisfies Partial<PasswordInputProps>,
+            },
+          }),
     },
   }) satisfies MantineThemeOverride;
 
 /**
- * Mantine's theme for the spec's colours; `closeDialog` names every dialog's close button, in the
- * reader's language (`t('first.closeDialog')`).
+ * Mantine's theme for the spec's colours, its components' own texts in the reader's language.
  *
- * @example productTheme(model.product.theme, i18n.t('first.closeDialog'))
+ * @example productTheme(model.product.theme, { closeDialog: i18n.t('first.closeDialog') })
  */
-export function productTheme(theme: Theme, closeDialog = 'Close dialog'): MantineThemeOverride {
-  const accessible = accessibleWith(closeDialog);
+export function productTheme(theme: Theme, texts: ThemeTexts = {}): MantineThemeOverride {
+  const accessible = accessibleWith(texts);
   const name = theme.primaryColor.trim();
   // Mantine's shade 6 of its own colours is too light for text on white: the first of 8 and 9 that
   // reads at 4.5:1 (teal's 8 does not); a colour with neither (yellow, lime, orange) is darkened

@@ -352,7 +352,7 @@ function ColorText(props: FieldInputProps & { common: Common }) {
       autoComplete="off"
       spellCheck={false}
       maxLength={7}
-      placeholder="#rrggbb"
+      placeholder={t('common.colourPlaceholder')}
       value={text}
       leftSection={
         <input

@@ -4,8 +4,9 @@
  * and that anyone may switch a chart to.
  */
 import { Anchor, Table } from '@mantine/core';
-import { type Entity, type Widget, humanize } from '@ninefold/model';
+import { type Entity, type Widget } from '@ninefold/model';
 import { Link } from 'react-router';
+import { fieldLabel } from '../../format/field-labels';
 import { useI18n } from '../../i18n/I18nProvider';
 import { type I18n } from '../../i18n/i18n';
 import { inPhrase } from '../list/noun';
@@ -23,7 +24,7 @@ export function measureLabel(
   language: string,
 ): string {
   if (measure.kind === 'count') return entity.pluralLabel;
-  const field = inPhrase(entity.fields[measure.field]?.label ?? humanize(measure.field), language);
+  const field = inPhrase(fieldLabel(entity, measure.field, t), language);
   return t(`dashboard.${measure.kind}`, { field });
 }
 
@@ -31,7 +32,7 @@ export function measureLabel(
 function groupLabel(entity: Entity, widget: Widget, t: I18n['t']): string {
   const field = widget.by?.field;
   if (field === undefined) return t('dashboard.rows');
-  return entity.fields[field]?.label ?? humanize(field);
+  return fieldLabel(entity, field, t);
 }
 
 export interface FigureTableProps {

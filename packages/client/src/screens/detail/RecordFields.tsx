@@ -1,11 +1,10 @@
 import { DataList } from '@mantine/core';
-import { FIELD_TYPE_INFO, type ApiRecord, type Entity, humanize, isFileInfo } from '@ninefold/model';
+import { FIELD_TYPE_INFO, type ApiRecord, type Entity, isFileInfo } from '@ninefold/model';
 import { isPdf } from '../../api/files';
 import { FieldValue, RefLink } from '../../components/FieldValue';
 import { FileDetail } from '../../components/FileValue';
+import { fieldLabel } from '../../format/field-labels';
 import { formatDateTime } from '../../format/values';
-import { type MessageKey } from '../../i18n/catalogue';
-import { type I18n } from '../../i18n/i18n';
 import { useT } from '../../i18n/I18nProvider';
 import { useModel } from '../../runtime/runtime';
 import './record-fields.css';
@@ -85,7 +84,7 @@ function FieldList({
           (FIELD_TYPE_INFO[field.type].wide || (file && (field.many || isPdfValue(record[name]))));
         return (
           <DataList.Item key={name} data-field={name} style={wide ? { gridColumn: '1 / -1' } : undefined}>
-            <DataList.ItemLabel>{field?.label ?? systemLabel(name, t)}</DataList.ItemLabel>
+            <DataList.ItemLabel>{fieldLabel(entity, name, t)}</DataList.ItemLabel>
             <DataList.ItemValue
               style={{ overflowWrap: 'anywhere', ...(wide ? { whiteSpace: 'pre-wrap' } : {}) }}
             >
@@ -103,18 +102,6 @@ function FieldList({
     </DataList>
   );
 }
-
-/** The name of a system column a screen lists: generated words, so the reader's language. */
-function systemLabel(name: string, t: I18n['t']): string {
-  const key = SYSTEM_LABELS[name];
-  return key === undefined ? humanize(name) : t(key);
-}
-
-const SYSTEM_LABELS: Readonly<Record<string, MessageKey>> = {
-  createdAt: 'detail.systemCreatedAt',
-  updatedAt: 'detail.systemUpdatedAt',
-  createdBy: 'detail.systemCreatedBy',
-};
 
 function isPdfValue(value: unknown): boolean {
   return isFileInfo(value) && isPdf(value);

@@ -82,8 +82,9 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
         section,
         grantedFields(model, user, child.name, 'read', 'readFields'),
         queryableFields(model, user, child.name),
+        t,
       ),
-    [model, section, user, child.name],
+    [model, section, user, child.name, t],
   );
   const open = useCallback((path: string) => void navigate(path), [navigate]);
   const columnDefs = useMemo<ColumnDef<ApiRecord>[]>(

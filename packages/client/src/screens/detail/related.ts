@@ -83,18 +83,19 @@ export function visibleSections(
 
 /**
  * The columns of a section: those of the child's list screen (or the entity's default few), less
- * the ref to the parent, which every row shares.
+ * the ref to the parent, which every row shares; `t` names the system columns.
  *
- * @example sectionColumns(model, commentsOfTicket, null, null).map((c) => c.name) // ['author', 'internal', 'createdAt']
+ * @example sectionColumns(model, commentsOfTicket, null, null, t).map((c) => c.name) // ['author', 'internal', 'createdAt']
  */
 export function sectionColumns(
   model: Model,
   section: RelatedView,
   readable: readonly string[] | null,
   queryable: ReadonlySet<string> | null,
+  t: I18n['t'],
 ): ListColumn[] {
   const list = screenFor(model, section.child.name, 'list') ?? defaultListScreen(section.child);
-  return listColumns(model, list, readable, queryable).filter(
+  return listColumns(model, list, readable, queryable, t).filter(
     (column) => column.name !== section.via.name && column.optional !== true,
   );
 }

@@ -277,7 +277,7 @@ function ExactFilter({ field, filters, onChange }: FilterProps) {
     <TypedInput
       label={field.label}
       value={value}
-      placeholder={color ? '#rrggbb' : t('list.equals')}
+      placeholder={t(color ? 'common.colourPlaceholder' : 'list.equals')}
       leftSection={color && isColor(value) ? <ColorSwatch color={value} /> : undefined}
       invalid={(text) =>
         !color || text.trim() === '' || isColor(text.trim())

@@ -38,6 +38,7 @@ import { recordTitle } from '../../api/ref-labels';
 import { useSession } from '../../auth/session';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { valueView } from '../../components/FieldValue';
+import { fieldLabel } from '../../format/field-labels';
 import { useI18n } from '../../i18n/I18nProvider';
 import { type I18n } from '../../i18n/i18n';
 import { StateBadge } from '../../components/StateBadge';
@@ -133,16 +134,16 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
     [model, user, entity.name],
   );
   const columns = useMemo(
-    () => listColumns(model, screen, readable, queryable),
-    [model, screen, readable, queryable],
+    () => listColumns(model, screen, readable, queryable, t),
+    [model, screen, readable, queryable, t],
   );
   const filterFields = useMemo(
     () =>
       screen.filters
         .filter((name) => isQueryable(queryable, name))
-        .map((name) => fieldOf(model, entity, name))
+        .map((name) => fieldOf(model, entity, name, t))
         .filter((field): field is Field => field !== null && FIELD_TYPE_INFO[field.type].filter !== null),
-    [screen.filters, queryable, model, entity],
+    [screen.filters, queryable, model, entity, t],
   );
   const transitionNames = useMemo(
     () => screen.actions.filter((name) => model.states[entity.name]?.transitions[name] !== undefined),
@@ -284,7 +285,7 @@ function EntityList({ screen, entity }: { screen: Screen; entity: Entity }) {
               inputMode="search"
               placeholder={t('list.searchPlaceholder', {
                 fields: new Intl.ListFormat(model.product.locale, { type: 'unit' }).format(
-                  entity.search.map((f) => entity.fields[f]?.label ?? f),
+                  entity.search.map((f) => fieldLabel(entity, f, t)),
                 ),
               })}
               leftSection={<IconSearch size={16} aria-hidden />}

@@ -1,6 +1,7 @@
 /**
  * The columns of a list screen: the screen's own, or a sensible few of the entity's fields, cut to
- * what the signed-in user may read. Pure functions over the model and the user.
+ * what the signed-in user may read. Pure functions over the model and the user (and `t`, which
+ * names the system columns in the reader's language).
  */
 import {
   ACTIONS_KEY,
@@ -10,9 +11,10 @@ import {
   type Model,
   type Screen,
   SYSTEM_FIELDS,
-  humanize,
   plainField,
 } from '@ninefold/model';
+import { systemFieldLabel } from '../../format/field-labels';
+import { type I18n } from '../../i18n/i18n';
 import { hasField } from './list-params';
 
 /** One column: the field it shows (system columns get a field-like description too). */
@@ -32,26 +34,20 @@ export const ACTIONS_COLUMN = ACTIONS_KEY;
 /** How many fields a list shows when its screen names none, besides the state. */
 export const DEFAULT_COLUMN_COUNT = 6;
 
-const SYSTEM_LABELS: Readonly<Record<string, string>> = {
-  id: 'Id',
-  createdAt: 'Created',
-  updatedAt: 'Updated',
-  createdBy: 'Created by',
-  version: 'Version',
-  state: 'State',
-};
-
 const isSystem = (name: string) => (SYSTEM_FIELDS as readonly string[]).includes(name);
 
-/** A field of the entity, or the field-like description of a system column; null when neither. */
-export function fieldOf(model: Model, entity: Entity, name: string): Field | null {
+/**
+ * A field of the entity, or the field-like description of a system column, labelled in the
+ * reader's language; null when neither.
+ */
+export function fieldOf(model: Model, entity: Entity, name: string, t: I18n['t']): Field | null {
   const own = entity.fields[name];
   if (own !== undefined) return own;
   if (!hasField(model, entity, name)) return null;
   const machine = model.states[entity.name];
   const base: Field = {
     ...plainField(name, 'string'),
-    label: SYSTEM_LABELS[name] ?? humanize(name),
+    label: systemFieldLabel(name, t),
     readonly: true,
   };
   switch (name) {
@@ -84,13 +80,14 @@ export function isSortable(field: Field, queryable: ReadonlySet<string> | null):
 /**
  * The columns of a list screen for a user.
  *
- * @example listColumns(model, screen, ['title', 'amount'], null) // title, amount and the system columns named
+ * @example listColumns(model, screen, ['title', 'amount'], null, t) // title, amount and the system columns named
  */
 export function listColumns(
   model: Model,
   screen: Screen,
   readable: readonly string[] | null,
   queryable: ReadonlySet<string> | null,
+  t: I18n['t'],
 ): ListColumn[] {
   const entity = model.entities[screen.entity ?? ''];
   if (entity === undefined) return [];
@@ -116,13 +113,13 @@ export function listColumns(
   }
   const out: ListColumn[] = [];
   for (const name of new Set(names)) {
-    const field = fieldOf(model, entity, name);
+    const field = fieldOf(model, entity, name, t);
     if (field === null) continue;
     out.push({ name, label: field.label, field, sortable: isSortable(field, queryable) });
   }
   // a screen that names its fields without the state still lets the reader add it (decision 0065)
   if (model.states[entity.name] !== undefined && !names.includes('state')) {
-    const state = fieldOf(model, entity, 'state');
+    const state = fieldOf(model, entity, 'state', t);
     if (state !== null)
       out.push({
         name: 'state',

@@ -35,7 +35,11 @@ returning count, reset_at`;
 const PEEK = `select key, count, reset_at from ${T} where key = any($1::text[]) and reset_at > $2::bigint`;
 const GIVE_BACK = `update ${T} set count = count - 1 where key = $1 and count > 0 and reset_at > $2::bigint`;
 const FORGET = `delete from ${T} where key = $1`;
-const PRUNE = `delete from ${T} where key in (select key from ${T} where reset_at <= $1::bigint limit ${PRUNE_BATCH})`;
+// the row's own window is checked again as it is deleted: a take that opened a new window on an
+// ended row after the batch was chosen must not lose its count (PostgreSQL re-evaluates the
+// condition on the row's latest version; `key in (…)` alone would delete the new window too, and
+// let a window allow more than its limit)
+const PRUNE = `delete from ${T} where key in (select key from ${T} where reset_at <= $1::bigint limit ${PRUNE_BATCH}) and reset_at <= $1::bigint`;
 
 interface Row {
   readonly key?: string;

@@ -20,12 +20,51 @@ export function localizeModel(
   locale: string,
   builtinMessages: Readonly<Record<string, string>> = {},
 ): Model {
-  const errors =
-    Object.keys(builtinMessages).length === 0 ? model.errors : withBuiltins(model, builtinMessages);
+  const shipped = Object.keys(builtinMessages).length > 0;
+  const errors = shipped ? withBuiltins(model, builtinMessages) : model.errors;
+  const entities = shipped ? withBuiltinUser(model, builtinMessages) : model.entities;
   const words = model.product.locale === locale ? {} : translationsFor(model, locale);
-  if (model.product.locale === locale && errors === model.errors) return model;
+  if (model.product.locale === locale && !shipped) return model;
   // the spec's words last: a message the spec reworded is the spec's, translated by its own file
-  return translateModel({ ...model, product: { ...model.product, locale }, errors }, words);
+  return translateModel({ ...model, product: { ...model.product, locale }, errors, entities }, words);
+}
+
+/** The built-in `User` entity's own words, as the shipped catalogues name them. */
+export const BUILTIN_USER_KEYS = [
+  'User.label',
+  'User.pluralLabel',
+  'User.description',
+  'User.fields.email.label',
+  'User.fields.name.label',
+  'User.fields.roles.label',
+  'User.fields.disabled.label',
+] as const;
+
+/**
+ * The entities with the built-in `User`'s label, description and own fields' labels in the reader's
+ * language (`User.label`, `User.fields.email.label`… of the shipped catalogue); the fields a spec
+ * adds to it are the spec's, and keep its words.
+ */
+function withBuiltinUser(model: Model, messages: Readonly<Record<string, string>>): Model['entities'] {
+  const user = model.entities['User'];
+  if (user?.builtin !== true) return model.entities;
+  const word = (key: string, text: string) => messages[`User.${key}`] ?? text;
+  const fields = Object.fromEntries(
+    Object.entries(user.fields).map(([name, field]) => [
+      name,
+      { ...field, label: word(`fields.${name}.label`, field.label) },
+    ]),
+  );
+  return {
+    ...model.entities,
+    User: {
+      ...user,
+      label: word('label', user.label),
+      pluralLabel: word('pluralLabel', user.pluralLabel),
+      description: word('description', user.description),
+      fields,
+    },
+  };
 }
 
 /** The catalogue with the built-in codes the spec did not reword in the reader's language. */

@@ -25,6 +25,7 @@ describe('locales', () => {
 describe('a localized model', () => {
   const model = {
     product: { locale: 'en-GB', locales: ['en-GB', 'fr-FR'] },
+    entities: {},
     errors: {
       E_REQUIRED: { code: 'E_REQUIRED', message: '{field} is required.', builtin: true },
       E_NOT_FOUND: { code: 'E_NOT_FOUND', message: 'Gone.', builtin: true, reworded: true },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '@ninefold/language';
 import { localizeModel, specTexts, type Model } from '../src/index.js';
@@ -103,5 +104,29 @@ describe('the spec’s words in a locale', () => {
     expect(localizeModel(model, 'ar').entities['Claim']!.label).toBe('Claim');
     expect(localizeModel(model, 'en-GB')).toBe(model);
     expect(localizeModel(model, 'en-US').entities['Claim']!.label).toBe('Claim');
+  });
+});
+
+describe('the built-in User in a locale', () => {
+  it('takes its label and its own fields’ labels from the shipped catalogue, a spec’s added field from the spec', () => {
+    const result = compile(
+      source.replace(
+        'entities:\n',
+        'entities:\n  User:\n    fields:\n      desk: { type: string, label: Desk }\n',
+      ),
+      { file: 'claims.yaml', translations: { 'claims.fr-FR.yaml': french } },
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    const builtins = JSON.parse(
+      readFileSync(new URL('../src/catalogue/fr.json', import.meta.url), 'utf8'),
+    ) as Record<string, string>;
+    const user = localizeModel(result.model, 'fr-FR', builtins).entities['User']!;
+    expect([user.label, user.pluralLabel]).toEqual(['Utilisateur', 'Utilisateurs']);
+    expect(
+      Object.fromEntries(Object.entries(user.fields).map(([name, field]) => [name, field.label])),
+    ).toMatchObject({ email: 'E-mail', name: 'Nom', roles: 'Rôles', disabled: 'Désactivé', desk: 'Desk' });
+    // English, whose words are the model's own, is left as it is
+    const english = localizeModel(result.model, 'en-GB').entities['User']!;
+    expect([english.label, english.fields['name']!.label]).toEqual(['User', 'Name']);
   });
 });

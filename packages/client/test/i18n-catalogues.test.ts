@@ -1,6 +1,6 @@
 import { type MessageFormatElement, TYPE, parse } from '@formatjs/icu-messageformat-parser';
 import { simpleMessage } from '@ninefold/engine/message-text';
-import { BUILTIN_ERRORS, UI_LANGUAGES } from '@ninefold/model';
+import { BUILTIN_ERRORS, BUILTIN_USER_WORDS, UI_LANGUAGES } from '@ninefold/model';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -200,7 +200,11 @@ function safeParse(template: string): MessageFormatElement[] {
 }
 
 describe('the built-in error messages’ translations', () => {
-  const english: Catalogue = Object.fromEntries(BUILTIN_ERRORS.map((def) => [def.code, def.message]));
+  // and the built-in User's words, which the same files translate
+  const english: Catalogue = {
+    ...Object.fromEntries(BUILTIN_ERRORS.map((def) => [def.code, def.message])),
+    ...BUILTIN_USER_WORDS,
+  };
 
   it('are valid ICU templates in English, the source', () => {
     const problems = Object.entries(english).flatMap(([code, message]) =>

@@ -29,16 +29,24 @@ export function localizeModel(
   return translateModel({ ...model, product: { ...model.product, locale }, errors, entities }, words);
 }
 
-/** The built-in `User` entity's own words, as the shipped catalogues name them. */
-export const BUILTIN_USER_KEYS = [
-  'User.label',
-  'User.pluralLabel',
-  'User.description',
-  'User.fields.email.label',
-  'User.fields.name.label',
-  'User.fields.roles.label',
-  'User.fields.disabled.label',
-] as const;
+/**
+ * The built-in `User` entity's own words in English, the source of the shipped catalogues'
+ * translations (`packages/model/src/catalogue/<language>.json`, beside the built-in messages).
+ */
+export const BUILTIN_USER_WORDS = {
+  'User.label': 'User',
+  'User.pluralLabel': 'Users',
+  'User.description': 'A person who signs in, with the roles that decide what they may do.',
+  'User.fields.email.label': 'Email',
+  'User.fields.name.label': 'Name',
+  'User.fields.roles.label': 'Roles',
+  'User.fields.disabled.label': 'Disabled',
+} as const;
+
+/** The keys of {@link BUILTIN_USER_WORDS}. */
+export const BUILTIN_USER_KEYS = Object.keys(
+  BUILTIN_USER_WORDS,
+) as readonly (keyof typeof BUILTIN_USER_WORDS)[];
 
 /**
  * The entities with the built-in `User`'s label, description and own fields' labels in the reader's

@@ -20,7 +20,7 @@ import {
 } from '@ninefold/model';
 import { type YEntry, type YNode } from '../source/yaml.js';
 import { currencyScale, isCurrency } from '@ninefold/model';
-import { CONTEXT_NAMES, isShadowedName } from '@ninefold/model';
+import { BUILTIN_USER_WORDS, CONTEXT_NAMES, isShadowedName } from '@ninefold/model';
 import { type CompileContext } from './context.js';
 import {
   type PendingChildren,
@@ -115,12 +115,13 @@ export function builtinUser(roleNames: readonly string[]): Entity {
     ...plainField(name, type),
     ...extra,
   });
+  const words = BUILTIN_USER_WORDS;
   return {
     name: 'User',
-    label: 'User',
-    pluralLabel: 'Users',
+    label: words['User.label'],
+    pluralLabel: words['User.pluralLabel'],
     resource: 'users',
-    description: 'A person who signs in, with the roles that decide what they may do.',
+    description: words['User.description'],
     owner: null,
     display: 'name',
     search: ['name', 'email'],
@@ -128,19 +129,28 @@ export function builtinUser(roleNames: readonly string[]): Entity {
     children: {},
     fields: {
       email: field('email', 'email', {
+        label: words['User.fields.email.label'],
         required: true,
         unique: true,
         maxLength: { value: 254, constant: null },
       }),
-      name: field('name', 'string', { required: true, maxLength: { value: 120, constant: null } }),
+      name: field('name', 'string', {
+        label: words['User.fields.name.label'],
+        required: true,
+        maxLength: { value: 120, constant: null },
+      }),
       roles: field('roles', 'enum', {
+        label: words['User.fields.roles.label'],
         many: true,
         values: [...roleNames],
         // the roles' own labels once they are read (`withRoleLabels`)
         valueLabels: valueLabelsOf(roleNames),
         required: true,
       }),
-      disabled: field('disabled', 'boolean', { default: { value: false } }),
+      disabled: field('disabled', 'boolean', {
+        label: words['User.fields.disabled.label'],
+        default: { value: false },
+      }),
     },
   };
 }

@@ -73,7 +73,8 @@ const badge = () => screen.getByRole('heading', { level: 1 }).parentElement?.que
 
 /** Opens a claim's page as one of the people, once it shows its title. */
 async function open(as: string, record: Json) {
-  const rendered = renderApp(w, { as, path: `/claims/${String(record['id'])}` });
+  // a delete is held for its Undo (decision 0066): briefly here
+  const rendered = renderApp(w, { as, path: `/claims/${String(record['id'])}`, undoMs: 200 });
   // the first page also loads the screen's code: more than findBy's default second
   await screen.findByRole('heading', { name: String(record['title']), level: 1 }, { timeout: 10_000 });
   return rendered;
@@ -242,7 +243,9 @@ describe('a claim’s page', () => {
     expect(dialog.getByText('Delete “Parking by mistake”? This cannot be undone.')).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(history.location.pathname).toBe('/my-claims'));
-    expect((await w.api('ann', 'GET', `/api/claims/${String(record['id'])}`)).status).toBe(404);
+    await waitFor(async () =>
+      expect((await w.api('ann', 'GET', `/api/claims/${String(record['id'])}`)).status).toBe(404),
+    );
   });
 
   it('does not delete a claim someone changed meanwhile, and offers to reload it', async () => {

@@ -1,4 +1,5 @@
 import { compile } from '@ninefold/language';
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@ninefold/model';
 import { screen, waitFor, within } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,7 +160,7 @@ describe('toasts', () => {
     );
   });
 
-  it('a create and a change confirm themselves with a link; a delete without one, and without Undo', async () => {
+  it('a create and a change confirm themselves with a link; a delete without a link, with Undo', async () => {
     const { user, history } = renderApp(w, { as: 'adm', path: '/departments/new' });
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }, { timeout: 10_000 }), 'Research');
     await user.type(screen.getByRole('textbox', { name: /^Code/ }), 'RND');
@@ -178,7 +179,108 @@ describe('toasts', () => {
     const deleted = await messages().findByText('Department “Research” deleted', {}, { timeout: 10_000 });
     const toast = within(deleted.closest('[data-toast]') as HTMLElement);
     expect(toast.queryByRole('link')).toBeNull();
-    expect(toast.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(toast.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+  });
+});
+
+/**
+ * A delete is held in the browser while its toast offers Undo, and sent when that window ends
+ * (decision 0066, update): Undo sends nothing; a refusal then puts the record back; leaving the
+ * page sends it at once.
+ */
+describe('a held delete', () => {
+  async function deleteClaim(record: Json, undoMs: number, network?: (f: typeof fetch) => typeof fetch) {
+    const rendered = renderApp(w, {
+      as: 'ann',
+      path: `/claims/${String(record['id'])}`,
+      undoMs,
+      ...(network === undefined ? {} : { network }),
+    });
+    await screen.findByRole('heading', { name: String(record['title']), level: 1 }, { timeout: 10_000 });
+    await rendered.user.click(actions().getByRole('button', { name: 'Delete' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Delete claim' }));
+    await waitFor(() => expect(dialog.getByRole('button', { name: 'Delete' })).toBeEnabled());
+    await rendered.user.click(dialog.getByRole('button', { name: 'Delete' }));
+    const said = await messages().findByText(
+      `Claim “${String(record['title'])}” deleted`,
+      {},
+      { timeout: 10_000 },
+    );
+    return { ...rendered, toast: within(said.closest('[data-toast]') as HTMLElement) };
+  }
+  const status = async (record: Json) =>
+    (await w.api('ann', 'GET', `/api/claims/${String(record['id'])}`)).status;
+
+  it('is not sent when undone: the server keeps the record, its list and page show it again', async () => {
+    const record = await claim({ title: 'Undone taxi' });
+    const { user, toast, history } = await deleteClaim(record, 60_000);
+    await waitFor(() => expect(history.location.pathname).toBe('/my-claims'));
+    // gone from the list at once, though the server still has it
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Undone taxi')).toBeNull());
+    expect(await status(record)).toBe(200);
+
+    await user.click(toast.getByRole('button', { name: 'Undo' }));
+    expect(await toast.findByText('Claim “Undone taxi” restored')).toBeInTheDocument();
+    expect(await screen.findByText('Undone taxi', {}, { timeout: 10_000 })).toBeInTheDocument();
+    const link = toast.getByRole('link', { name: 'Open “Undone taxi”' });
+    await user.click(link);
+    expect(await screen.findByRole('heading', { name: 'Undone taxi', level: 1 })).toBeInTheDocument();
+    expect(await status(record)).toBe(200);
+  });
+
+  it('is sent when its window ends', async () => {
+    const record = await claim({ title: 'Gone taxi' });
+    const { toast } = await deleteClaim(record, 300);
+    await waitFor(async () => expect(await status(record)).toBe(404), { timeout: 5_000 });
+    await waitFor(() => expect(toast.queryByRole('button', { name: 'Undo' })).toBeNull());
+  });
+
+  it('refused when it is sent (changed meanwhile): the record is back, and a toast says why', async () => {
+    const record = await claim({ title: 'Contested taxi' });
+    const { user, toast } = await deleteClaim(record, 1_500);
+    const renamed = await w.api(
+      'ann',
+      'PATCH',
+      `/api/claims/${String(record['id'])}`,
+      { title: 'Contested taxi (kept)' },
+      { 'if-match': `"${String(record['version'])}"` },
+    );
+    expect(renamed.status).toBe(200);
+    expect(toast.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    const refused = await messages().findByText(
+      'Claim “Contested taxi” was not deleted: Someone else changed this record since you opened it. Reload to see their changes.',
+      {},
+      { timeout: 10_000 },
+    );
+    const error = within(refused.closest('[data-toast]') as HTMLElement);
+    expect(refused.closest('[data-toast]')).toHaveAttribute('data-toast', 'error');
+    expect(await status(record)).toBe(200);
+    expect(
+      await screen.findByRole('link', { name: 'Contested taxi (kept)' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    await user.click(error.getByRole('link', { name: 'Open “Contested taxi”' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Contested taxi (kept)', level: 1 }),
+    ).toBeInTheDocument();
+  });
+
+  it('is sent at once, with keepalive, when the page goes', async () => {
+    const record = await claim({ title: 'Left taxi' });
+    const sent: RequestInit[] = [];
+    await deleteClaim(record, 60_000, (f) => (input, init) => {
+      if (init?.method === 'DELETE') sent.push(init);
+      return f(input, init);
+    });
+    expect(await status(record)).toBe(200);
+    window.dispatchEvent(new Event('pagehide'));
+    // the request left before the event's handler returned
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ keepalive: true, credentials: 'same-origin' });
+    const headers = new Headers(sent[0]?.headers);
+    expect(headers.get('if-match')).toBe(`"${String(record['version'])}"`);
+    expect(headers.get(CSRF_HEADER)).toBe(CSRF_HEADER_VALUE);
+    await waitFor(async () => expect(await status(record)).toBe(404));
   });
 });
 

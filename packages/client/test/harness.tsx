@@ -180,6 +180,8 @@ export function renderApp(
      * The spec's default when not given.
      */
     locale?: string;
+    /** How long a delete is held for its Undo (the toast's 8 s unless given). */
+    undoMs?: number;
   } = {},
 ) {
   const jar = { cookie: options.as === undefined ? undefined : w.users[options.as]?.cookie };
@@ -189,6 +191,7 @@ export function renderApp(
     now: options.now ?? w.server.clock.now,
     ...(options.streams === undefined ? {} : { eventSource: options.streams.open }),
     wanted: options.locale === undefined ? [] : [options.locale],
+    ...(options.undoMs === undefined ? {} : { undoMs: options.undoMs }),
   });
   const history = guardHistory(
     UNSAFE_createMemoryHistory({ initialEntries: [options.path ?? '/'], v5Compat: true }),

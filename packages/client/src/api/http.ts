@@ -76,6 +76,8 @@ export interface RequestOptions {
    * again after a lost answer); otherwise each write gets a new one, kept across the retries.
    */
   readonly idempotencyKey?: string;
+  /** Sent with `keepalive`: it outlives the page (a held delete sent as the page goes). */
+  readonly keepalive?: boolean;
 }
 
 export interface HttpOptions {
@@ -156,6 +158,7 @@ export function createHttp(options: HttpOptions): Http {
         headers,
         credentials: 'same-origin',
         signal,
+        ...(init.keepalive === true ? { keepalive: true } : {}),
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
     } catch (error) {

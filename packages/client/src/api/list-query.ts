@@ -5,6 +5,7 @@
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type Entity, LIST_PARAMS, type ListPage } from '@ninefold/model';
+import { isHeld } from '../feedback/held-deletes';
 import { type Http } from './http';
 
 /**
@@ -48,9 +49,18 @@ export function recordListOptions(http: Http, entity: Entity, params: ListParams
       const query = listQuery(params);
       if (pageParam === null) query[LIST_PARAMS.total] = 'true';
       else query[LIST_PARAMS.cursor] = pageParam;
-      return http.get<ListPage>(entity.resource, { query, signal });
+      return http.get<ListPage>(entity.resource, { query, signal }).then((page) => withoutHeld(entity, page));
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last: ListPage) => last.nextCursor,
   });
+}
+
+/** A page without the records whose delete is held for its Undo (`held-deletes.ts`). */
+function withoutHeld(entity: Entity, page: ListPage): ListPage {
+  const rows = page.data.filter((row) => !isHeld(entity.name, row.id));
+  if (rows.length === page.data.length) return page;
+  const total =
+    page.total === undefined ? {} : { total: Math.max(0, page.total - (page.data.length - rows.length)) };
+  return { ...page, data: rows, ...total };
 }

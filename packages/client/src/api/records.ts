@@ -8,11 +8,13 @@ import {
   type Entity,
   type HistoryPage,
   type HttpMethod,
+  type ListPage,
   type Model,
   type SessionUser,
   type Value,
 } from '@ninefold/model';
 import {
+  type InfiniteData,
   type QueryClient,
   keepPreviousData,
   useInfiniteQuery,
@@ -103,16 +105,19 @@ function useWrite(entity: Entity) {
   const client = useQueryClient();
   return {
     client,
-    send<T>(write: {
-      kind: WriteKind;
-      method: HttpMethod;
-      path: string;
-      recordId: string | null;
-      body?: Readonly<Record<string, Value>>;
-      version?: number;
-      transition?: string;
-      key?: string;
-    }): Promise<T> {
+    send<T>(
+      write: {
+        kind: WriteKind;
+        method: HttpMethod;
+        path: string;
+        recordId: string | null;
+        body?: Readonly<Record<string, Value>>;
+        version?: number;
+        transition?: string;
+        key?: string;
+      },
+      keepalive = false,
+    ): Promise<T> {
       const user = client.getQueryData<SessionUser | null>(SESSION_KEY) ?? null;
       const known =
         write.recordId === null
@@ -129,7 +134,7 @@ function useWrite(entity: Entity) {
         title,
         at: new Date().toISOString(),
       };
-      return sendOrQueue<T>(http, model, user?.id ?? null, queued);
+      return sendOrQueue<T>(http, model, user?.id ?? null, queued, keepalive);
     },
   };
 }
@@ -193,6 +198,63 @@ export function useDeleteRecord(entity: Entity) {
       }),
     onSuccess: (_nothing, input) => settle(client, entity, null, input.id),
   });
+}
+
+/**
+ * A delete held for its Undo (`feedback/held-deletes.ts`), in the caches: `hide` takes the record
+ * out of its entity's loaded lists at once (and `isHeld` out of those read again), `restore` shows
+ * it again, `send` sends the delete with the version it was based on (settling as any delete, or
+ * restoring on a failure, which it rethrows), and `leave` sends it with `keepalive` as the page goes.
+ */
+export function useHeldDelete(entity: Entity) {
+  const { client, send } = useWrite(entity);
+  const write = (input: { id: string; version: number }) => ({
+    kind: 'delete' as const,
+    method: 'DELETE' as const,
+    path: recordPath(entity, input.id),
+    recordId: input.id,
+    version: input.version,
+  });
+  const restore = () => {
+    void client.invalidateQueries({ queryKey: recordKeys.all(entity.name) });
+    void client.invalidateQueries({ queryKey: DASHBOARDS_KEY });
+  };
+  return {
+    hide(id: string): void {
+      client.setQueriesData<InfiniteData<ListPage>>(
+        { queryKey: [...recordKeys.all(entity.name), 'list'] },
+        (data) =>
+          data === undefined
+            ? data
+            : {
+                ...data,
+                pages: data.pages.map((page) =>
+                  page.data.some((row) => row.id === id)
+                    ? {
+                        ...page,
+                        data: page.data.filter((row) => row.id !== id),
+                        ...(page.total === undefined ? {} : { total: Math.max(0, page.total - 1) }),
+                      }
+                    : page,
+                ),
+              },
+      );
+    },
+    restore,
+    async send(input: { id: string; version: number }): Promise<void> {
+      try {
+        await send<void>(write(input));
+      } catch (error) {
+        restore();
+        throw error;
+      }
+      settle(client, entity, null, input.id);
+    },
+    leave(input: { id: string; version: number }): void {
+      // the request leaves (or the write is queued) before this returns; no one waits for the answer
+      send<void>(write(input), true).catch(() => undefined);
+    },
+  };
 }
 
 export function useFireTransition(entity: Entity) {

@@ -38,6 +38,8 @@ export function createAppParts(
     eventSource?: OpenEventSource;
     /** The locales the reader wants, most wanted first; the browser's by default. */
     wanted?: readonly string[];
+    /** How long a delete is held for its Undo; tests shorten it. */
+    undoMs?: number;
   } = {},
 ): AppParts {
   const queryClient = new QueryClient({
@@ -67,6 +69,7 @@ export function createAppParts(
     http,
     now: options.now ?? (() => new Date()),
     ...(options.eventSource === undefined ? {} : { eventSource: options.eventSource }),
+    ...(options.undoMs === undefined ? {} : { undoMs: options.undoMs }),
   };
   const i18n = createI18n({
     locales: model.product.locales,

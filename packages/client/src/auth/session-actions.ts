@@ -6,6 +6,7 @@ import { API_PATHS, type MfaChallengeAnswer, type SessionAnswer } from '@ninefol
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useHttp } from '../runtime/runtime';
 import { SESSION_KEY } from './session';
+import { flushAll } from '../feedback/held-deletes';
 
 /**
  * Signs in with a password. The answer is the session, or, for a user with two-step sign-in on, a
@@ -37,7 +38,11 @@ export function useSignOut() {
   const http = useHttp();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => http.request<void>('DELETE', API_PATHS.session),
+    // a delete held for its Undo is sent while the session still stands
+    mutationFn: async () => {
+      await flushAll();
+      return http.request<void>('DELETE', API_PATHS.session);
+    },
     onSettled: () => {
       // nothing of one user's data stays in memory for the next
       client.clear();

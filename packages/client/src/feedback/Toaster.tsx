@@ -10,10 +10,7 @@ import { Anchor, Button, Group, Notification, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../i18n/I18nProvider';
-import { type Toast, type ToastStore } from './toasts';
-
-/** How long a toast stays: long enough to read it and reach its Undo ("a few seconds"). */
-const SHOWN_MS = 8000;
+import { TOAST_MS, type Toast, type ToastStore } from './toasts';
 
 export default function Toaster({ store, toasts }: { store: ToastStore; toasts: readonly Toast[] }) {
   return (
@@ -33,7 +30,7 @@ function ToastView({ store, toast }: { store: ToastStore; toast: Toast }) {
   // each change of the toast (a note, Undo's outcome) gives it its full time again
   useEffect(() => {
     if (held || undoing) return;
-    const timer = setTimeout(() => store.handle(toast.id).dismiss(), SHOWN_MS);
+    const timer = setTimeout(() => store.handle(toast.id).dismiss(), TOAST_MS);
     return () => clearTimeout(timer);
   }, [held, undoing, store, toast]);
 

@@ -42,6 +42,12 @@ export interface ToastStore {
   subscribe(listener: () => void): () => void;
 }
 
+/**
+ * How long a toast stays: long enough to read it and reach its Undo ("a few seconds"); a held
+ * delete's Undo window too (`held-deletes.ts`).
+ */
+export const TOAST_MS = 8000;
+
 /** At most this many toasts at once: a burst of writes keeps the newest. */
 const MOST = 4;
 

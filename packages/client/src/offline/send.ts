@@ -9,9 +9,10 @@ import { type Http, NetworkError, WriteQueued } from '../api/http';
 import { type QueueKey, type QueuedWrite, enqueue, isWaiting, queueKey, readQueue } from './queue';
 
 /** Sends a write as it was made, with its key: the first attempt and every replay alike. */
-export function sendWrite<T>(http: Http, write: QueuedWrite): Promise<T> {
+export function sendWrite<T>(http: Http, write: QueuedWrite, keepalive = false): Promise<T> {
   return http.request<T>(write.method, write.path, {
     idempotencyKey: write.key,
+    ...(keepalive ? { keepalive } : {}),
     ...(write.body === undefined ? {} : { body: write.body }),
     ...(write.version === undefined ? {} : { version: write.version }),
   });
@@ -23,7 +24,8 @@ export const knownOffline = (): boolean => globalThis.navigator?.onLine === fals
 /**
  * Sends a write, or queues it for `userId` when the server cannot be reached and the model queues
  * writes; then it throws `WriteQueued`. A write made while earlier ones wait is queued behind them
- * at once, so that writes reach the server in the order they were made.
+ * at once, so that writes reach the server in the order they were made. With `keepalive` (the page
+ * is going) the request leaves, or the write is queued, before this returns.
  *
  * @example const record = await sendOrQueue<ApiRecord>(http, model, user.id, write);
  */
@@ -32,13 +34,14 @@ export async function sendOrQueue<T>(
   model: Model,
   userId: string | null,
   write: QueuedWrite,
+  keepalive = false,
 ): Promise<T> {
-  if (!model.calls.offlineQueue || userId === null) return sendWrite<T>(http, write);
+  if (!model.calls.offlineQueue || userId === null) return sendWrite<T>(http, write, keepalive);
   const key = queueKey(model, userId);
   let failure: unknown = new NetworkError('offline');
   if (!knownOffline() && !readQueue(key).some(isWaiting)) {
     try {
-      return await sendWrite<T>(http, write);
+      return await sendWrite<T>(http, write, keepalive);
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;
       failure = error;

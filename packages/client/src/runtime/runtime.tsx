@@ -14,6 +14,8 @@ export interface Runtime {
   readonly now: () => Date;
   /** Opens the live stream; the browser's `EventSource` unless given (tests drive a fake one). */
   readonly eventSource?: OpenEventSource;
+  /** How long a delete is held for its Undo (`held-deletes.ts`); the toast's time unless given. */
+  readonly undoMs?: number;
 }
 
 const RuntimeContext = createContext<Runtime | null>(null);

@@ -2,24 +2,32 @@ import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks';
 import { type ApiRecord, type Entity } from '@ninefold/model';
 import { IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, WriteQueued } from '../../api/http';
-import { recordKeys, useDeleteRecord } from '../../api/records';
+import { localProblem } from '@ninefold/model';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, NetworkError, WriteQueued } from '../../api/http';
+import { recordKeys, useHeldDelete } from '../../api/records';
 import { deleteConsequences, useReferences } from '../../api/references';
 import { recordTitle } from '../../api/ref-labels';
-import { useToasts } from '../../feedback/toasts';
+import { heldKey, hold, undo } from '../../feedback/held-deletes';
+import { TOAST_MS, type ToastHandle, useToasts } from '../../feedback/toasts';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../runtime/messages';
-import { useModel } from '../../runtime/runtime';
+import { detailPath } from '../../runtime/paths';
+import { useRuntime } from '../../runtime/runtime';
 import { lowerLabel } from './related';
 
 /**
  * Deletes a record after asking. The dialog first asks what refers to the record (decision 0043):
  * a `restrict` ref that holds it is said, and the delete not offered; what `cascade` deletes and
  * `setNull` empties with it is said before the user confirms. A record someone changed meanwhile
- * (E_CONFLICT) is not deleted: the dialog says so and offers to reload it, so that the user decides
- * on what it is now. A delete through says so in a toast, without a link (the record is gone) and
- * without Undo: the server keeps no deleted record to restore (decision 0066).
+ * (E_CONFLICT) is not deleted: the dialog reads it again before letting go, says so and offers to
+ * reload it, so that the user decides on what it is now.
+ *
+ * A confirmed delete is held for its Undo, not sent (decision 0066, update): the record leaves its
+ * lists and the page at once, a toast says it is deleted and offers Undo, and the DELETE goes when
+ * the toast's time ends (`held-deletes.ts`). Undo sends nothing and shows the record again; a
+ * refusal when it is finally sent (someone changed it, the user may no longer) puts it back and
+ * says so in a toast that links to it.
  */
 export function DeleteAction({
   entity,
@@ -33,19 +41,82 @@ export function DeleteAction({
   /** While a change to the record waits in the offline queue. */
   disabled?: boolean;
 }) {
-  const model = useModel();
+  const { model, http, undoMs = TOAST_MS } = useRuntime();
   const t = useT();
   const client = useQueryClient();
   const [opened, { open, close }] = useDisclosure(false);
-  const remove = useDeleteRecord(entity);
+  const held = useHeldDelete(entity);
   const toasts = useToasts();
-  // a delete kept in the offline queue closes the dialog: the record says it waits
-  const error = remove.error instanceof WriteQueued ? null : remove.error;
+  // before it is held, the record as the server has it now: changed or gone, it is not deleted
+  const remove = useMutation({
+    mutationFn: async () => {
+      try {
+        const now = await http.get<ApiRecord>(`${entity.resource}/${encodeURIComponent(record.id)}`);
+        if (now.version !== record.version) throw new ApiError(localProblem('E_CONFLICT', 409));
+      } catch (e) {
+        // unreachable now: the held delete is sent, or queued, when its time comes
+        if (!(e instanceof NetworkError)) throw e;
+      }
+    },
+    onSuccess: () => {
+      close();
+      holdDelete();
+      onDeleted();
+    },
+  });
+  const error = remove.error;
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 404);
   // what refers to it, asked when the dialog opens: a refusal is said before the user confirms
   const references = useReferences(entity, record.id, opened);
   const consequences =
     references.data === undefined ? null : deleteConsequences(model, entity, references.data);
+
+  /** Hides the record, says so with Undo, and sends the delete when the toast's time ends. */
+  function holdDelete() {
+    const names = { entity: entity.label, title: recordTitle(entity, record) };
+    const path = detailPath(model, entity.name, record.id);
+    const link = path === null ? undefined : { to: path, label: names.title };
+    const input = { id: record.id, version: record.version };
+    const key = heldKey(entity.name, record.id);
+    let toast: ToastHandle | null = null;
+    held.hide(record.id);
+    hold(
+      key,
+      {
+        async send() {
+          // sent: too late to undo
+          toast?.update({ undo: undefined });
+          try {
+            await held.send(input);
+          } catch (e) {
+            toast?.dismiss();
+            const queued = e instanceof WriteQueued;
+            toasts.show({
+              message: queued
+                ? t('detail.deleteQueued', { ...names, reason: describeError(model, e).message })
+                : t('detail.notDeleted', { ...names, reason: describeError(model, e).message }),
+              link,
+              tone: queued ? 'success' : 'error',
+            });
+          }
+        },
+        leave: () => held.leave(input),
+        restore: () => held.restore(),
+      },
+      undoMs,
+    );
+    toast = toasts.show({
+      message: t('detail.deleted', names),
+      undo: {
+        label: t('detail.undo'),
+        run: () => {
+          if (!undo(key)) return Promise.reject(new Error(t('detail.undoTooLate', names)));
+          toast?.update({ link });
+          return Promise.resolve(t('detail.restored', names));
+        },
+      },
+    });
+  }
 
   function dismiss() {
     close();
@@ -116,25 +187,7 @@ export function DeleteAction({
               loading={remove.isPending}
               // refused before it is tried: a restrict ref holds the record (decision 0043)
               disabled={stale || consequences?.refusal != null}
-              onClick={() =>
-                remove.mutate(
-                  { id: record.id, version: record.version },
-                  {
-                    onSuccess: () => {
-                      toasts.show({
-                        message: t('detail.deleted', {
-                          entity: entity.label,
-                          title: recordTitle(entity, record),
-                        }),
-                      });
-                      onDeleted();
-                    },
-                    onError: (e) => {
-                      if (e instanceof WriteQueued) close();
-                    },
-                  },
-                )
-              }
+              onClick={() => remove.mutate()}
             >
               {t('detail.delete')}
             </Button>

@@ -240,7 +240,9 @@ describe('a claim’s page', () => {
     const { user, history } = await open('ann', record);
     await user.click(actions().getByRole('button', { name: 'Delete' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete claim' }));
-    expect(dialog.getByText('Delete “Parking by mistake”? This cannot be undone.')).toBeInTheDocument();
+    expect(
+      dialog.getByText('Delete “Parking by mistake”? You can undo it for a few seconds.'),
+    ).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(history.location.pathname).toBe('/my-claims'));
     await waitFor(async () =>

@@ -92,7 +92,7 @@ describe('a record’s page in German', () => {
     await user.click(actions.getByRole('button', { name: 'Löschen' }));
     const remove = within(await screen.findByRole('dialog'));
     expect(
-      remove.getByText('„Zugfahrt nach Bern“ löschen? Das kann nicht rückgängig gemacht werden.'),
+      remove.getByText('„Zugfahrt nach Bern“ löschen? Sie können es einige Sekunden lang rückgängig machen.'),
     ).toBeInTheDocument();
     expect(remove.getByRole('button', { name: 'Abbrechen' })).toBeInTheDocument();
   }, 60_000);

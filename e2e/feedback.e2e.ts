@@ -118,3 +118,32 @@ describe('a transition’s toast', () => {
     expect(await axeProblems(page)).toEqual([]);
   });
 });
+
+describe('a delete held for its Undo', () => {
+  test('reaches the server when the page is left before the Undo’s time is up', async () => {
+    const claim = await claimTitled('Parking ticket by mistake');
+    const context = await newContext(browser, example);
+    try {
+      const leaving = await context.newPage();
+      await signInOn(leaving, example, 'employee');
+      await leaving.goto(`/claims/${claim.id}`);
+      await settled(leaving);
+      await leaving.getByRole('button', { name: 'Delete' }).click();
+      const dialog = leaving.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      // the toast offers Undo: the delete has not been sent
+      await leaving.getByRole('button', { name: 'Undo' }).waitFor();
+      const still = await example.api('employee', 'GET', `claims/${claim.id}`);
+      expect(still.status).toBe(200);
+      // the reader goes to another site: the held delete leaves with the page (keepalive)
+      await leaving.goto('about:blank');
+      await expect
+        .poll(async () => (await example.api('employee', 'GET', `claims/${claim.id}`)).status, {
+          timeout: 5_000,
+        })
+        .toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -147,7 +147,9 @@ export async function start(args: readonly string[], io: Io): Promise<number> {
         values.quiet === true
           ? false
           : logFormat === 'json'
-            ? { level: 'info' }
+            ? // through the same stream as the lines `start` prints, in the order they are written
+              // (pino's own destination buffers: the listen line came after the demo accounts)
+              { level: 'info', stream: { write: (line: string) => io.stdout.write(line) } }
             : {
                 level: 'info',
                 stream: prettyLogStream((text) => io.stdout.write(text), palette(io.stdout, io.env)),

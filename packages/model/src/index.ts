@@ -23,4 +23,5 @@ export * from './files-protocol.js';
 export * from './events-protocol.js';
 export * from './i18n.js';
 export * from './localize.js';
+export * from './builtin-user.js';
 export * from './spec-texts.js';

@@ -30,25 +30,6 @@ export function localizeModel(
 }
 
 /**
- * The built-in `User` entity's own words in English, the source of the shipped catalogues'
- * translations (`packages/model/src/catalogue/<language>.json`, beside the built-in messages).
- */
-export const BUILTIN_USER_WORDS = {
-  'User.label': 'User',
-  'User.pluralLabel': 'Users',
-  'User.description': 'A person who signs in, with the roles that decide what they may do.',
-  'User.fields.email.label': 'Email',
-  'User.fields.name.label': 'Name',
-  'User.fields.roles.label': 'Roles',
-  'User.fields.disabled.label': 'Disabled',
-} as const;
-
-/** The keys of {@link BUILTIN_USER_WORDS}. */
-export const BUILTIN_USER_KEYS = Object.keys(
-  BUILTIN_USER_WORDS,
-) as readonly (keyof typeof BUILTIN_USER_WORDS)[];
-
-/**
  * The entities with the built-in `User`'s label, description and own fields' labels in the reader's
  * language (`User.label`, `User.fields.email.label`… of the shipped catalogue); the fields a spec
  * adds to it are the spec's, and keep its words.

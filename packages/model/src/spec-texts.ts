@@ -6,7 +6,8 @@
  * `localizeModel` all speak of the same key. One walk over the model names them all: what it
  * visits is exactly what can be translated.
  */
-import { type Entity, type FacetKey, type Model, type Role } from './model.js';
+import { BUILTIN_USER_FIELDS } from './builtin-user.js';
+import { type Entity, type FacetKey, type Field, type Model, type Role } from './model.js';
 
 /** The translations of a spec, by locale (`fr-FR`), then by key (`entities.Claim.label`). */
 export type SpecTranslations = Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -84,26 +85,34 @@ function walk(model: Model, word: Word): Model {
     description: word(`roles.${name}.description`, role.description),
   }));
   const entities = map(model.entities, (name, entity) => {
-    if (entity.builtin) return withRoleLabels(entity, roles);
     const at = `entities.${name}`;
+    const fieldWords = (f: string, field: Field): Field => ({
+      ...field,
+      label: word(`${at}.fields.${f}.label`, field.label),
+      help: word(`${at}.fields.${f}.help`, field.help),
+      ...(field.valueLabels === undefined
+        ? {}
+        : {
+            // a value with a dot in it cannot be a key's part, so it keeps its label
+            valueLabels: map(field.valueLabels, (v, label) =>
+              v.includes('.') ? label : word(`${at}.fields.${f}.values.${v}`, label),
+            ),
+          }),
+    });
+    // the built-in User's own words are the shipped catalogues' (localize.ts); the fields a spec
+    // adds to it are the spec's, translated by its files
+    if (entity.builtin) {
+      const fields = map(entity.fields, (f, field) =>
+        BUILTIN_USER_FIELDS.has(f) ? field : fieldWords(f, field),
+      );
+      return withRoleLabels({ ...entity, fields }, roles);
+    }
     return {
       ...entity,
       label: word(`${at}.label`, entity.label),
       pluralLabel: word(`${at}.pluralLabel`, entity.pluralLabel),
       description: word(`${at}.description`, entity.description),
-      fields: map(entity.fields, (f, field) => ({
-        ...field,
-        label: word(`${at}.fields.${f}.label`, field.label),
-        help: word(`${at}.fields.${f}.help`, field.help),
-        ...(field.valueLabels === undefined
-          ? {}
-          : {
-              // a value with a dot in it cannot be a key's part, so it keeps its label
-              valueLabels: map(field.valueLabels, (v, label) =>
-                v.includes('.') ? label : word(`${at}.fields.${f}.values.${v}`, label),
-              ),
-            }),
-      })),
+      fields: map(entity.fields, fieldWords),
       children: map(entity.children, (c, child) => ({
         ...child,
         label: word(`${at}.children.${c}.label`, child.label),

@@ -108,15 +108,27 @@ describe('the spec’s words in a locale', () => {
 });
 
 describe('the built-in User in a locale', () => {
-  it('takes its label and its own fields’ labels from the shipped catalogue, a spec’s added field from the spec', () => {
+  it('takes its label and its own fields’ labels from the shipped catalogue, a spec’s added field from the spec’s translation', () => {
     const result = compile(
       source.replace(
         'entities:\n',
         'entities:\n  User:\n    fields:\n      desk: { type: string, label: Desk }\n',
       ),
-      { file: 'claims.yaml', translations: { 'claims.fr-FR.yaml': french } },
+      {
+        file: 'claims.yaml',
+        translations: {
+          'claims.fr-FR.yaml': french.replace(
+            'entities:\n',
+            'entities:\n  User:\n    fields:\n      desk: { label: Bureau }\n',
+          ),
+        },
+      },
     );
     if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    // the field the spec added is one of its texts, the built-in ones are not
+    expect(Object.keys(specTexts(result.model)).filter((key) => key.startsWith('entities.User.'))).toEqual([
+      'entities.User.fields.desk.label',
+    ]);
     const builtins = JSON.parse(
       readFileSync(new URL('../src/catalogue/fr.json', import.meta.url), 'utf8'),
     ) as Record<string, string>;
@@ -124,7 +136,7 @@ describe('the built-in User in a locale', () => {
     expect([user.label, user.pluralLabel]).toEqual(['Utilisateur', 'Utilisateurs']);
     expect(
       Object.fromEntries(Object.entries(user.fields).map(([name, field]) => [name, field.label])),
-    ).toMatchObject({ email: 'E-mail', name: 'Nom', roles: 'Rôles', disabled: 'Désactivé', desk: 'Desk' });
+    ).toMatchObject({ email: 'E-mail', name: 'Nom', roles: 'Rôles', disabled: 'Désactivé', desk: 'Bureau' });
     // English, whose words are the model's own, is left as it is
     const english = localizeModel(result.model, 'en-GB').entities['User']!;
     expect([english.label, english.fields['name']!.label]).toEqual(['User', 'Name']);

@@ -166,6 +166,7 @@ function Section({ section, parent }: { section: RelatedView; parent: ApiRecord 
         ) : list.isPending ? (
           <Stack
             gap={6}
+            role="status"
             aria-busy="true"
             aria-label={t('detail.loadingMany', { entities: lowerFirst(section.heading, locale) })}
           >

@@ -478,7 +478,8 @@ function FiltersPlaceholder({ fields }: { fields: readonly Field[] }) {
 /** Placeholders of a few rows, while the first page or the rows' code loads. */
 function RowsLoading({ label, phone }: { label: string; phone: boolean }) {
   return (
-    <Stack gap={6} aria-busy="true" aria-label={label}>
+    // a status, whose name says what is loading (a plain box may not carry a name)
+    <Stack gap={6} role="status" aria-busy="true" aria-label={label}>
       {[0, 1, 2, 3, 4].map((i) => (
         <Skeleton key={i} height={phone ? 96 : 36} radius="sm" />
       ))}

@@ -185,21 +185,6 @@ export function useUpdateRecord(entity: Entity) {
   });
 }
 
-export function useDeleteRecord(entity: Entity) {
-  const { client, send } = useWrite(entity);
-  return useMutation({
-    mutationFn: (input: { id: string; version: number }) =>
-      send<void>({
-        kind: 'delete',
-        method: 'DELETE',
-        path: recordPath(entity, input.id),
-        recordId: input.id,
-        version: input.version,
-      }),
-    onSuccess: (_nothing, input) => settle(client, entity, null, input.id),
-  });
-}
-
 /**
  * A delete held for its Undo (`feedback/held-deletes.ts`), in the caches: `hide` takes the record
  * out of its entity's loaded lists at once (and `isHeld` out of those read again), `restore` shows

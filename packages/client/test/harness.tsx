@@ -4,16 +4,23 @@
  * tests exercise the same HTTP, permissions and rules as the browser does.
  */
 import { compile, translationLocale } from '@ninefold/language';
-import { type FileInfo, type Model, SESSION_COOKIE } from '@ninefold/model';
+import { MantineProvider } from '@mantine/core';
+import { type Field, type FileInfo, type Model, SESSION_COOKIE } from '@ninefold/model';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { useState } from 'react';
 import { UNSAFE_createMemoryHistory } from 'react-router';
 import { expect } from 'vitest';
 import { CSRF, type TestServer, givenUser, login, testServer } from '@ninefold/testkit';
 import { App, createAppParts } from '../src/app/App';
 import { guardHistory } from '../src/app/history';
+import { productTheme } from '../src/app/theme';
+import { type I18n } from '../src/i18n/i18n';
+import { I18nProvider } from '../src/i18n/I18nProvider';
+import { FilterBar, type ParamChanges } from '../src/screens/list/FilterBar';
+import { withParams } from '../src/screens/list/list-params';
 import { type FakeStreams } from './fake-event-source';
 import { formDataBody, multipart } from './multipart';
 
@@ -219,4 +226,42 @@ export async function openUserMenu(user: UserEvent, name: string): Promise<void>
     expect(screen.getByRole('button', { name: `Account: ${name}` })).not.toHaveAttribute('aria-disabled'),
   );
   await user.click(screen.getByRole('button', { name: `Account: ${name}` }));
+}
+
+/**
+ * A list's filter bar alone, in the app's theme and `i18n`'s language, over the address's query
+ * string as the list keeps it: the changes it asked for, and the query string they made.
+ *
+ * @example const { params, user } = renderFilterBar({ model, entity: 'Claim', fields, i18n }, 'amount[gte]=12.5');
+ */
+export function renderFilterBar(
+  of: { model: Model; entity: string; fields: readonly Field[]; i18n: I18n },
+  initial = '',
+): { changes: ParamChanges[]; params: () => URLSearchParams; user: UserEvent } {
+  const changes: ParamChanges[] = [];
+  let current = new URLSearchParams(initial);
+  function Host() {
+    const [search, setSearch] = useState(current);
+    return (
+      <FilterBar
+        model={of.model}
+        entity={of.entity}
+        fields={[...of.fields]}
+        filters={Object.fromEntries(search)}
+        onChange={(change: ParamChanges) => {
+          changes.push(change);
+          current = withParams(current, change);
+          setSearch(current);
+        }}
+      />
+    );
+  }
+  render(
+    <I18nProvider i18n={of.i18n}>
+      <MantineProvider theme={productTheme(of.model.product.theme)}>
+        <Host />
+      </MantineProvider>
+    </I18nProvider>,
+  );
+  return { changes, params: () => current, user: userEvent.setup() };
 }

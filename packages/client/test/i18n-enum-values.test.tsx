@@ -4,18 +4,11 @@
  * (`entities.Claim.fields.category.values.meals` in `expense-claims.fr-FR.yaml`), never humanised
  * English.
  */
-import { MantineProvider } from '@mantine/core';
 import { localizeModel } from '@ninefold/model';
-import { configure, fireEvent, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { configure, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { productTheme } from '../src/app/theme';
-import { I18nProvider } from '../src/i18n/I18nProvider';
 import { createI18n } from '../src/i18n/i18n';
-import { FilterBar, type ParamChanges } from '../src/screens/list/FilterBar';
-import { withParams } from '../src/screens/list/list-params';
-import { SAMPLE_PDF, modelOf, renderApp, world } from './harness';
+import { SAMPLE_PDF, modelOf, renderApp, renderFilterBar, world } from './harness';
 
 configure({ asyncUtilTimeout: 10_000 });
 
@@ -53,34 +46,17 @@ describe('enum values in French', { timeout: 90_000 }, () => {
     const model = localizeModel(modelOf('expense-claims.md'), 'fr-FR');
     const i18n = createI18n({ locales: ['en-GB', 'fr-FR'], wanted: ['fr-FR'] });
     await i18n.ready();
-    let current = new URLSearchParams();
-    function Host() {
-      const [search, setSearch] = useState(current);
-      return (
-        <FilterBar
-          model={model}
-          entity="Claim"
-          fields={[model.entities['Claim']!.fields['category']!]}
-          filters={Object.fromEntries(search)}
-          onChange={(change: ParamChanges) => {
-            current = withParams(current, change);
-            setSearch(current);
-          }}
-        />
-      );
-    }
-    render(
-      <I18nProvider i18n={i18n}>
-        <MantineProvider theme={productTheme(model.product.theme)}>
-          <Host />
-        </MantineProvider>
-      </I18nProvider>,
-    );
-    await userEvent.setup().click(screen.getByLabelText('Catégorie', { selector: 'input' }));
+    const { params, user } = renderFilterBar({
+      model,
+      entity: 'Claim',
+      fields: [model.entities['Claim']!.fields['category']!],
+      i18n,
+    });
+    await user.click(screen.getByLabelText('Catégorie', { selector: 'input' }));
     expect(await screen.findByRole('option', { name: 'Repas', hidden: true })).toBeInTheDocument();
     expect(screen.queryByRole('option', { name: 'Meals', hidden: true })).toBeNull();
     // jsdom never finishes the dropdown's transition: the option is chosen as a click would
     fireEvent.click(screen.getByRole('option', { name: 'Indemnités kilométriques', hidden: true }));
-    expect(current.get('category[in]')).toBe('mileage');
+    expect(params().get('category[in]')).toBe('mileage');
   });
 });

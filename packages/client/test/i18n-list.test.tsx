@@ -3,18 +3,11 @@
  * state, the column chooser, the export menu, a widget's table toggle) comes from the catalogues,
  * and the filters read numbers and dates as the reader's locale writes them.
  */
-import { MantineProvider } from '@mantine/core';
 import { type Field, type Model, localizeModel } from '@ninefold/model';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { productTheme } from '../src/app/theme';
-import { I18nProvider } from '../src/i18n/I18nProvider';
 import { createI18n } from '../src/i18n/i18n';
-import { FilterBar, type ParamChanges } from '../src/screens/list/FilterBar';
-import { withParams } from '../src/screens/list/list-params';
-import { SAMPLE_PDF, modelOf, renderApp, world } from './harness';
+import { SAMPLE_PDF, modelOf, renderApp, renderFilterBar, world } from './harness';
 
 configure({ asyncUtilTimeout: 10_000 });
 
@@ -114,30 +107,7 @@ describe('the filters in the reader’s locale', () => {
   async function renderFilters(initial: string) {
     const i18n = createI18n({ locales: ['en-GB', 'fr-FR'], wanted: ['fr-FR'] });
     await i18n.ready();
-    let current = new URLSearchParams(initial);
-    function Host() {
-      const [search, setSearch] = useState(current);
-      return (
-        <FilterBar
-          model={model}
-          entity="Claim"
-          fields={fields}
-          filters={Object.fromEntries(search)}
-          onChange={(change: ParamChanges) => {
-            current = withParams(current, change);
-            setSearch(current);
-          }}
-        />
-      );
-    }
-    render(
-      <I18nProvider i18n={i18n}>
-        <MantineProvider theme={productTheme(model.product.theme)}>
-          <Host />
-        </MantineProvider>
-      </I18nProvider>,
-    );
-    return { params: () => current, user: userEvent.setup() };
+    return renderFilterBar({ model, entity: 'Claim', fields, i18n }, initial);
   }
 
   it('reads a date range in day/month order (fr-FR) and a number with a decimal comma', async () => {

@@ -1,15 +1,8 @@
-import { MantineProvider } from '@mantine/core';
 import { type Field } from '@ninefold/model';
-import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { productTheme } from '../src/app/theme';
-import { I18nProvider } from '../src/i18n/I18nProvider';
 import { createI18n } from '../src/i18n/i18n';
-import { FilterBar, type ParamChanges } from '../src/screens/list/FilterBar';
-import { withParams } from '../src/screens/list/list-params';
-import { modelOf } from './harness';
+import { modelOf, renderFilterBar } from './harness';
 
 // The filters of every field type, on their own: what each one puts in the list's query. The
 // examples' screens filter on few types, so the others are checked here on Claim's fields.
@@ -27,32 +20,7 @@ const i18n = createI18n({ locales: model.product.locales, wanted: ['en'] });
 beforeAll(() => i18n.ready());
 
 function renderFilters(initial = '') {
-  const changes: ParamChanges[] = [];
-  let current = new URLSearchParams(initial);
-  function Host() {
-    const [search, setSearch] = useState(current);
-    return (
-      <FilterBar
-        model={model}
-        entity="Claim"
-        fields={fields}
-        filters={Object.fromEntries(search)}
-        onChange={(change) => {
-          changes.push(change);
-          current = withParams(current, change);
-          setSearch(current);
-        }}
-      />
-    );
-  }
-  render(
-    <I18nProvider i18n={i18n}>
-      <MantineProvider theme={productTheme(model.product.theme)}>
-        <Host />
-      </MantineProvider>
-    </I18nProvider>,
-  );
-  return { changes, params: () => current, user: userEvent.setup() };
+  return renderFilterBar({ model, entity: 'Claim', fields, i18n }, initial);
 }
 
 describe('the filters of a list', () => {

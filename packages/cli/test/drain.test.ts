@@ -84,7 +84,8 @@ describe('ninefold start, stopped by SIGTERM', () => {
 
     await waitFor(
       () => stdout + stderr,
-      (t) => t.includes('/docs'),
+      // the demo accounts are printed last
+      (t) => t.includes('/docs') && /\(employee\)$/m.test(t),
       20_000,
       'the server to start',
     );

@@ -203,7 +203,9 @@ for (const dialect of DIALECTS) {
         opened.push(late);
         expect(late.status, query).toBe(200);
         await expect.poll(() => late.messages.some((m) => m.event === STREAM_EVENTS.resync)).toBe(true);
-        expect(late.records()).toEqual([]);
+        // nothing replayed: the resync comes first (what the hub reads after it is live, and may be
+        // a write it had not read yet when the stream opened: the stream stands at its cursor)
+        expect(late.messages.find((m) => m.event !== undefined)?.event, query).toBe(STREAM_EVENTS.resync);
         late.close();
       }
     });

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
+import { startPglite } from './pglite-start.js';
 import { type Listening, type OnNotify, listenTo } from './postgres-listen.js';
 import { postgresPool } from './postgres-pool.js';
 import { sqliteRawReads } from './sqlite-raw-reads.js';
@@ -115,9 +116,7 @@ function openPostgres(url: string, listenUrl: string = url): Database {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  // a development dependency: loaded only when asked for, so production installs do without it
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+  const pglite = await startPglite(dataDir);
   const db = new Kysely({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
   const close = async () => {
     await db.destroy();

@@ -1,11 +1,16 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { SOURCE_ALIASES as alias } from './vitest.aliases.js';
 
 // Tests run against the sources (vitest.aliases.ts). A file's setup (a fresh database of each
 // dialect, a compiled spec) may take a while on a loaded two-core machine: hooks get a minute.
+// One test file a core: the files wait on databases, child processes and clocks about as much as
+// they compute, so Vitest's default (a core left to its own process) left CI's second core idle
+// (decision 0070).
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

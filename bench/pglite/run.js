@@ -1,9 +1,13 @@
-// PGlite start benchmark (decision 0070): what opening an in-memory PGlite database costs, the way
-// the tests open one for every PostgreSQL case when no server is given. The anchor is PGlite's own
-// `PGlite.create()` (initdb in WebAssembly, every time); ours is `startPglite()` (packages/server/
-// src/db/pglite-start.ts: a freshly initialised cluster dumped once, loaded after). Each start is
-// timed to its first answered query, in a child process of its own (as a test worker starts cold),
-// alternating, with the child's peak RSS; medians of the runs.
+// PGlite start benchmark (decision 0070): what opening an in-memory PostgreSQL database costs the
+// tests when no server is given (they open one for every PostgreSQL case). Each way is timed from
+// the call to its first answered query, in a child process of its own (a test worker starts cold),
+// the three in turn, with the child's peak RSS; medians of the runs.
+//
+// - anchor: PGlite's own `PGlite.create()`, which runs initdb in WebAssembly every time;
+// - dump: `startPglite()` (packages/server/src/db/pglite-start.ts), which loads a fresh cluster
+//   dumped once (kept in the temporary folder);
+// - schema: `pgliteSchema()`, what `openDatabase({ pglite: true })` does: a schema of its own in the
+//   process's one PGlite (started the dump's way on first use).
 //
 //   npm run bench:pglite        (tsc -b && node bench/pglite/run.js)
 //   node bench/pglite/run.js --runs 7
@@ -12,30 +16,43 @@ import { fileURLToPath } from 'node:url';
 import { argument, median } from '../lib/stats.js';
 
 const RUNS = Number(argument('--runs', '5'));
-const STARTS = 3; // starts a child makes in turn: a test file opens several databases
+const OPENS = 4; // databases a child opens in turn: a test file opens several
+const KINDS = ['anchor', 'dump', 'schema'];
 
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
   const { PGlite } = await import('@electric-sql/pglite');
-  const { startPglite } = await import('../../packages/server/dist/db/pglite-start.js');
+  const { pgliteSchema, startPglite } = await import('../../packages/server/dist/db/pglite-start.js');
   const times = [];
-  for (let i = 0; i < STARTS; i += 1) {
+  for (let i = 0; i < OPENS; i += 1) {
     const started = performance.now();
-    const db = kind === 'anchor' ? await PGlite.create() : await startPglite();
-    await db.query('select 1');
-    times.push(performance.now() - started);
-    await db.close();
+    if (kind === 'schema') {
+      const { pglite, schema, end } = await pgliteSchema();
+      await pglite.query(`select count(*) from pg_tables where schemaname = '${schema}'`);
+      times.push(performance.now() - started);
+      await end();
+    } else {
+      const db = kind === 'anchor' ? await PGlite.create() : await startPglite();
+      await db.query('select 1');
+      times.push(performance.now() - started);
+      await db.close();
+    }
   }
   const { maxRSS } = process.resourceUsage();
-  process.stdout.write(JSON.stringify({ first: times[0], later: median(times.slice(1)), rssMb: maxRSS / 1024 }));
+  process.stdout.write(
+    JSON.stringify({ first: times[0], later: median(times.slice(1)), rssMb: maxRSS / 1024 }),
+  );
   process.exit(0);
 }
 
 const self = fileURLToPath(import.meta.url);
-const results = { anchor: [], ours: [] };
+const results = Object.fromEntries(KINDS.map((kind) => [kind, []]));
 for (let run = 0; run < RUNS; run += 1) {
-  for (const kind of run % 2 === 0 ? ['anchor', 'ours'] : ['ours', 'anchor']) {
-    results[kind].push(JSON.parse(execFileSync(process.execPath, [self, '--child', kind], { encoding: 'utf8' })));
+  // the order rotated run by run
+  for (let i = 0; i < KINDS.length; i += 1) {
+    const kind = KINDS[(run + i) % KINDS.length];
+    const out = execFileSync(process.execPath, [self, '--child', kind], { encoding: 'utf8' });
+    results[kind].push(JSON.parse(out));
   }
 }
 const summary = (kind) => ({
@@ -44,10 +61,19 @@ const summary = (kind) => ({
   rssMb: median(results[kind].map((r) => r.rssMb)),
 });
 const anchor = summary('anchor');
-const ours = summary('ours');
-const ms = (v) => `${Math.round(v)} ms`;
-console.log(`PGlite start to first answer, ${RUNS} runs, ${STARTS} starts a process (medians)`);
-console.log('                      first start   later starts   peak RSS');
-console.log(`PGlite.create()       ${ms(anchor.first).padStart(11)}   ${ms(anchor.later).padStart(12)}   ${Math.round(anchor.rssMb)} MB`);
-console.log(`startPglite()         ${ms(ours.first).padStart(11)}   ${ms(ours.later).padStart(12)}   ${Math.round(ours.rssMb)} MB`);
-console.log(`ratio (ours/anchor)   ${(ours.first / anchor.first).toFixed(2).padStart(11)}   ${(ours.later / anchor.later).toFixed(2).padStart(12)}`);
+const ms = (v) => `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
+const ratio = (v, of) => `${(v / of).toFixed(3)}×`;
+console.log(
+  `An in-memory PostgreSQL database to its first answer: ${RUNS} runs, ${OPENS} opens a process, medians`,
+);
+console.log('                  first open    later opens   later/anchor   peak RSS');
+for (const [label, kind] of [
+  ['PGlite.create()', 'anchor'],
+  ['startPglite()', 'dump'],
+  ['pgliteSchema()', 'schema'],
+]) {
+  const s = summary(kind);
+  console.log(
+    `${label.padEnd(16)}  ${ms(s.first).padStart(10)}   ${ms(s.later).padStart(11)}   ${ratio(s.later, anchor.later).padStart(12)}   ${Math.round(s.rssMb)} MB`,
+  );
+}

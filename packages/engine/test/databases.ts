@@ -24,6 +24,8 @@ function columns(entity: Entity, dialect: Dialect) {
   return out.map((c) => ({ ...c, type: columnType(c.field, dialect) }));
 }
 
+let pglite: Promise<PGlite> | undefined;
+
 export async function openDb(dialect: Dialect, entity: Entity): Promise<TestDb> {
   const cols = columns(entity, dialect);
   const ddl = (table: string) =>
@@ -73,9 +75,10 @@ export async function openDb(dialect: Dialect, entity: Entity): Promise<TestDb> 
     query = (sql, params = []) => client.query(sql, params as unknown[]);
     end = () => client.end();
   } else {
-    const db = await PGlite.create();
+    // one PGlite for the file's tables, each in a schema of its own: a start costs seconds
+    const db = await (pglite ??= PGlite.create());
     query = (sql, params = []) => db.query(sql, params as unknown[]);
-    end = () => db.close();
+    end = async () => undefined;
   }
   await query(`CREATE SCHEMA ${schema}`);
   const table = `${schema}.rows`;

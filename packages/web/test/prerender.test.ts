@@ -46,7 +46,13 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       const model = exampleModel('expense-claims.md');
-      server = await webServer(dialect, model, { dir: builtClient(), prerender: await clientPrerender() });
+      // what a prerender holds is tested here, not its deadline (the last test's): a loaded machine's
+      // first render, which compiles the client's modules, may take longer than a served page may wait
+      server = await webServer(dialect, model, {
+        dir: builtClient(),
+        prerender: await clientPrerender(),
+        prerenderTimeoutMs: 30_000,
+      });
       const cookies: string[] = [];
       for (const [name, roles] of [
         ['ann', ['employee']],

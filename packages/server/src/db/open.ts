@@ -3,10 +3,11 @@
  */
 import SqliteDatabase from 'better-sqlite3';
 import { basename } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { type DialectName, SQLITE_PRAGMAS } from './dialect.js';
 import { pglitePool } from './pglite-pool.js';
-import { startPglite } from './pglite-start.js';
+import { pgliteSchema, startPglite } from './pglite-start.js';
 import { type Listening, type OnNotify, listenTo } from './postgres-listen.js';
 import { postgresPool } from './postgres-pool.js';
 import { sqliteRawReads } from './sqlite-raw-reads.js';
@@ -116,19 +117,24 @@ function openPostgres(url: string, listenUrl: string = url): Database {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const pglite = await startPglite(dataDir);
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
-  const close = async () => {
-    await db.destroy();
-    if (!pglite.closed) await pglite.close();
-  };
+  // in memory: a schema of the process's one PGlite (`pglite-start.ts`); in a folder: its own PGlite
+  const { pglite, schema, end } =
+    dataDir === undefined ? await pgliteSchema() : await ownPglite(await startPglite(dataDir));
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: pglitePool(pglite, { schema, end }) }) });
   return {
     dialect: 'postgres',
     label: 'PGlite database',
     db,
     selectValues: (text, parameters) => executeValues(db, text, parameters),
-    close,
+    async close() {
+      await db.destroy();
+      await end(); // destroy() leaves alone a pool Kysely never used
+    },
   };
+}
+
+async function ownPglite(pglite: PGlite) {
+  return { pglite, schema: undefined, end: async () => (pglite.closed ? undefined : pglite.close()) };
 }
 
 /**

@@ -1,12 +1,18 @@
 /**
- * Starting PGlite (the tests' PostgreSQL when no server is given) without running initdb each time.
+ * Starting PGlite (the tests' PostgreSQL when no server is given) in a fraction of `PGlite.create()`.
  *
  * `PGlite.create()` on an empty data directory runs initdb in WebAssembly: about 3.5 s of one core on
- * our two-core CI machine, for every database a test opens, and a suite opens hundreds. A freshly
- * initialised cluster is the same every time, so the first start makes one and dumps it, and every
- * later start loads the dump instead (about 0.9 s). The dump is kept in memory for the process, and
- * in the temporary folder, named by PGlite's version, for the processes and test workers after it;
- * a kept dump that does not load is made again. Measured by `bench/pglite` (decision 0070).
+ * our two-core CI machine, and the suite opens a database for every PostgreSQL case, hundreds of
+ * them. Two mechanisms, both measured by `bench/pglite` (decision 0070):
+ *
+ * - **A fresh cluster is loaded, not made.** It is the same every time, so the first start makes
+ *   one and dumps it, and every later start loads the dump (about 1 s). The dump is kept in memory
+ *   for the process, and in the temporary folder, named by PGlite's version, for the processes and
+ *   test workers after it; a kept dump that does not load is made again.
+ * - **In-memory databases are schemas of one PGlite.** A process starts one in-memory PGlite, and
+ *   each in-memory database is a schema of its own in it (as each test database is on a PostgreSQL
+ *   server: `@ninefold/testkit`), made in milliseconds and dropped when the database closes. Their
+ *   pools take turns on its one connection (`pglite-pool.ts`), each with its own `search_path`.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,10 +20,55 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { takeTurn } from './pglite-pool.js';
 
 type PGliteClass = typeof PGlite;
 
 let fresh: Promise<{ dump: Blob; kept: boolean }> | undefined;
+let shared: Promise<PGlite> | undefined;
+let schemas = 0;
+
+/** A database in the process's in-memory PGlite: a schema of its own, dropped by `end` (once). */
+export interface PgliteSchema {
+  readonly pglite: PGlite;
+  readonly schema: string;
+  end(): Promise<void>;
+}
+
+/**
+ * A new schema in the process's one in-memory PGlite, started on first use.
+ *
+ * @example const { pglite, schema, end } = await pgliteSchema();
+ */
+export async function pgliteSchema(): Promise<PgliteSchema> {
+  shared ??= startPglite().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
+  const pglite = await shared;
+  schemas += 1;
+  const schema = `nf_${schemas}`;
+  await exclusively(pglite, `create schema "${schema}"`);
+  let dropped: Promise<unknown> | undefined;
+  return {
+    pglite,
+    schema,
+    async end() {
+      dropped ??= exclusively(pglite, `drop schema if exists "${schema}" cascade`).catch(() => undefined);
+      await dropped;
+    },
+  };
+}
+
+/** Runs a statement in the PGlite's turn: never in the middle of another database's transaction. */
+async function exclusively(pglite: PGlite, statement: string): Promise<void> {
+  const done = await takeTurn(pglite);
+  try {
+    if (!pglite.closed) await pglite.exec(statement);
+  } finally {
+    done();
+  }
+}
 
 /**
  * A new PGlite over a freshly initialised cluster, in memory or in `dataDir` (a folder that already

@@ -4,10 +4,12 @@
  * the file chooser, sees its preview, saves, opens the claim's page and downloads it — the bytes
  * are the upload's. Finance, which may not read a draft, and the auditor, who reads the claim but
  * not its receipt, get 404 for the file's URL. A PDF receipt is previewed in a frame, served inline.
- * No axe problem on the form or the claim's page.
+ * A large receipt sent over a slow connection (throttled through the DevTools protocol) shows its
+ * progress as it goes and is attached once sent; one cancelled halfway leaves the field empty and
+ * the saved claim without a receipt. No axe problem on the form or the claim's page.
  */
 import { readFile } from 'node:fs/promises';
-import { type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type CDPSession, type Locator, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { axeProblems } from './harness/axe.js';
@@ -35,13 +37,49 @@ const PDF = Buffer.from(
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 );
 
-/** Opens the claim form and fills in a title and an amount above the receipt threshold. */
-async function newClaim(page: Page, title: string): Promise<void> {
+/**
+ * A PDF of `size` bytes, as the server sniffs it: the header, then a comment as long as it takes
+ * (a PDF reader skips it), then the rest.
+ */
+function largePdf(size: number): Buffer {
+  const head = Buffer.from('%PDF-1.4\n%');
+  const tail = Buffer.from('\n' + PDF.toString('latin1').slice('%PDF-1.4\n'.length), 'latin1');
+  return Buffer.concat([head, Buffer.alloc(size - head.length - tail.length, 'x'), tail]);
+}
+
+/**
+ * Opens the claim form and fills in a title and an amount (by default above the receipt
+ * threshold).
+ */
+async function newClaim(page: Page, title: string, amount = '120'): Promise<void> {
   await page.goto('/claims/new');
   await settled(page);
   await page.getByRole('textbox', { name: /^Title/ }).fill(title);
-  await page.getByRole('textbox', { name: /^Amount/ }).pressSequentially('120');
+  await page.getByRole('textbox', { name: /^Amount/ }).pressSequentially(amount);
 }
+
+/**
+ * Throttles the page's uploads to `bytesPerSecond` through the DevTools protocol, or lifts the
+ * throttling (null). Downloads are left at full speed.
+ */
+async function throttleUploads(cdp: CDPSession, bytesPerSecond: number | null): Promise<void> {
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond ?? -1,
+  });
+}
+
+/** The value a progress bar shows, or null once it is gone. */
+async function progressOf(bar: Locator): Promise<number | null> {
+  const values = await bar.evaluateAll((bars) => bars.map((b) => b.getAttribute('aria-valuenow')));
+  const [value] = values;
+  return values.length === 1 && typeof value === 'string' ? Number(value) : null;
+}
+
+/** Whether a value is strictly between 0 and 100: an upload under way. */
+const halfway = (value: number | null) => value !== null && value > 0 && value < 100;
 
 /** Chooses a file for the receipt through the browser's file chooser, opened from the drop zone. */
 async function chooseReceipt(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
@@ -138,4 +176,56 @@ describe('files and images', () => {
     expect(await axeProblems(page)).toEqual([]);
     await context.close();
   }, 120_000);
+
+  test('a large receipt shows its progress and is attached; a cancelled one leaves nothing', async () => {
+    const { page, context } = await signIn(browser, example, 'employee');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // 3 MB at 128 kB/s: 24 s if the throttling stayed, far longer than it takes to see it under way
+    const big = largePdf(3 * 1024 * 1024);
+    const slow = 128 * 1024;
+    const field = page.getByRole('group', { name: /^Receipt/ });
+
+    await newClaim(page, 'Conference in Porto');
+    await throttleUploads(cdp, slow);
+    await chooseReceipt(page, { name: 'conference.pdf', mimeType: 'application/pdf', buffer: big });
+    const bar = field.getByRole('progressbar', { name: 'Uploading conference.pdf' });
+    await expect.poll(() => progressOf(bar), { timeout: 15_000 }).toSatisfy(halfway);
+    await throttleUploads(cdp, null);
+    await field.getByRole('button', { name: 'Remove conference.pdf' }).waitFor();
+    expect(await bar.count()).toBe(0);
+    await expect.poll(() => field.textContent()).toContain('conference.pdf uploaded.');
+    const id = await createdClaimId(page);
+    const claim = await example.api<{ receipt: { name: string; size: number; type: string } | null }>(
+      'employee',
+      'GET',
+      `claims/${id}`,
+    );
+    expect(claim.body.receipt).toMatchObject({
+      name: 'conference.pdf',
+      type: 'application/pdf',
+      size: big.length,
+    });
+
+    // a second upload, cancelled while it is sent: nothing attached, no refusal, and a claim saved
+    // without a receipt (below the threshold) has none
+    await newClaim(page, 'Taxi in Porto', '20');
+    await throttleUploads(cdp, slow);
+    await chooseReceipt(page, { name: 'taxi.pdf', mimeType: 'application/pdf', buffer: big });
+    const cancelled = field.getByRole('progressbar', { name: 'Uploading taxi.pdf' });
+    await expect.poll(() => progressOf(cancelled), { timeout: 15_000 }).toSatisfy(halfway);
+    await field.getByRole('button', { name: 'Cancel the upload of taxi.pdf' }).click();
+    await expect.poll(() => field.textContent()).toContain('The upload of taxi.pdf was cancelled.');
+    await throttleUploads(cdp, null);
+    const zone = field.getByRole('button', { name: 'Receipt: choose a file or drop it here' });
+    await zone.waitFor();
+    expect(await zone.getAttribute('data-invalid')).toBeNull();
+    expect(await cancelled.count()).toBe(0);
+    expect(await field.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    expect(await field.textContent()).not.toContain('taxi.pdf uploaded.');
+    const saved = await createdClaimId(page);
+    const taxi = await example.api<{ receipt: unknown }>('employee', 'GET', `claims/${saved}`);
+    expect(taxi.body.receipt ?? null).toBeNull();
+    await context.close();
+  }, 60_000);
 });

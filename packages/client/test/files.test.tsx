@@ -8,6 +8,8 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import type { UploadTransport } from '../src/api/upload';
 import { type World, renderApp, world } from './harness';
 
 /** What a field says while one of its files is still being sent (`fields.stillUploading`). */
@@ -181,6 +183,31 @@ describe('a file field in a form', { timeout: 90_000 }, () => {
     expect(within(receiptField()).queryByRole('img')).toBeNull();
     expect(receiptZone()).toBeInTheDocument();
     expect(within(receiptField()).queryByText(STILL_UPLOADING)).toBeNull();
+  });
+
+  it('shows the share of the request sent, which holds the form around the file too', async () => {
+    const w = await claimsWorld();
+    // a browser's progress counts the request's bytes: the file's and the multipart form's around
+    // them, more than the file's own size for a small file; the transport holds the rest back
+    const told: [number, number][] = [];
+    const upload: UploadTransport = (request) =>
+      new Promise((_, reject) => {
+        for (const [sent, total] of [
+          [100, 1000],
+          [300, 1000],
+        ] as const) {
+          request.onProgress?.(sent, total);
+          told.push([sent, total]);
+        }
+        request.signal?.addEventListener('abort', () => reject(new DOMException('cancelled', 'AbortError')));
+      });
+    renderApp(w, { as: 'ann', path: '/claims/new', upload });
+    await screen.findByRole('textbox', { name: /^Title/ });
+    await userEvent.upload(receiptInput(), png());
+    const bar = await screen.findByRole('progressbar', { name: 'Uploading receipt.png' });
+    expect(told).toHaveLength(2);
+    // 300 of the request's 1,000 bytes: 30 %, whatever the file's 70 bytes
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '30'));
   });
 
   it('removes a saved receipt, and the change saves the claim without it', async () => {

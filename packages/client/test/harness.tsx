@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { UNSAFE_createMemoryHistory } from 'react-router';
 import { expect } from 'vitest';
 import { CSRF, type TestServer, givenUser, login, testServer } from '@ninefold/testkit';
+import type { UploadTransport } from '../src/api/upload';
 import { App, createAppParts } from '../src/app/App';
 import { guardHistory } from '../src/app/history';
 import { productTheme } from '../src/app/theme';
@@ -189,6 +190,8 @@ export function renderApp(
     locale?: string;
     /** How long a delete is held for its Undo (the toast's 8 s unless given). */
     undoMs?: number;
+    /** How uploads are sent, if not over the test's `fetch` (progress told once, at the end). */
+    upload?: UploadTransport;
   } = {},
 ) {
   const jar = { cookie: options.as === undefined ? undefined : w.users[options.as]?.cookie };
@@ -199,6 +202,7 @@ export function renderApp(
     ...(options.streams === undefined ? {} : { eventSource: options.streams.open }),
     wanted: options.locale === undefined ? [] : [options.locale],
     ...(options.undoMs === undefined ? {} : { undoMs: options.undoMs }),
+    ...(options.upload === undefined ? {} : { upload: options.upload }),
   });
   const history = guardHistory(
     UNSAFE_createMemoryHistory({ initialEntries: [options.path ?? '/'], v5Compat: true }),

@@ -8,6 +8,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useMemo, useSyncExternalStore } from 'react';
 import { UNSAFE_createBrowserHistory } from 'react-router';
 import { createHttp } from '../api/http';
+import type { UploadTransport } from '../api/upload';
 import { SESSION_KEY } from '../auth/session';
 import { type I18n, createI18n } from '../i18n/i18n';
 import { FollowDirection, I18nProvider } from '../i18n/I18nProvider';
@@ -40,6 +41,8 @@ export function createAppParts(
     wanted?: readonly string[];
     /** How long a delete is held for its Undo; tests shorten it. */
     undoMs?: number;
+    /** How uploads are sent (`XMLHttpRequest` in a browser, over `fetch` when one is given). */
+    upload?: UploadTransport;
   } = {},
 ): AppParts {
   const queryClient = new QueryClient({
@@ -57,6 +60,7 @@ export function createAppParts(
   const http = createHttp({
     calls: model.calls,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.upload === undefined ? {} : { upload: options.upload }),
     onUnauthenticated: (problem) => {
       // a failed sign-in is a 401 too, but there is no session to end then
       if (problem.code !== 'E_INVALID_CREDENTIALS' && queryClient.getQueryData(SESSION_KEY) != null) {

@@ -67,7 +67,12 @@ export function useUploads(
       uploadFile(http, file, {
         ...(entity === undefined ? {} : { entity, field: field.name }),
         signal: controller.signal,
-        onProgress: (sent) => update(key, (upload) => ({ ...upload, sent })),
+        // the request's bytes are the file's and the form's around it: its share sent, of the file
+        onProgress: (sent, total) =>
+          update(key, (upload) => ({
+            ...upload,
+            sent: total > 0 ? Math.round(upload.size * Math.min(1, sent / total)) : upload.sent,
+          })),
       }).then(
         (info) => {
           controllers.current.delete(key);

@@ -7,6 +7,10 @@ import { SOURCE_ALIASES as alias } from './vitest.aliases.js';
 // One test file a core: the files wait on databases, child processes and clocks about as much as
 // they compute, so Vitest's default (a core left to its own process) left CI's second core idle
 // (decision 0070).
+// The AWS SDK's notice that its 2027 releases need Node 22 (README: Node 20.19+ and 22+ are
+// supported, and the lockfile pins the SDK): told once per worker, it buried the test report.
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+
 export default defineConfig({
   resolve: { alias },
   test: {

@@ -32,6 +32,7 @@ import {
   memoryCounters,
   openCounterStore,
   resolveWebhooks,
+  scheduleFileSweep,
 } from '@ninefold/server';
 import { webApp } from '@ninefold/web';
 import { describePrepared, prepareSchema } from './deploy-schema.js';
@@ -180,6 +181,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       others: presence?.others ?? null,
     });
     for (const line of describePrepared(prepared)) print(line);
+    // the daily sweep of bytes no row names, pending from the first start on (decision 0071)
+    await scheduleFileSweep(database.db, new Date());
     const demoAccounts =
       options.demo === true
         ? await seedDemo(database, files, model, env, options.demoData !== false, print)

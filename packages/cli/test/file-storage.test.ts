@@ -1,14 +1,16 @@
 /**
  * Where `ninefold start` and `ninefold worker` keep files (decision 0052): the data folder's
  * `files/` by default, the S3 of STORAGE_URL when set, said in the start log without credentials;
- * a STORAGE_URL that cannot be used stops them with one clear line, before anything is opened.
+ * a STORAGE_URL that cannot be used stops them with one clear line, before anything is opened. A
+ * start sweeps the store at once, then a day on (decision 0071).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestS3Server, startS3Server } from '@ninefold/testkit';
+import { FILE_REMOVE_JOB, FILE_SWEEP_JOB, ORPHAN_AGE_MS, SWEEP_EVERY_MS, TABLES } from '@ninefold/server';
 import { main } from '../src/main.js';
 import { type RunningServer } from '../src/start-server.js';
 
@@ -53,6 +55,40 @@ describe('ninefold start: files', () => {
     }
   });
 
+  it('sweeps the store at start: an old temporary file goes, bytes no row names get their removal', async () => {
+    const data = join(dir, 'swept');
+    const orphan = '019ab3c2-7f10-7a3e-9c4d-2b8f0e6a1d55';
+    const old = new Date(Date.now() - 2 * ORPHAN_AGE_MS);
+    // what a process killed between the bytes and the row, and one killed mid-upload, leave
+    mkdirSync(join(data, 'files', '01'), { recursive: true });
+    mkdirSync(join(data, 'files', 'tmp'));
+    for (const path of [join(data, 'files', '01', orphan), join(data, 'files', 'tmp', 'killed.part')]) {
+      writeFileSync(path, 'bytes');
+      utimesSync(path, old, old);
+    }
+    const started = Date.now();
+    const { code, stderr, server } = await run(startArgs(data), {});
+    try {
+      expect([code, stderr]).toEqual([0, '']);
+      const jobs = async (kind: string) =>
+        server!.database.db.selectFrom(TABLES.jobs).selectAll().where('kind', '=', kind).execute();
+      // the first sweep runs at once, and writes the next a day on
+      await expect
+        .poll(async () => (await jobs(FILE_SWEEP_JOB)).map((job) => job['state']).sort(), { timeout: 10_000 })
+        .toEqual(['done', 'pending']);
+      expect(existsSync(join(data, 'files', 'tmp', 'killed.part'))).toBe(false);
+      const next = (await jobs(FILE_SWEEP_JOB)).find((job) => job['state'] === 'pending');
+      expect(Number(next?.['run_at'])).toBeGreaterThanOrEqual(started + SWEEP_EVERY_MS);
+      // the orphan's removal an hour on: its bytes are there until then
+      const [removal] = await jobs(FILE_REMOVE_JOB);
+      expect(JSON.parse(String(removal?.['payload']))).toEqual({ file: orphan });
+      expect(Number(removal?.['run_at'])).toBeGreaterThanOrEqual(started + ORPHAN_AGE_MS);
+      expect(existsSync(join(data, 'files', '01', orphan))).toBe(true);
+    } finally {
+      await server?.close();
+    }
+  });
+
   it('keeps files in the S3 of STORAGE_URL, named without its credentials', async () => {
     const env = s3.env('started');
     const { code, stdout, stderr, server } = await run(startArgs(join(dir, 's3')), env);
@@ -64,7 +100,7 @@ describe('ninefold start: files', () => {
       await server!.files.put('f_started', Readable.from([Buffer.from('in the bucket')]));
       expect(existsSync(join(dir, 's3', 'files'))).toBe(false);
       const keys: string[] = [];
-      for await (const key of server!.files.keys()) keys.push(key);
+      for await (const { key } of server!.files.keys()) keys.push(key);
       expect(keys).toEqual(['f_started']);
     } finally {
       await server?.close();

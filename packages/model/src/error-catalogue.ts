@@ -195,6 +195,15 @@ export const BUILTIN_ERRORS = [
     builtin: true,
   },
   {
+    code: 'E_RANGE_NOT_SATISFIABLE',
+    status: 416,
+    message: 'This part of the file cannot be sent: the file is {size, number} bytes long.',
+    description:
+      'A download’s Range holds none of the file’s bytes (it starts at or beyond its end); the answer’s Content-Range, bytes */<size>, says the size.',
+    field: null,
+    builtin: true,
+  },
+  {
     code: 'E_UNIQUE',
     status: 409,
     message: 'Another record already has this {field}.',

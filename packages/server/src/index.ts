@@ -46,13 +46,21 @@ export { enqueueJob, type NewJob, type Enqueued, DEFAULT_MAX_ATTEMPTS } from './
 export { JobRunner, type JobRunnerOptions } from './jobs/runner.js';
 export { type Job, type JobHandler, type JobHandlers, type JobState, JOB_STATES } from './jobs/job.js';
 export { productJobHandlers, type JobContext } from './jobs/kinds.js';
-export { type FileStore, type ByteRange } from './files/store.js';
+export { type FileStore, type ByteRange, type StoredKey } from './files/store.js';
 export { diskFileStore } from './files/disk-store.js';
 export { s3FileStore, type S3StoreOptions } from './files/s3-store.js';
 export { openFileStore } from './files/open-store.js';
 export { parseStorageUrl, describeS3, StorageUrlError, type S3Location } from './files/storage-url.js';
-export { checkFileKey, fileKeys, FileKeyError } from './files/keys.js';
+export { checkFileKey, fileKeys, fileOfKey, FileKeyError } from './files/keys.js';
 export { FILE_EXPIRE_JOB, FILE_REMOVE_JOB, type FileJobPayload } from './files/lifecycle.js';
+export {
+  FILE_SWEEP_JOB,
+  ORPHAN_AGE_MS,
+  SWEEP_EVERY_MS,
+  scheduleFileSweep,
+  sweepFiles,
+  type SweepOutcome,
+} from './files/sweep.js';
 export { EFFECTS_JOB, fanOutSequence } from './effects/fan-out.js';
 export { scheduleJob, cancelJob, type ScheduledJob } from './jobs/schedule.js';
 export { TIMER_JOB, timerKey, type TimerPayload } from './timers/schedule.js';

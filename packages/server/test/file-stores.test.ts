@@ -1,13 +1,14 @@
 /**
  * One contract, two stores (decisions 0050, 0052): the disk store in a temporary directory and the
  * S3 store against s3rver started here behave alike. A put then a get gives the same bytes, a range
- * gives those bytes, a delete removes them, `keys()` lists exactly what is stored (page after page);
- * a body that fails halfway leaves nothing under its key (and no temporary file); 50 MB pass through
+ * gives those bytes, a delete removes them, `keys()` lists exactly what is stored (page after page)
+ * and when each was written; a body that fails halfway leaves nothing under its key (and no
+ * temporary file), and the disk's temporary files of killed uploads go once old; 50 MB pass through
  * streamed; a key that is a path is refused. Then `openFileStore`: which store `STORAGE_URL` selects,
  * and the clear refusal of one that cannot be used.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,6 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestS3Server, startS3Server } from '@ninefold/testkit';
 import {
   type FileStore,
+  type StoredKey,
   FileKeyError,
   StorageUrlError,
   diskFileStore,
@@ -68,7 +70,7 @@ const text = async (stream: Readable | null) => (await bytes(stream))?.toString(
 
 async function allKeys(store: FileStore): Promise<string[]> {
   const keys: string[] = [];
-  for await (const key of store.keys()) keys.push(key);
+  for await (const { key } of store.keys()) keys.push(key);
   return keys.sort();
 }
 
@@ -135,6 +137,20 @@ describe.each(['disk', 's3'] as const)('the %s store', (kind) => {
     expect(await allKeys(other)).toEqual(['f_elsewhere']);
   });
 
+  it('says when the bytes under each key were written', async () => {
+    const store = subject.make();
+    // S3 dates to the second, the disk to its clock's tick
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    await store.put('f_dated', Readable.from([Buffer.from('x')]));
+    const after = Date.now();
+    const listed: StoredKey[] = [];
+    for await (const entry of store.keys()) listed.push(entry);
+    expect(listed.map((entry) => entry.key)).toEqual(['f_dated']);
+    const at = listed[0]!.modifiedAt.getTime();
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(after);
+  });
+
   it('leaves nothing under a key when the body fails halfway', async () => {
     const store = subject.make();
     await expect(store.put('f_cut', generated(2 * MB, { failAfter: MB }))).rejects.toThrow(
@@ -143,6 +159,8 @@ describe.each(['disk', 's3'] as const)('the %s store', (kind) => {
     expect(await store.get('f_cut')).toBeNull();
     expect(await allKeys(store)).toEqual([]);
     expect(subject.leftovers(store)).toEqual([]);
+    // nor anything for a sweep to remove, even an hour on
+    expect(await store.removeLeftovers(new Date(Date.now() + 3_600_000))).toBe(0);
   });
 
   it('leaves nothing under a key when the body fails after several parts were sent', async () => {
@@ -188,6 +206,25 @@ describe.each(['disk', 's3'] as const)('the %s store', (kind) => {
 });
 
 describe('the disk store', () => {
+  it('removes the temporary files last written before a time, and nothing else', async () => {
+    const root = join(tempDir(), 'files');
+    const store = diskFileStore(root);
+    await store.put('f_kept', Readable.from([Buffer.from('x')]));
+    // what a process killed mid-upload leaves, an hour ago and now; and a file that is no upload's
+    const tmp = join(root, 'tmp');
+    for (const name of ['killed.part', 'writing.part', 'notes.txt']) writeFileSync(join(tmp, name), 'half');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const earlier = new Date(hourAgo.getTime() - 1000);
+    utimesSync(join(tmp, 'killed.part'), earlier, earlier);
+    utimesSync(join(tmp, 'notes.txt'), earlier, earlier);
+    expect(await store.removeLeftovers(hourAgo)).toBe(1);
+    expect(readdirSync(tmp).sort()).toEqual(['notes.txt', 'writing.part']);
+    expect(await store.removeLeftovers(hourAgo)).toBe(0);
+    expect(await allKeys(store)).toEqual(['f_kept']);
+    // a store that never wrote has no temporary folder, and nothing to remove
+    expect(await diskFileStore(join(tempDir(), 'files')).removeLeftovers(new Date())).toBe(0);
+  });
+
   it('writes nothing outside its root for a refused key', async () => {
     const dir = tempDir();
     const store = diskFileStore(join(dir, 'files'));

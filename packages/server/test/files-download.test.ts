@@ -163,9 +163,24 @@ describe.each(DIALECTS)('downloads (%s)', (dialect) => {
     expect(tail.body).toBe('%%EOF\n');
     const open = await range(`bytes=${PDF.length - 2}-`);
     expect(open.body).toBe('F\n');
+    // none of the bytes: a problem like any refusal, with the size in Content-Range and none of
+    // the bytes' headers (it is neither kept for an hour nor saved under the file's name)
     const beyond = await range(`bytes=${PDF.length}-`);
     expect(beyond.statusCode).toBe(416);
     expect(beyond.headers['content-range']).toBe(`bytes */${PDF.length}`);
+    expect(beyond.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(problem(beyond)).toMatchObject({
+      status: 416,
+      code: 'E_RANGE_NOT_SATISFIABLE',
+      message: `This part of the file cannot be sent: the file is ${PDF.length} bytes long.`,
+    });
+    expect(beyond.headers['cache-control']).toBe('private, no-store');
+    expect(beyond.headers['content-disposition']).toBeUndefined();
+    const none = await range('bytes=-0');
+    expect([none.statusCode, problem(none).code]).toEqual([416, 'E_RANGE_NOT_SATISFIABLE']);
+    expect(none.headers['content-range']).toBe(`bytes */${PDF.length}`);
+    // a copy that is current wins over a range of none of the bytes
+    expect((await range(`bytes=${PDF.length}-`, { 'if-none-match': etag })).statusCode).toBe(304);
     // several ranges, nonsense, or an If-Range for other bytes: the whole file
     expect((await range('bytes=0-1,4-5')).statusCode).toBe(200);
     expect((await range('pages=1-2')).statusCode).toBe(200);

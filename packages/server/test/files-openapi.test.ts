@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document of records with file fields (decision 0054): still valid OpenAPI 3.1 (an
- * independent validator), a file field read as the `FileInfo` object (a list of them when `many`)
- * and written as an id or `{ id }`.
+ * independent validator), the download's 416 a problem with its `Content-Range`, a file field read
+ * as the `FileInfo` object (a list of them when `many`) and written as an id or `{ id }`.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { openApiDocument } from '../src/index.js';
 import { receiptsModel } from './files-records-world.js';
 
 type Schemas = Record<string, { properties: Record<string, Record<string, unknown>> }>;
+type Json = Record<string, unknown>;
 
 describe('OpenAPI of file fields', () => {
   const doc = openApiDocument(receiptsModel());
@@ -18,6 +19,19 @@ describe('OpenAPI of file fields', () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('answers a range of none of the bytes with its problem and Content-Range', () => {
+    const download = (doc['paths'] as Record<string, Record<string, { responses: Record<string, Json> }>>)[
+      '/api/files/{id}'
+    ]?.['get'];
+    const refused = download?.responses['416'];
+    expect(refused?.['headers']).toMatchObject({ 'Content-Range': { schema: { type: 'string' } } });
+    expect(refused?.['content']).toMatchObject({
+      'application/problem+json': {
+        schema: { allOf: [{}, { properties: { code: { enum: ['E_RANGE_NOT_SATISFIABLE'] } } }] },
+      },
+    });
   });
 
   it('reads a file as its FileInfo and takes its id or { id } in a write', () => {

@@ -26,7 +26,7 @@ function bucket(): FileStore {
 
 async function keys(store: FileStore): Promise<string[]> {
   const out: string[] = [];
-  for await (const key of store.keys()) out.push(key);
+  for await (const { key } of store.keys()) out.push(key);
   return out.sort();
 }
 

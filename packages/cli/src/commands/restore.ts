@@ -102,6 +102,9 @@ export async function restore(args: readonly string[], io: Io): Promise<number> 
 async function occupant(dataDir: string, files: FileStore): Promise<string | null> {
   const names = await readdir(dataDir).catch(() => []);
   if (names.length > 0) return `the data folder ${dataDir}`;
-  const first = await files.keys()[Symbol.asyncIterator]().next();
+  const keys = files.keys()[Symbol.asyncIterator]();
+  const first = await keys.next();
+  // one key is enough: the listing stops there (the disk's closes its folder)
+  await keys.return?.();
   return first.done === true ? null : files.description;
 }

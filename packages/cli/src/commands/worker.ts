@@ -12,6 +12,7 @@ import {
   openFileStore,
   productJobHandlers,
   registerInstance,
+  scheduleFileSweep,
 } from '@ninefold/server';
 import { describePrepared, prepareSchema, SchemaIncompatibleError } from '../deploy-schema.js';
 import { describeUnset, unsetVariables } from '../environment.js';
@@ -112,8 +113,10 @@ export async function worker(args: readonly string[], io: Io): Promise<number> {
   let handlers;
   try {
     handlers = productJobHandlers({ model, database, files, env });
+    // the daily sweep of bytes no row names, pending from the first start on (decision 0071)
+    await scheduleFileSweep(database.db, new Date());
   } catch (error) {
-    // a webhook the environment does not set right (WebhookConfigError names it)
+    // a webhook the environment does not set right (WebhookConfigError names it), or the database
     await presence.release().catch(() => undefined);
     await database.close();
     io.stderr.write(`Could not start: ${(error as Error).message}

@@ -1,11 +1,14 @@
 /**
- * The file store on the local disk (decision 0050): each key under `<root>/<two characters>/<key>`,
- * so no directory holds more than a few thousand files. A file is written to `<root>/tmp/` first,
+ * The file store on the local disk (decision 0050): each key under `<root>/<two characters>/<key>`.
+ * Ids are UUIDv7, whose first characters are a time: nearly every file is in one shard, which
+ * `keys()` therefore reads as a stream (decision 0071). A file is written to `<root>/tmp/` first,
  * flushed, and renamed into place once whole, so a reader never sees half a file and an interrupted
- * upload leaves nothing under its key (and its temporary file is removed).
+ * upload leaves nothing under its key (and its temporary file is removed). Only a process killed
+ * mid-upload leaves a temporary file behind: `removeLeftovers` takes it once it is old (the sweep,
+ * decision 0071).
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { type Dirent, createWriteStream } from 'node:fs';
+import { mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +18,9 @@ import { type ByteRange, type FileStore } from './store.js';
 
 /** Where temporary files are written: not a shard (a shard's name is two characters). */
 const TMP = 'tmp';
+
+/** The ending of a temporary file's name. */
+const PART = '.part';
 
 /** How much a read of a stored file takes at once. */
 const READ_CHUNK = 1024 * 1024;
@@ -32,7 +38,7 @@ export function diskFileStore(root: string): FileStore {
     async put(key, body) {
       const path = pathOf(key);
       await mkdir(tmp, { recursive: true });
-      const partial = join(tmp, `${randomUUID()}.part`);
+      const partial = join(tmp, `${randomUUID()}${PART}`);
       try {
         // flush: the bytes are on the disk before the rename makes them the key's
         await pipeline(body, createWriteStream(partial, { flags: 'wx', flush: true }));
@@ -66,10 +72,51 @@ export function diskFileStore(root: string): FileStore {
     async *keys() {
       for (const shard of await namesIn(root)) {
         if (shard === TMP || shard.length !== 2) continue;
-        for (const name of await namesIn(join(root, shard))) yield name;
+        for await (const entry of entriesOf(join(root, shard))) {
+          const modifiedAt = await modifiedAtOf(join(root, shard, entry.name));
+          // removed since it was listed: not a key any more
+          if (modifiedAt !== null) yield { key: entry.name, modifiedAt };
+        }
       }
     },
+    async removeLeftovers(before) {
+      let removed = 0;
+      for await (const entry of entriesOf(tmp)) {
+        if (!entry.name.endsWith(PART)) continue;
+        const path = join(tmp, entry.name);
+        // each write moves the time on: an upload still going on is never this old
+        const modifiedAt = await modifiedAtOf(path);
+        if (modifiedAt === null || modifiedAt >= before) continue;
+        await rm(path, { force: true });
+        removed += 1;
+      }
+      return removed;
+    },
   };
+}
+
+/** The entries of a directory, read a few at a time; none when it does not exist. */
+async function* entriesOf(dir: string): AsyncIterable<Dirent> {
+  let handle;
+  try {
+    handle = await opendir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  // closed by the loop, at its end or when the caller stops early
+  for await (const entry of handle) yield entry;
+}
+
+/** When a file was last written; null when it is gone (or is not a file). */
+async function modifiedAtOf(path: string): Promise<Date | null> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? stats.mtime : null;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
 }
 
 /** The names in a directory; none when it does not exist (yet, or any more). */

@@ -2,7 +2,8 @@
  * `GET <basePath>/files/<id>` (decision 0050): the bytes of a file the caller may read
  * (`read-access.ts`; anyone else, like an unknown id, gets 404), or of its variant (`?w=320`,
  * `variants.ts`), streamed from the store. The bytes under a store key never change, so the key is their
- * ETag (`If-None-Match` → 304) and a private cache may keep it; a single `Range` is answered 206. Only
+ * ETag (`If-None-Match` → 304) and a private cache may keep it; a single `Range` is answered 206, one
+ * that holds none of the bytes `416 E_RANGE_NOT_SATISFIABLE` (a problem, as every refusal is). Only
  * what a browser shows harmlessly is `inline`; everything else is an attachment, sandboxed by CSP
  * should a browser open it anyway. `?download=1` makes any file an attachment.
  */
@@ -38,6 +39,10 @@ interface Sent {
 }
 
 const notFound = () => new ApiError('E_NOT_FOUND', { entity: 'file' });
+
+/** 416 E_RANGE_NOT_SATISFIABLE, with the Content-Range that RFC 9110 asks of it: the file's size. */
+const rangeNotSatisfiable = (size: number) =>
+  new ApiError('E_RANGE_NOT_SATISFIABLE', { size }, { headers: { 'content-range': `bytes */${size}` } });
 
 /**
  * The download route's handler.
@@ -82,6 +87,11 @@ async function sendBytes(
   download: boolean,
 ): Promise<FastifyReply> {
   const etag = `"${sent.key}"`;
+  const current = matchesNoneOf(request.headers['if-none-match'], etag);
+  // a copy that is current wins over a range (RFC 9110); a range of none of the bytes is a problem
+  // thrown before the bytes' headers, so it is not cached for an hour nor saved under the file's name
+  const range = current ? null : requestedRange(request, etag, sent.size);
+  if (range === 'unsatisfiable') throw rangeNotSatisfiable(sent.size);
   const inline = !download && showsInline(sent.type);
   reply
     .header('etag', etag)
@@ -89,11 +99,7 @@ async function sendBytes(
     .header('accept-ranges', 'bytes')
     .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', sent.name));
   if (!showsInline(sent.type)) reply.header('content-security-policy', 'sandbox');
-  if (matchesNoneOf(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  const range = requestedRange(request, etag, sent.size);
-  if (range === 'unsatisfiable') {
-    return reply.code(416).header('content-range', `bytes */${sent.size}`).send();
-  }
+  if (current) return reply.code(304).send();
   const bytes = await files.get(sent.key, range ?? undefined);
   if (bytes === null) throw notFound();
   reply.type(mediaType(sent.type));

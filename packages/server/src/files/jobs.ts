@@ -4,7 +4,8 @@
  *   deleted (in a transaction that takes it only if it is still unattached, so a write attaching it
  *   at that moment either wins or finds it gone) and then its bytes and variants; an attached file
  *   is left alone;
- * - `ninefold.file-remove`, after the write that deleted a file's row: its bytes and variants go.
+ * - `ninefold.file-remove`, after the write that deleted a file's row, or an hour after the sweep
+ *   found bytes no row names (`sweep.ts`): its bytes and variants go, unless a row names it by then.
  * Both are idempotent, as deliveries are at least once: a second run finds no row and deletes keys
  * that are no longer there, which is no error. Bytes are deleted only when no row names the file.
  */

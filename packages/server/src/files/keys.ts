@@ -4,6 +4,7 @@
  * name a user gave; removing a file removes every key of it.
  */
 import { IMAGE_WIDTHS } from '@ninefold/model';
+import { isRecordId } from '../ids.js';
 
 /** A key is an id and maybe a variant: letters, digits, `-`, `_` and `.`, never a path. */
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{2,200}$/;
@@ -43,4 +44,17 @@ export function fileKeys(file: string): string[] {
  */
 export function variantKey(id: string, width: number): string {
   return `${id}.w${width}.webp`;
+}
+
+/**
+ * The file a key is of: its id, when the key is one `fileKeys` gives for an id of `newId`'s shape;
+ * else null, for anything else a store may hold (another program's object in a shared bucket, a
+ * test's key), which no sweep takes for an orphan.
+ *
+ * @example fileOfKey('0190….w320.webp') // '0190…'
+ * @example fileOfKey('notes.txt') // null
+ */
+export function fileOfKey(key: string): string | null {
+  const id = key.split('.', 1)[0] ?? '';
+  return isRecordId(id) && fileKeys(id).includes(key) ? id : null;
 }

@@ -5,7 +5,8 @@
  *   removes the file if no write attached it by then;
  * - a write that detaches a file (replaced, removed, or its record deleted) deletes its row and
  *   enqueues the removal of its bytes and variants (`ninefold.file-remove`), run after the commit.
- * The handlers are in `jobs.ts`, registered with the product's job kinds.
+ * The handlers are in `jobs.ts`, registered with the product's job kinds. Bytes that no row ever
+ * named (a crash between the store and the row) are the daily sweep's (`sweep.ts`).
  */
 import { type Kysely, type Transaction } from 'kysely';
 import { UNATTACHED_FILE_TTL_MS } from '@ninefold/model';
@@ -45,11 +46,23 @@ export async function scheduleFileExpiry(trx: Trx, file: string, uploadedAt: Dat
 }
 
 /**
- * Enqueues the removal of a file's bytes, in the transaction that deleted its row.
+ * Enqueues the removal of a file's bytes, in the transaction that deleted its row (due at once), or
+ * for bytes a sweep found no row naming (due an hour on: decision 0071). True when it wrote the job;
+ * false when the file's removal was pending already.
  *
  * @example await enqueueFileRemoval(trx, 'f1', now);
  */
-export async function enqueueFileRemoval(trx: Trx, file: string, now: Date): Promise<void> {
+export async function enqueueFileRemoval(
+  trx: Trx,
+  file: string,
+  now: Date,
+  runAt: Date = now,
+): Promise<boolean> {
   const payload: FileJobPayload = { file };
-  await enqueueJob(trx, { kind: FILE_REMOVE_JOB, key: `file-remove/${file}`, payload }, now);
+  const { created } = await enqueueJob(
+    trx,
+    { kind: FILE_REMOVE_JOB, key: `file-remove/${file}`, runAt, payload },
+    now,
+  );
+  return created;
 }

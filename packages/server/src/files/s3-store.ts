@@ -100,10 +100,18 @@ export function s3FileStore(
         for (const object of contents) {
           const name = object.Key?.slice(listPrefix.length);
           // only this store's keys: not a deeper prefix's objects
-          if (name !== undefined && name !== '' && !name.includes('/')) yield name;
+          if (name === undefined || name === '' || name.includes('/')) continue;
+          // S3 always says when; a service that would not is taken as just written, never swept
+          yield { key: name, modifiedAt: object.LastModified ?? new Date() };
         }
         after = page.IsTruncated === true ? contents.at(-1)?.Key : undefined;
       } while (after !== undefined);
+    },
+    async removeLeftovers() {
+      // an interrupted put leaves no object: `Upload` aborts its multipart upload when the body
+      // fails, and the parts of a process killed mid-upload are the bucket's lifecycle rule's to
+      // abort (docs/deploy.md), not ours: they look like those of a slow upload still going on
+      return 0;
     },
   };
 }

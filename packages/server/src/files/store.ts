@@ -7,6 +7,16 @@
  */
 import { type Readable } from 'node:stream';
 
+/** A key the store holds, and when its bytes were written: how old they are decides a sweep. */
+export interface StoredKey {
+  readonly key: string;
+  /**
+   * When the bytes under the key were last written: the disk's mtime (its last byte, just before
+   * the rename), S3's `LastModified` (for a multipart upload, when it began: decision 0071).
+   */
+  readonly modifiedAt: Date;
+}
+
 /** The bytes from `start` to `end`, both included (an HTTP range once resolved). */
 export interface ByteRange {
   readonly start: number;
@@ -29,6 +39,15 @@ export interface FileStore {
   get(key: string, range?: ByteRange): Promise<Readable | null>;
   /** Removes what is under `key`; nothing under it is not an error. */
   delete(key: string): Promise<void>;
-  /** Every key the store holds, in no set order: for backups and for sweeping orphans. */
-  keys(): AsyncIterable<string>;
+  /**
+   * Every key the store holds, with when it was written, in no set order and streamed (never the
+   * whole listing in memory): for restores, which want an empty store, and for sweeping orphans.
+   */
+  keys(): AsyncIterable<StoredKey>;
+  /**
+   * Removes what writes interrupted before `before` left behind, and says how many: the disk's
+   * temporary files (`tmp/*.part` of a process killed mid-upload). A write still going on wrote
+   * its last byte after `before`, and is left alone. S3 has none to list (decision 0071).
+   */
+  removeLeftovers(before: Date): Promise<number>;
 }

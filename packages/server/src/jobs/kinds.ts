@@ -10,6 +10,7 @@ import { EFFECTS_JOB, fanOut } from '../effects/fan-out.js';
 import { expireFile, removeFile } from '../files/jobs.js';
 import { FILE_EXPIRE_JOB, FILE_REMOVE_JOB } from '../files/lifecycle.js';
 import { type FileStore } from '../files/store.js';
+import { FILE_SWEEP_JOB, sweepFiles } from '../files/sweep.js';
 import { LINK_MAIL_JOB, linkMailHandler } from '../auth/identity-mail.js';
 import { MAIL_JOB, mailHandler } from '../mail/send.js';
 import { mailSettings } from '../mail/settings.js';
@@ -26,7 +27,7 @@ import { type JobHandlers } from './job.js';
 export interface JobContext {
   readonly model: Model;
   readonly database: Database;
-  /** Where uploaded files' bytes are: the file jobs remove them (`openFileStore`). */
+  /** Where uploaded files' bytes are: the file jobs remove them, the sweep lists them (`openFileStore`). */
   readonly files: FileStore;
   /** The clock a handler reads (default the system's; tests move their own). */
   readonly now?: () => Date;
@@ -45,7 +46,8 @@ export interface JobContext {
  * `ninefold.notify`, a notification's delivery (`notifications/`); `ninefold.mail`, one mail
  * (`mail/`); `ninefold.link-mail`, a mail with a one-time link (`auth/identity-mail.ts`); and
  * `ninefold.webhook`, a webhook delivery (`webhooks/`); `ninefold.file-expire` and
- * `ninefold.file-remove`, the removal of an unattached or detached file (`files/`). The settings they read from
+ * `ninefold.file-remove`, the removal of an unattached or detached file, and `ninefold.file-sweep`,
+ * the daily removal of bytes no row names (`files/`). The settings they read from
  * the environment are read here, once: a webhook that cannot be sent (a `WebhookConfigError` naming
  * it) or a malformed mail setting throws, so the server or worker that builds its runner does not
  * start.
@@ -72,5 +74,6 @@ export function productJobHandlers(context: JobContext): JobHandlers {
     }),
     [FILE_EXPIRE_JOB]: async (job) => void (await expireFile({ database, files }, job)),
     [FILE_REMOVE_JOB]: async (job) => void (await removeFile({ database, files }, job)),
+    [FILE_SWEEP_JOB]: async (_job, signal) => void (await sweepFiles({ database, files }, now(), signal)),
   };
 }

@@ -81,8 +81,16 @@ export function filePaths(
       },
     }),
   };
+  const downloadCodes = [
+    ...signedIn,
+    'E_NOT_FOUND',
+    'E_URI_TOO_LONG',
+    'E_INVALID_QUERY',
+    'E_FORMAT',
+    'E_RANGE_NOT_SATISFIABLE',
+  ];
   paths[`${path}/{id}`] = {
-    get: op([...signedIn, 'E_NOT_FOUND', 'E_URI_TOO_LONG', 'E_INVALID_QUERY', 'E_FORMAT'], {
+    get: op(downloadCodes, {
       operationId: 'downloadFile',
       tags: ['files'],
       summary:
@@ -118,8 +126,9 @@ export function filePaths(
           content: bytes,
         },
         '304': { description: 'Your copy (`If-None-Match`) is current.', headers: bytesHeaders },
+        // its body is the problem of E_RANGE_NOT_SATISFIABLE, which `op` adds beside the header
         '416': {
-          description: 'The range starts beyond the file.',
+          description: 'The range holds none of the bytes.',
           headers: { 'Content-Range': header('`bytes */<size>`.') },
         },
       },

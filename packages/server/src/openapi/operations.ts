@@ -22,7 +22,9 @@ export const WRITING = [...CHANGING, 'E_IDEMPOTENCY_KEY_REUSED'];
 export const BY_ID = ['E_NOT_FOUND', 'E_URI_TOO_LONG'];
 
 /**
- * An operation with its problem responses, one per status, listing the codes of that status.
+ * An operation with its problem responses, one per status, listing the codes of that status. A
+ * response the operation declares for such a status keeps its headers (a 416's `Content-Range`):
+ * the problem is its body.
  *
  * @example operation(model, SIGNED_IN, { operationId: 'listClaims', responses: {} })
  */
@@ -38,8 +40,10 @@ export function operation(model: Model, codes: readonly string[], extra: Json): 
   const responses: Record<string, Json> = { ...(extra['responses'] as Record<string, Json>) };
   for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) {
     const list = [...set].sort();
+    const headers = responses[String(status)]?.['headers'];
     responses[String(status)] = {
       description: list.map((c) => `${c}: ${model.errors[c]?.description ?? ''}`).join('\n'),
+      ...(headers === undefined ? {} : { headers }),
       content: {
         [PROBLEM]: {
           schema: {

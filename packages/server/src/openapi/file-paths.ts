@@ -27,7 +27,7 @@ export function filePaths(
   const path = apiPath(model, API_PATHS.files);
   const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
   const bytesHeaders = {
-    ETag: header('The SHA-256 of the bytes, quoted: a file never changes.'),
+    ETag: header("The file's id, quoted: a strong validator, as an id's bytes never change."),
     'Cache-Control': header('`private, max-age=…`: only the browser of the reader may keep it.'),
     'Accept-Ranges': header('`bytes`.'),
     'Content-Disposition': header(
